@@ -1,0 +1,63 @@
+#include "common/statistics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace ompscale::stats {
+
+double mean(std::span<const double> x) {
+  if (x.empty()) return std::nan("");
+  return std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(x.size());
+}
+
+double min(std::span<const double> x) {
+  if (x.empty()) return std::nan("");
+  return *std::min_element(x.begin(), x.end());
+}
+
+double max(std::span<const double> x) {
+  if (x.empty()) return std::nan("");
+  return *std::max_element(x.begin(), x.end());
+}
+
+std::vector<double> sorted(std::span<const double> x) {
+  std::vector<double> s(x.begin(), x.end());
+  std::sort(s.begin(), s.end());
+  return s;
+}
+
+double quantile(std::span<const double> x, double q) {
+  if (x.empty()) return std::nan("");
+  const std::vector<double> s = sorted(x);
+  const double pos = std::clamp(q, 0.0, 1.0) * static_cast<double>(s.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(pos));
+  const std::size_t hi = std::min(lo + 1, s.size() - 1);
+  return s[lo] + (pos - static_cast<double>(lo)) * (s[hi] - s[lo]);
+}
+
+double median(std::span<const double> x) { return quantile(x, 0.5); }
+
+double stddev(std::span<const double> x) {
+  if (x.size() < 2) return 0.0;
+  const double m = mean(x);
+  double ss = 0.0;
+  for (double v : x) ss += (v - m) * (v - m);
+  return std::sqrt(ss / static_cast<double>(x.size() - 1));
+}
+
+double trimmed_mean(std::span<const double> x, double fraction) {
+  if (x.empty()) return std::nan("");
+  const std::vector<double> s = sorted(x);
+  auto drop = static_cast<std::size_t>(std::floor(fraction * static_cast<double>(s.size())));
+  if (2 * drop >= s.size()) drop = (s.size() - 1) / 2;
+  return mean(std::span<const double>(s).subspan(drop, s.size() - 2 * drop));
+}
+
+double coefficient_of_variation(std::span<const double> x) {
+  const double m = mean(x);
+  if (x.size() < 2 || m == 0.0) return 0.0;
+  return stddev(x) / std::fabs(m);
+}
+
+}  // namespace ompscale::stats

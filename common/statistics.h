@@ -1,0 +1,29 @@
+#pragma once
+// Descriptive statistics over small samples (repetitions of one measurement). One implementation
+// of each, used by every module.
+
+#include <span>
+#include <vector>
+
+namespace ompscale::stats {
+
+double mean(std::span<const double> x);
+double min(std::span<const double> x);
+double max(std::span<const double> x);
+/// Median; averages the two middle values of an even-sized sample.
+double median(std::span<const double> x);
+/// Sample standard deviation (n - 1 in the denominator); 0 for fewer than two values.
+double stddev(std::span<const double> x);
+/// Quantile with linear interpolation between order statistics (R's type 7, numpy's default).
+/// `q` in [0, 1].
+double quantile(std::span<const double> x, double q);
+/// Mean after dropping the `fraction` smallest and `fraction` largest values (rounded down, at
+/// least one value kept). fraction = 0.25 is the filter of the "too many threads" paper.
+double trimmed_mean(std::span<const double> x, double fraction = 0.25);
+/// stddev / |mean|; 0 when the mean is 0 or there is one value.
+double coefficient_of_variation(std::span<const double> x);
+
+/// Sorted copy, for callers that need several order statistics.
+std::vector<double> sorted(std::span<const double> x);
+
+}  // namespace ompscale::stats

@@ -1,0 +1,83 @@
+#include "modeler/kernel.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+
+namespace ompscale::modeler {
+
+namespace {
+constexpr char kKeySeparator = '\x1f';  // ASCII unit separator: never part of a key value
+}
+
+Kernel Kernel::from_samples(const std::vector<std::string>& key_values, std::vector<Sample> samples) {
+  Kernel k;
+  for (std::size_t i = 0; i < key_values.size(); ++i) {
+    if (i > 0) k.key_ += kKeySeparator;
+    k.key_ += key_values[i];
+  }
+  std::stable_sort(samples.begin(), samples.end(),
+                   [](const Sample& a, const Sample& b) { return a.param < b.param; });
+  k.values_.reserve(samples.size());
+  k.begin_.push_back(0);
+  for (const Sample& s : samples) {
+    if (k.params_.empty() || k.params_.back() != s.param) {
+      if (!k.params_.empty()) k.begin_.push_back(static_cast<std::uint32_t>(k.values_.size()));
+      k.params_.push_back(s.param);
+    }
+    k.values_.push_back(s.value);
+  }
+  if (!k.params_.empty()) k.begin_.push_back(static_cast<std::uint32_t>(k.values_.size()));
+  k.params_.shrink_to_fit();
+  k.begin_.shrink_to_fit();
+  return k;
+}
+
+std::vector<std::string_view> Kernel::key_values() const {
+  std::vector<std::string_view> out;
+  std::string_view rest = key_;
+  while (true) {
+    const auto pos = rest.find(kKeySeparator);
+    out.push_back(rest.substr(0, pos));
+    if (pos == std::string_view::npos) break;
+    rest.remove_prefix(pos + 1);
+  }
+  return out;
+}
+
+std::string_view Kernel::key_value(std::size_t column) const {
+  const auto values = key_values();
+  return column < values.size() ? values[column] : std::string_view();
+}
+
+std::string Dataset::describe(const Kernel& kernel) const {
+  std::string out;
+  const auto values = kernel.key_values();
+  for (std::size_t i = 0; i < key_columns.size() && i < values.size(); ++i) {
+    if (values[i].empty()) continue;
+    if (!out.empty()) out += ' ';
+    out += fmt::format("{}={}", key_columns[i], values[i]);
+  }
+  return out;
+}
+
+void Dataset::append(Dataset other) {
+  if (kernels.empty() && key_columns.empty()) {
+    *this = std::move(other);
+    return;
+  }
+  if (other.parameter != parameter) {
+    throw UsageError(fmt::format("inputs model different parameters ('{}' and '{}'); fit them separately",
+                                 parameter, other.parameter));
+  }
+  if (other.key_columns != key_columns) {
+    throw UsageError(fmt::format("inputs have different key columns ({} and {}); fit them separately",
+                                 fmt::join(key_columns, ","), fmt::join(other.key_columns, ",")));
+  }
+  for (auto& k : other.kernels) kernels.push_back(std::move(k));
+  for (auto& s : other.sources) sources.push_back(std::move(s));
+}
+
+}  // namespace ompscale::modeler

@@ -1,0 +1,86 @@
+#pragma once
+// Measurements as the modeler sees them: kernels (one construct/metric/binding/... combination)
+// with repeated values at each value of one parameter, the thread count.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ompscale::modeler {
+
+/// One measured value at one parameter value.
+struct Sample {
+  double param;
+  double value;
+};
+
+/// The repetitions of one kernel at each value of its parameter, parameter values ascending.
+/// Stored flat (one key string, one value array) so a kernel costs a few hundred bytes.
+class Kernel {
+ public:
+  Kernel() = default;
+
+  /// Groups samples by parameter value (ascending; repetitions keep their input order).
+  /// `key_values` are the values of Dataset::key_columns, in that order.
+  static Kernel from_samples(const std::vector<std::string>& key_values,
+                             std::vector<Sample> samples);
+
+  /// The key values, in the order of Dataset::key_columns.
+  std::vector<std::string_view> key_values() const;
+  std::string_view key_value(std::size_t column) const;
+
+  /// Number of distinct parameter values (points).
+  std::size_t size() const { return params_.size(); }
+  bool empty() const { return params_.empty(); }
+  double param(std::size_t point) const { return params_[point]; }
+  std::span<const double> params() const { return params_; }
+  /// All repetitions measured at params()[point].
+  std::span<const double> repetitions(std::size_t point) const {
+    return std::span<const double>(values_).subspan(begin_[point], begin_[point + 1] - begin_[point]);
+  }
+  std::size_t sample_count() const { return values_.size(); }
+
+  /// The same kernel restricted to the points whose parameter value satisfies `keep`.
+  template <typename Predicate>
+  Kernel filtered(Predicate keep) const {
+    Kernel out;
+    out.key_ = key_;
+    out.begin_.push_back(0);
+    for (std::size_t i = 0; i < size(); ++i) {
+      if (!keep(params_[i])) continue;
+      out.params_.push_back(params_[i]);
+      auto reps = repetitions(i);
+      out.values_.insert(out.values_.end(), reps.begin(), reps.end());
+      out.begin_.push_back(static_cast<std::uint32_t>(out.values_.size()));
+    }
+    return out;
+  }
+
+ private:
+  std::string key_;  // key values joined by kKeySeparator
+  std::vector<double> params_;
+  std::vector<double> values_;
+  std::vector<std::uint32_t> begin_;  // values of point i: values_[begin_[i], begin_[i + 1])
+};
+
+/// Kernels read from one or more inputs.
+struct Dataset {
+  /// Name of the modeled parameter as the input spells it ("t", "threads", "x", "p").
+  std::string parameter = "t";
+  /// Columns that identify a kernel, e.g. {"construct", "metric", "bind"} or
+  /// {"callpath", "metric"} for Extra-P inputs.
+  std::vector<std::string> key_columns;
+  std::vector<Kernel> kernels;
+  /// Where the data came from (file names), for reports.
+  std::vector<std::string> sources;
+
+  /// "construct=barrier bind=spread": the kernel's key as a person reads it.
+  std::string describe(const Kernel& kernel) const;
+  /// Appends another dataset's kernels. Throws UsageError when the parameter or key columns differ.
+  void append(Dataset other);
+};
+
+}  // namespace ompscale::modeler

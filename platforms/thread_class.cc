@@ -1,0 +1,1 @@
+#include "platforms/thread_class.h"

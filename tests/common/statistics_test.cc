@@ -1,0 +1,49 @@
+#include "common/statistics.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+namespace ompscale::stats {
+namespace {
+
+TEST(Statistics, MedianOfEvenSampleAveragesMiddleValues) {
+  const std::vector<double> x{4, 1, 3, 2};
+  EXPECT_DOUBLE_EQ(median(x), 2.5);
+}
+
+TEST(Statistics, QuantileInterpolatesLikeNumpy) {
+  const std::vector<double> x{1, 2, 3, 4, 5};
+  EXPECT_DOUBLE_EQ(quantile(x, 0.9), 4.6);
+  EXPECT_DOUBLE_EQ(quantile(x, 0.0), 1.0);
+  EXPECT_DOUBLE_EQ(quantile(x, 1.0), 5.0);
+}
+
+TEST(Statistics, TrimmedMeanDropsQuarterAtEachEnd) {
+  // 8 values: drop 2 lowest (1, 2) and 2 highest (100, 200).
+  const std::vector<double> x{200, 1, 5, 2, 6, 100, 7, 8};
+  EXPECT_DOUBLE_EQ(trimmed_mean(x), (5 + 6 + 7 + 8) / 4.0);
+}
+
+TEST(Statistics, TrimmedMeanKeepsAtLeastOneValue) {
+  const std::vector<double> one{3};
+  EXPECT_DOUBLE_EQ(trimmed_mean(one), 3.0);
+  const std::vector<double> two{1, 3};
+  EXPECT_DOUBLE_EQ(trimmed_mean(two, 0.5), 2.0);
+}
+
+TEST(Statistics, StddevUsesSampleDenominator) {
+  const std::vector<double> x{2, 4, 4, 4, 5, 5, 7, 9};
+  EXPECT_NEAR(stddev(x), std::sqrt(32.0 / 7.0), 1e-12);
+  EXPECT_NEAR(coefficient_of_variation(x), std::sqrt(32.0 / 7.0) / 5.0, 1e-12);
+}
+
+TEST(Statistics, EmptySampleGivesNaN) {
+  const std::vector<double> empty;
+  EXPECT_TRUE(std::isnan(mean(empty)));
+  EXPECT_TRUE(std::isnan(median(empty)));
+}
+
+}  // namespace
+}  // namespace ompscale::stats
