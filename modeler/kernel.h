@@ -76,6 +76,8 @@ struct Dataset {
   std::vector<Kernel> kernels;
   /// Where the data came from (file names), for reports.
   std::vector<std::string> sources;
+  /// Rows with valid=0 that were not used (see ReadOptions::include_invalid).
+  std::size_t skipped_invalid = 0;
 
   /// "construct=barrier bind=spread": the kernel's key as a person reads it.
   std::string describe(const Kernel& kernel) const;

@@ -1,0 +1,161 @@
+// Accuracy of the modeler on synthetic kernels with known generating functions.
+//
+//   build/bench/model_accuracy [--kernels 2000] [--seed 1] [--noise 0.05] [--preset default|extrap|paper-smape]
+//   build/bench/model_accuracy --reference ../shared/reference/extrap/synthetic_300.txt \
+//                              --truth ../shared/reference/extrap/synthetic_300_truth.tsv
+//
+// Generated kernels follow c0 + c1 * t^i * log2(t)^j with (i, j) drawn from the paper's 39
+// shades, thread counts 2..64 (powers of two), 5 repetitions with uniform multiplicative noise.
+// Prints: share of kernels whose generating term is recovered, median and 90th-percentile
+// relative error of the prediction at 4x the largest thread count, and the share of kernels
+// whose true value there lies inside the 90% prediction interval.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/statistics.h"
+#include "modeler/fit.h"
+#include "modeler/io/readers.h"
+#include "modeler/predict.h"
+
+using namespace ompscale;
+using namespace ompscale::modeler;
+
+namespace {
+
+struct Truth {
+  double c0, c1;
+  TermShape shape;
+  double at(double t) const { return c0 + c1 * shape.evaluate(t); }
+};
+
+double parse_fraction(const std::string& s) {
+  const auto slash = s.find('/');
+  if (slash == std::string::npos) return std::stod(s);
+  return std::stod(s.substr(0, slash)) / std::stod(s.substr(slash + 1));
+}
+
+std::vector<Truth> read_truth(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);  // header
+  std::vector<Truth> out;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string name, i, j, c0, c1;
+    std::getline(fields, name, '\t');
+    std::getline(fields, i, '\t');
+    std::getline(fields, j, '\t');
+    std::getline(fields, c0, '\t');
+    std::getline(fields, c1, '\t');
+    out.push_back({std::stod(c0), std::stod(c1), {parse_fraction(i), std::stoi(j)}});
+  }
+  return out;
+}
+
+Dataset generate(std::size_t count, unsigned seed, double noise, std::vector<Truth>& truth) {
+  std::mt19937_64 rng(seed);
+  const auto shapes = HypothesisSpace::paper().building_blocks;
+  std::uniform_int_distribution<std::size_t> pick(0, shapes.size());  // == size: constant
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  auto log_uniform = [&](double lo, double hi) {
+    return std::exp(std::log(lo) + unit(rng) * (std::log(hi) - std::log(lo)));
+  };
+  Dataset data;
+  data.parameter = "t";
+  data.key_columns = {"kernel"};
+  const std::vector<double> threads{2, 4, 8, 16, 32, 64};
+  for (std::size_t k = 0; k < count; ++k) {
+    Truth tr{log_uniform(0.01, 1000.0), 0.0, {0.0, 0}};
+    const std::size_t s = pick(rng);
+    if (s < shapes.size()) {
+      tr.shape = shapes[s];
+      // The term's share at the largest thread count, from barely visible to dominant.
+      const double share = log_uniform(0.1, 50.0);
+      tr.c1 = share * tr.c0 / tr.shape.evaluate(64.0);
+    }
+    std::vector<Sample> samples;
+    for (double t : threads) {
+      for (int r = 0; r < 5; ++r) {
+        samples.push_back({t, tr.at(t) * (1.0 + noise * (2.0 * unit(rng) - 1.0))});
+      }
+    }
+    data.kernels.push_back(Kernel::from_samples({"k" + std::to_string(k)}, samples));
+    truth.push_back(tr);
+  }
+  return data;
+}
+
+bool recovered(const Model& model, const Truth& truth) {
+  if (truth.c1 == 0.0) return model.terms.empty();
+  return model.terms.size() == 1 && std::fabs(model.terms[0].shape.exponent - truth.shape.exponent) < 1e-9 &&
+         model.terms[0].shape.log_exponent == truth.shape.log_exponent;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::size_t count = 2000;
+  unsigned seed = 1;
+  double noise = 0.05;
+  std::string preset = "default", reference, truth_path;
+  for (int a = 1; a + 1 < argc; a += 2) {
+    const std::string flag = argv[a];
+    const std::string value = argv[a + 1];
+    if (flag == "--kernels") count = std::stoul(value);
+    else if (flag == "--seed") seed = static_cast<unsigned>(std::stoul(value));
+    else if (flag == "--noise") noise = std::stod(value);
+    else if (flag == "--preset") preset = value;
+    else if (flag == "--reference") reference = value;
+    else if (flag == "--truth") truth_path = value;
+    else {
+      std::fprintf(stderr, "unknown option %s\n", flag.c_str());
+      return 2;
+    }
+  }
+  std::vector<Truth> truth;
+  Dataset data;
+  if (!reference.empty()) {
+    data = read_dataset(reference, {});
+    truth = read_truth(truth_path);
+  } else {
+    data = generate(count, seed, noise, truth);
+  }
+  ModelerOptions options;
+  options.aggregation = Aggregation::kMean;
+  if (preset == "extrap") {
+    options = ModelerOptions::extrap();
+  } else if (preset == "paper-smape") {
+    options = ModelerOptions::extrap();
+    options.space = HypothesisSpace::paper();
+  }
+  const double largest = data.kernels.front().params().back();
+  const double target = 4.0 * largest;
+  options.predict_at = {target};
+  options.confidence = 0.90;
+  const auto results = fit_dataset(data, options);
+  std::size_t hits = 0, covered = 0;
+  std::vector<double> errors;
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    const ClassModel& m = results[k].models.front();
+    if (recovered(m.model, truth[k])) ++hits;
+    const double actual = truth[k].at(target);
+    const Prediction& p = m.predictions.front();
+    errors.push_back(std::fabs(p.value - actual) / std::fabs(actual));
+    if (actual >= p.interval.low && actual <= p.interval.high) ++covered;
+  }
+  const double n = static_cast<double>(results.size());
+  std::printf("kernels %zu (%s), preset %s\n", results.size(),
+              reference.empty() ? "generated" : reference.c_str(), preset.c_str());
+  std::printf("term recovered            %.1f%%\n", 100.0 * static_cast<double>(hits) / n);
+  std::printf("error at t=%g median      %.2f%%\n", target, 100.0 * stats::median(errors));
+  std::printf("error at t=%g p90         %.2f%%\n", target, 100.0 * stats::quantile(errors, 0.9));
+  std::printf("90%% interval coverage     %.1f%%\n", 100.0 * static_cast<double>(covered) / n);
+  return 0;
+}

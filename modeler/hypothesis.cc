@@ -1,0 +1,78 @@
+#include "modeler/hypothesis.h"
+
+#include <functional>
+
+namespace ompscale::modeler {
+
+namespace {
+const std::vector<double> kPaperExponents = {0.0,       1.0 / 4, 1.0 / 3, 1.0 / 2, 2.0 / 3,
+                                             3.0 / 4,   1.0,     5.0 / 4, 4.0 / 3, 3.0 / 2,
+                                             5.0 / 3,   7.0 / 4, 2.0};
+}  // namespace
+
+HypothesisSpace HypothesisSpace::paper() { return from_exponents(kPaperExponents, {0, 1, 2}, 1); }
+
+HypothesisSpace HypothesisSpace::extrap_default() {
+  // Extra-P 4.2.5, single-parameter default building blocks, in the order it tries them.
+  struct Block {
+    double i;
+    std::vector<int> logs;
+  };
+  const std::vector<Block> order = {
+      {0.0, {1, 2}},         {1.0 / 4, {0, 1, 2}}, {1.0 / 3, {0, 1, 2}}, {1.0 / 2, {0, 1, 2}},
+      {2.0 / 3, {0, 1, 2}},  {3.0 / 4, {0, 1, 2}}, {4.0 / 5, {0}},       {1.0, {0, 1, 2}},
+      {5.0 / 4, {0, 1}},     {4.0 / 3, {0, 1}},    {3.0 / 2, {0, 1, 2}}, {5.0 / 3, {0}},
+      {7.0 / 4, {0}},        {2.0, {0, 1, 2}},     {9.0 / 4, {0}},       {7.0 / 3, {0}},
+      {5.0 / 2, {0, 1, 2}},  {8.0 / 3, {0}},       {11.0 / 4, {0}},      {3.0, {0, 1}},
+  };
+  HypothesisSpace space;
+  for (const Block& b : order) {
+    for (int j : b.logs) space.building_blocks.push_back({b.i, j});
+  }
+  return space;
+}
+
+HypothesisSpace HypothesisSpace::from_exponents(const std::vector<double>& poly_exponents,
+                                                const std::vector<int>& log_exponents,
+                                                int max_terms) {
+  HypothesisSpace space;
+  space.max_terms = max_terms;
+  for (double i : poly_exponents) {
+    for (int j : log_exponents) {
+      if (i == 0.0 && j == 0) continue;  // the constant model is always tried separately
+      space.building_blocks.push_back({i, j});
+    }
+  }
+  return space;
+}
+
+HypothesisSpace HypothesisSpace::with_negative_exponents() const {
+  HypothesisSpace space = *this;
+  for (const TermShape& shape : building_blocks) {
+    if (shape.exponent > 0.0) space.building_blocks.push_back({-shape.exponent, shape.log_exponent});
+  }
+  return space;
+}
+
+HypothesisSpace HypothesisSpace::without_log_terms() const {
+  HypothesisSpace space = *this;
+  std::erase_if(space.building_blocks, [](const TermShape& s) { return s.log_exponent != 0; });
+  return space;
+}
+
+std::vector<std::vector<TermShape>> HypothesisSpace::hypotheses() const {
+  std::vector<std::vector<TermShape>> out;
+  std::vector<TermShape> current;
+  std::function<void(std::size_t)> extend = [&](std::size_t first) {
+    for (std::size_t b = first; b < building_blocks.size(); ++b) {
+      current.push_back(building_blocks[b]);
+      out.push_back(current);
+      if (static_cast<int>(current.size()) < max_terms) extend(b + 1);
+      current.pop_back();
+    }
+  };
+  extend(0);
+  return out;
+}
+
+}  // namespace ompscale::modeler

@@ -1,0 +1,34 @@
+#pragma once
+// Weighted linear least squares for PMNF hypotheses: the design matrix has a column of ones (the
+// constant) and one column per term shape evaluated at the points.
+
+#include <span>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "modeler/model.h"
+
+namespace ompscale::modeler {
+
+struct LinearFit {
+  bool ok = false;
+  Eigen::VectorXd coefficients;  ///< constant first, then one per term
+  /// (X^T W X)^-1: the coefficients' covariance when the weights are 1 / variance.
+  Eigen::MatrixXd inverse_normal;
+  Eigen::VectorXd leverage;  ///< diagonal of the hat matrix, for closed-form leave-one-out
+  Eigen::VectorXd residuals; ///< y - X c (unweighted)
+  double weighted_rss = 0.0;
+
+  Model model(std::span<const TermShape> shapes) const;
+};
+
+/// Design matrix [1, shape_1(t), ..., shape_k(t)].
+Eigen::MatrixXd design_matrix(std::span<const double> t, std::span<const TermShape> shapes);
+
+/// Minimises sum w_i (y_i - (X c)_i)^2 with a column-pivoting QR of sqrt(W) X. `ok` is false when
+/// the design is rank deficient (e.g. a log term at t = 1 only).
+LinearFit fit_least_squares(const Eigen::MatrixXd& design, std::span<const double> y,
+                            std::span<const double> weights);
+
+}  // namespace ompscale::modeler

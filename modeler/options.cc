@@ -1,0 +1,15 @@
+#include "modeler/options.h"
+
+namespace ompscale::modeler {
+
+ModelerOptions ModelerOptions::extrap() {
+  ModelerOptions options;
+  options.space = HypothesisSpace::extrap_default();
+  options.aggregation = Aggregation::kMean;
+  options.selection = Selection::kSmape;
+  options.folds = 0;
+  options.extrap_compatible = true;
+  return options;
+}
+
+}  // namespace ompscale::modeler

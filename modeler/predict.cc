@@ -1,0 +1,142 @@
+#include "modeler/predict.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+
+#include <boost/math/distributions/students_t.hpp>
+#include <boost/math/tools/roots.hpp>
+
+namespace ompscale::modeler {
+
+namespace {
+
+struct ComponentAt {
+  double weight;
+  double location;
+  double scale;  ///< 0 when the component carries no uncertainty
+  double dof;
+};
+
+std::vector<ComponentAt> evaluate_components(const PredictiveDistribution& distribution,
+                                             double t) {
+  std::vector<ComponentAt> out;
+  for (const PredictiveComponent& c : distribution.components) {
+    const double location = c.model.evaluate(t);
+    std::vector<double> x{1.0};
+    for (const Term& term : c.model.terms) x.push_back(term.shape.evaluate(t));
+    double variance = 0.0;
+    const std::size_t p = x.size();
+    if (c.covariance.size() == p * p) {
+      for (std::size_t i = 0; i < p; ++i) {
+        for (std::size_t j = 0; j < p; ++j) variance += x[i] * c.covariance[i * p + j] * x[j];
+      }
+    }
+    const double relative = c.noise_sd_relative * location;
+    variance = std::max(0.0, variance) + c.noise_sd_absolute * c.noise_sd_absolute +
+               relative * relative;
+    out.push_back({c.weight, location, std::sqrt(variance), std::max(1.0, c.dof)});
+  }
+  return out;
+}
+
+double mixture_cdf(const std::vector<ComponentAt>& components, double x) {
+  double cdf = 0.0;
+  for (const ComponentAt& c : components) {
+    if (c.scale == 0.0) {
+      cdf += c.weight * (x >= c.location ? 1.0 : 0.0);
+    } else {
+      cdf += c.weight * boost::math::cdf(boost::math::students_t(c.dof), (x - c.location) / c.scale);
+    }
+  }
+  return cdf;
+}
+
+double mixture_quantile(const std::vector<ComponentAt>& components, double probability) {
+  double low = std::numeric_limits<double>::infinity();
+  double high = -low;
+  double widest = 0.0;
+  for (const ComponentAt& c : components) {
+    low = std::min(low, c.location);
+    high = std::max(high, c.location);
+    widest = std::max(widest, c.scale);
+  }
+  if (widest == 0.0) return probability < 0.5 ? low : high;
+  // Student t with few degrees of freedom has heavy tails: widen the bracket until it holds.
+  double span = 10.0 * widest;
+  while (mixture_cdf(components, low - span) > probability) span *= 4.0;
+  low -= span;
+  span = 10.0 * widest;
+  while (mixture_cdf(components, high + span) < probability) span *= 4.0;
+  high += span;
+  std::uintmax_t iterations = 100;
+  const auto [a, b] = boost::math::tools::toms748_solve(
+      [&](double x) { return mixture_cdf(components, x) - probability; }, low, high,
+      boost::math::tools::eps_tolerance<double>(40), iterations);
+  return (a + b) / 2.0;
+}
+
+}  // namespace
+
+Prediction predict(const PredictiveDistribution& distribution, double t, double level) {
+  Prediction prediction;
+  prediction.param = t;
+  prediction.level = level;
+  const auto components = evaluate_components(distribution, t);
+  double total = 0.0;
+  for (const ComponentAt& c : components) {
+    prediction.value += c.weight * c.location;
+    total += c.weight;
+  }
+  if (total > 0.0) prediction.value /= total;
+  if (components.empty()) return prediction;
+  const double tail = (1.0 - level) / 2.0;
+  prediction.interval.low = mixture_quantile(components, tail);
+  prediction.interval.high = mixture_quantile(components, 1.0 - tail);
+  if (std::getenv("OMPS_MEDIAN")) prediction.value = mixture_quantile(components, 0.5);
+  return prediction;
+}
+
+BudgetCrossing find_budget_crossing(const PredictiveDistribution& distribution, double budget,
+                                    double level, double from, double limit) {
+  BudgetCrossing crossing;
+  crossing.budget = budget;
+  crossing.search_limit = limit;
+  from = std::max(1.0, std::ceil(from));
+  if (limit < from) return crossing;
+
+  // Smallest whole t in [from, limit] with value(t) > budget: scan geometrically (models need
+  // not be monotone), then solve for the root in the bracket with TOMS 748 and round up.
+  auto first_exceeding = [&](const std::function<double(double)>& value) -> std::optional<double> {
+    if (value(from) > budget) return from;
+    double previous = from;
+    for (double t = from * 1.0905; ; t *= 1.0905) {  // 2^(1/8): eight steps per doubling
+      const double clamped = std::min(t, limit);
+      if (value(clamped) > budget) {
+        std::uintmax_t iterations = 60;
+        const auto [a, b] = boost::math::tools::toms748_solve(
+            [&](double x) { return value(x) - budget; }, previous, clamped,
+            boost::math::tools::eps_tolerance<double>(30), iterations);
+        double whole = std::ceil(b);
+        // The bracket's end is within rounding of the root: step to the first whole t that is over.
+        while (whole > from && value(whole - 1.0) > budget) whole -= 1.0;
+        while (whole < clamped && !(value(whole) > budget)) whole += 1.0;
+        (void)a;
+        return whole;
+      }
+      if (clamped >= limit) return std::nullopt;
+      previous = clamped;
+    }
+  };
+  crossing.threads =
+      first_exceeding([&](double t) { return predict(distribution, t, level).value; });
+  crossing.threads_early =
+      first_exceeding([&](double t) { return predict(distribution, t, level).interval.high; });
+  crossing.threads_late =
+      first_exceeding([&](double t) { return predict(distribution, t, level).interval.low; });
+  return crossing;
+}
+
+}  // namespace ompscale::modeler
