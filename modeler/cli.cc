@@ -1,5 +1,439 @@
 #include "modeler/cli.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "common/error.h"
+#include "common/output_file.h"
+#include "modeler/fit.h"
+#include "modeler/io/compare.h"
+#include "modeler/io/models_json.h"
+#include "modeler/io/plot_svg.h"
+#include "modeler/io/readers.h"
+#include "modeler/io/write_csv.h"
+#include "modeler/io/write_extrap.h"
+#include "modeler/io/write_text.h"
+#include "modeler/predict.h"
+#include "modeler/units.h"
+#include "platforms/platform.h"
+
 namespace ompscale::modeler {
-int run_cli(int, char**) { return 2; }
+
+namespace {
+
+/// Everything `fit` and `plot` share: how inputs are read and how models are made.
+struct FitArguments {
+  std::vector<std::string> inputs;
+  std::string input_format = "auto";
+  std::string param_column, value_column;
+  std::vector<std::string> key_columns;
+  bool include_invalid = false;
+  std::string preset = "default";
+  std::string aggregation;  // empty: trimmed for ompbench results, mean otherwise
+  std::string selection;
+  int folds = -1;
+  std::vector<std::string> exponents;
+  std::vector<int> log_exponents;
+  int terms = 0;
+  bool negative_exponents = false;
+  double valid_r2 = 0.95;
+  std::string loss = "ls";
+  bool refine_exponents = false;
+  double confidence = 0.90;
+  std::vector<double> predict_at;
+  std::string budget;
+  double budget_limit = 1 << 20;
+  std::string classes = "none";
+  std::string platform;
+  int threads = 0;
+};
+
+void add_fit_options(CLI::App& cmd, FitArguments& a) {
+  cmd.add_option("inputs", a.inputs, "Measurement files (ompbench CSV, CSV, Extra-P text/JSON/JSONL); - reads stdin")
+      ->required();
+  cmd.add_option("--input-format", a.input_format,
+                 "auto, ompbench, csv, extrap, extrap-json or jsonl")
+      ->capture_default_str();
+  cmd.add_option("--param", a.param_column, "Generic CSV: the column holding the thread count");
+  cmd.add_option("--value", a.value_column, "Generic CSV: the column holding the measured value");
+  cmd.add_option("--key", a.key_columns, "Generic CSV: columns that name a kernel")->delimiter(',');
+  cmd.add_flag("--include-invalid", a.include_invalid, "Also use rows marked valid=0");
+  cmd.add_option("--preset", a.preset, "default, or extrap (Extra-P 4.2.5's default modeler)")
+      ->capture_default_str();
+  cmd.add_option("--aggregate", a.aggregation,
+                 "mean, median, min, max or trimmed (drop 25% best and worst); default: trimmed "
+                 "for ompbench results, mean otherwise");
+  cmd.add_option("--selection", a.selection, "noise (default), smape or rss");
+  cmd.add_option("--folds", a.folds, "0: leave-one-out (default); k >= 2: k-fold cross-validation");
+  cmd.add_option("--exponents", a.exponents, "Polynomial exponents, e.g. 0,1/2,1,3/2,2")
+      ->delimiter(',');
+  cmd.add_option("--logs", a.log_exponents, "Log exponents, e.g. 0,1,2")->delimiter(',');
+  cmd.add_option("--terms", a.terms, "Terms per hypothesis besides the constant (1 to 3)");
+  cmd.add_flag("--negative-exponents", a.negative_exponents,
+               "Also try t^-i (strong scaling: time falling with threads)");
+  cmd.add_option("--valid-r2", a.valid_r2, "Adjusted R^2 at which a model is valid")
+      ->capture_default_str();
+  cmd.add_option("--loss", a.loss, "ls (least squares), huber or cauchy (robust, with Ceres)")
+      ->capture_default_str();
+  cmd.add_flag("--refine-exponents", a.refine_exponents,
+               "Refine exponents to continuous values; kept only when held-out error improves");
+  cmd.add_option("--confidence", a.confidence, "Level of all intervals")->capture_default_str();
+  cmd.add_option("--predict", a.predict_at, "Thread counts to predict at, e.g. 256,512,1024")
+      ->delimiter(',');
+  cmd.add_option("--budget", a.budget,
+                 "Cost budget: 10us, 2.5ms, 0.3 (data's unit) or 4x (of the cost at the "
+                 "smallest thread count); prints where it is exceeded");
+  cmd.add_option("--budget-limit", a.budget_limit, "Largest thread count the budget search tries")
+      ->capture_default_str();
+  cmd.add_option("--classes", a.classes,
+                 "none, auto, or a list such as po2,odd,even or mine=3,5,7 (one model per class)")
+      ->capture_default_str();
+  cmd.add_option("--platform", a.platform,
+                 "Platform description (shipped name or file) whose classes --classes auto tries");
+  cmd.add_option("--jobs", a.threads, "Threads fitting kernels in parallel (0: all cores)");
+}
+
+double parse_exponent(const std::string& text) {
+  const auto slash = text.find('/');
+  auto number = [&](std::string_view s) {
+    double v = 0.0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size()) {
+      throw UsageError(fmt::format("bad exponent '{}': use numbers or fractions such as 3/2", text));
+    }
+    return v;
+  };
+  if (slash == std::string::npos) return number(text);
+  const double den = number(std::string_view(text).substr(slash + 1));
+  if (den == 0.0) throw UsageError(fmt::format("bad exponent '{}': zero denominator", text));
+  return number(std::string_view(text).substr(0, slash)) / den;
+}
+
+Aggregation parse_aggregation(const std::string& s) {
+  if (s == "mean") return Aggregation::kMean;
+  if (s == "median") return Aggregation::kMedian;
+  if (s == "min") return Aggregation::kMin;
+  if (s == "max") return Aggregation::kMax;
+  if (s == "trimmed") return Aggregation::kTrimmedMean;
+  throw UsageError(fmt::format("bad --aggregate '{}': use mean, median, min, max or trimmed", s));
+}
+
+bool is_ompbench(const Dataset& data) {
+  const auto& k = data.key_columns;
+  return data.parameter == "threads" && std::find(k.begin(), k.end(), "construct") != k.end() &&
+         std::find(k.begin(), k.end(), "method") != k.end();
+}
+
+Dataset read_inputs(const FitArguments& a) {
+  ReadOptions read;
+  read.format = parse_input_format(a.input_format);
+  read.param_column = a.param_column;
+  read.value_column = a.value_column;
+  read.key_columns = a.key_columns;
+  read.include_invalid = a.include_invalid;
+  Dataset data;
+  for (const std::string& input : a.inputs) data.append(read_dataset(input, read));
+  if (data.skipped_invalid > 0) {
+    std::cerr << fmt::format("modeler: {} value(s) marked valid=0 were not used (--include-invalid uses them)\n",
+                             data.skipped_invalid);
+  }
+  return data;
+}
+
+std::vector<platforms::ThreadClass> partition_classes(const std::vector<platforms::ThreadClass>& classes) {
+  // 8X and LINEAR are sweep sets that overlap everything; they make no partition.
+  std::vector<platforms::ThreadClass> out;
+  for (const auto& c : classes) {
+    if (c.kind() != platforms::ThreadClass::Kind::kLinear &&
+        c.kind() != platforms::ThreadClass::Kind::kMultipleOf8) {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+ModelerOptions make_options(const FitArguments& a, const Dataset& data) {
+  ModelerOptions o;
+  if (a.preset == "extrap") {
+    o = ModelerOptions::extrap();
+  } else if (a.preset != "default") {
+    throw UsageError(fmt::format("bad --preset '{}': use default or extrap", a.preset));
+  }
+  if (!a.aggregation.empty()) {
+    o.aggregation = parse_aggregation(a.aggregation);
+  } else if (!o.extrap_compatible) {
+    o.aggregation = is_ompbench(data) ? Aggregation::kTrimmedMean : Aggregation::kMean;
+  }
+  if (!a.selection.empty()) {
+    if (a.selection == "noise") o.selection = Selection::kNoiseAware;
+    else if (a.selection == "smape") o.selection = Selection::kSmape;
+    else if (a.selection == "rss") o.selection = Selection::kRss;
+    else throw UsageError(fmt::format("bad --selection '{}': use noise, smape or rss", a.selection));
+  }
+  if (a.folds == 1 || a.folds < -1) throw UsageError("bad --folds: use 0 (leave-one-out) or k >= 2");
+  if (a.folds >= 0) o.folds = a.folds;
+  if (!a.exponents.empty() || !a.log_exponents.empty() || a.terms > 0) {
+    std::vector<double> poly;
+    for (const auto& e : a.exponents) poly.push_back(parse_exponent(e));
+    if (poly.empty()) poly = {0, 1.0 / 4, 1.0 / 3, 1.0 / 2, 2.0 / 3, 3.0 / 4, 1, 5.0 / 4, 4.0 / 3, 3.0 / 2, 5.0 / 3, 7.0 / 4, 2};
+    std::vector<int> logs = a.log_exponents.empty() ? std::vector<int>{0, 1, 2} : a.log_exponents;
+    for (int j : logs) {
+      if (j < 0) throw UsageError("bad --logs: log exponents are 0 or positive integers");
+    }
+    const int terms = a.terms > 0 ? a.terms : 1;
+    if (terms > 3) throw UsageError("bad --terms: use 1, 2 or 3");
+    if (o.extrap_compatible && (terms != 1 || !a.exponents.empty() || !a.log_exponents.empty())) {
+      throw UsageError("--preset extrap fixes the hypothesis space; drop --exponents/--logs/--terms");
+    }
+    o.space = HypothesisSpace::from_exponents(poly, logs, terms);
+  }
+  if (a.negative_exponents) o.space = o.space.with_negative_exponents();
+  o.valid_adjusted_r2 = a.valid_r2;
+  if (a.loss == "ls") o.loss = Loss::kLeastSquares;
+  else if (a.loss == "huber") o.loss = Loss::kHuber;
+  else if (a.loss == "cauchy") o.loss = Loss::kCauchy;
+  else throw UsageError(fmt::format("bad --loss '{}': use ls, huber or cauchy", a.loss));
+  o.refine_exponents = a.refine_exponents;
+  if (!(a.confidence > 0.0 && a.confidence < 1.0)) {
+    throw UsageError("bad --confidence: use a level between 0 and 1, e.g. 0.9");
+  }
+  o.confidence = a.confidence;
+  for (double t : a.predict_at) {
+    if (!(t > 0.0)) throw UsageError(fmt::format("bad --predict value {}: thread counts are positive", t));
+  }
+  o.predict_at = a.predict_at;
+  if (!a.budget.empty()) o.budget = parse_budget(a.budget);
+  o.budget_search_limit = a.budget_limit;
+  o.threads = a.threads;
+  o.parameter = data.parameter;
+  if (a.classes == "none") {
+    o.class_mode = ClassMode::kNone;
+  } else if (a.classes == "auto") {
+    o.class_mode = ClassMode::kAuto;
+    o.classes = a.platform.empty() ? platforms::paper_partition()
+                                   : partition_classes(platforms::find_platform(a.platform).classes);
+  } else {
+    o.class_mode = ClassMode::kList;
+    // "po2,odd,mine=3,5,7": a spec with '=' swallows the plain numbers that follow it.
+    std::vector<std::string> specs;
+    std::string_view rest = a.classes;
+    while (!rest.empty()) {
+      const auto comma = rest.find(',');
+      std::string_view item = rest.substr(0, comma);
+      const bool is_number = !item.empty() && std::all_of(item.begin(), item.end(), ::isdigit);
+      if (is_number && !specs.empty() && specs.back().find('=') != std::string::npos) {
+        specs.back() += "," + std::string(item);
+      } else {
+        specs.emplace_back(item);
+      }
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+    for (const auto& s : specs) o.classes.push_back(platforms::ThreadClass::parse(s));
+  }
+  return o;
+}
+
+nlohmann::json options_json(const FitArguments& a, const ModelerOptions& o) {
+  nlohmann::json j;
+  j["preset"] = a.preset;
+  j["aggregation"] = a.aggregation.empty()
+                         ? (o.aggregation == Aggregation::kTrimmedMean ? "trimmed" : "mean")
+                         : a.aggregation;
+  j["selection"] = o.selection == Selection::kNoiseAware ? "noise"
+                   : o.selection == Selection::kSmape    ? "smape"
+                                                         : "rss";
+  j["folds"] = o.folds;
+  j["hypotheses"] = o.space.hypotheses().size();
+  j["valid_r2"] = o.valid_adjusted_r2;
+  j["loss"] = a.loss;
+  j["refine_exponents"] = o.refine_exponents;
+  j["confidence"] = o.confidence;
+  j["classes"] = a.classes;
+  if (!a.budget.empty()) j["budget"] = a.budget;
+  return j;
+}
+
+std::string render(const std::string& format, const Dataset& data,
+                   const std::vector<KernelResult>& results, const std::string& options) {
+  if (format == "text") return format_text_report(data, results);
+  if (format == "json") return format_models_json(data, results, options);
+  if (format == "csv") return format_models_csv(data, results);
+  if (format == "extrap") return format_extrap_text(data);
+  throw UsageError(fmt::format("bad --format '{}': use text, json, csv or extrap", format));
+}
+
+bool any_worse_than_log(const std::vector<KernelResult>& results) {
+  for (const auto& r : results) {
+    for (const auto& m : r.models) {
+      if (m.worse_than_log) return true;
+    }
+  }
+  return false;
+}
+
+int run_fit(const FitArguments& a, const std::string& format, const std::string& output,
+            bool fail_on_worse) {
+  const Dataset data = read_inputs(a);
+  const ModelerOptions options = make_options(a, data);
+  const auto results = fit_dataset(data, options);
+  write_output(output, render(format, data, results, options_json(a, options).dump()));
+  return fail_on_worse && any_worse_than_log(results) ? 1 : 0;
+}
+
+int run_plot(const FitArguments& a, const std::string& output, double extrapolate_to, bool log_y) {
+  const Dataset data = read_inputs(a);
+  const ModelerOptions options = make_options(a, data);
+  const auto results = fit_dataset(data, options);
+  PlotOptions plot;
+  if (extrapolate_to > 0.0) plot.extrapolate_to = extrapolate_to;
+  plot.log_y = log_y;
+  write_output(output, plot_svg(data, results, plot));
+  return 0;
+}
+
+int run_predict(const std::string& models_path, const std::vector<double>& at, double confidence,
+                const std::string& budget_text, double budget_limit, const std::string& format,
+                const std::string& output) {
+  ModelsFile file = read_models_json(models_path);
+  std::optional<BudgetSpec> budget;
+  if (!budget_text.empty()) budget = parse_budget(budget_text);
+  for (double t : at) {
+    if (!(t > 0.0)) throw UsageError(fmt::format("bad --at value {}: thread counts are positive", t));
+  }
+  for (auto& result : file.results) {
+    for (auto& m : result.models) {
+      m.predictions.clear();
+      for (double t : at) m.predictions.push_back(predict(m.predictive, t, confidence));
+      if (budget) {
+        if (!budget->unit.empty()) {
+          throw UsageError("predict takes budgets in the data's unit (e.g. 0.3) or relative (4x)");
+        }
+        const double first = m.points.empty() ? 1.0 : m.points.front().param;
+        const double base = m.points.empty() ? 0.0 : m.points.front().value;
+        const double absolute = budget->relative ? budget->value * base : budget->value;
+        m.budget = find_budget_crossing(m.predictive, absolute, confidence, first, budget_limit);
+      }
+    }
+  }
+  if (format == "json") {
+    write_output(output, format_models_json(file));
+  } else if (format == "csv") {
+    write_output(output, format_models_csv(file.dataset, file.results));
+  } else if (format == "text") {
+    write_output(output, format_text_report(file.dataset, file.results));
+  } else {
+    throw UsageError(fmt::format("bad --format '{}': use text, json or csv", format));
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"modeler: scaling models (PMNF) of OpenMP construct costs and other kernels.\n"
+               "Reads ompbench CSV, generic CSV and Extra-P text/JSON/JSONL inputs."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", version_string());
+
+  FitArguments fit_args;
+  std::string fit_format = "text", fit_output;
+  bool fail_on_worse = false;
+  CLI::App* fit = app.add_subcommand("fit", "Model every kernel and report (text, json, csv, extrap)");
+  add_fit_options(*fit, fit_args);
+  fit->add_option("--format", fit_format, "text, json (models.json), csv, or extrap (the data as Extra-P text)")
+      ->capture_default_str();
+  fit->add_option("-o,--output", fit_output, "Output file (default: stdout)");
+  fit->add_flag("--fail-on-worse-than-log", fail_on_worse,
+                "Exit 1 when a valid model grows faster than log t");
+
+  FitArguments plot_args;
+  std::string plot_output;
+  double extrapolate_to = 0.0;
+  bool log_y = false;
+  CLI::App* plot = app.add_subcommand("plot", "Fit and draw points, spread and models as SVG");
+  add_fit_options(*plot, plot_args);
+  plot->add_option("-o,--output", plot_output, "SVG file (default: stdout)");
+  plot->add_option("--extrapolate-to", extrapolate_to, "Draw models (dashed) up to this thread count (default 4x the largest)");
+  plot->add_flag("--log-y", log_y, "Logarithmic value axis");
+
+  std::string models_path, predict_format = "text", predict_output, budget;
+  std::vector<double> at;
+  double confidence = 0.90, budget_limit = 1 << 20;
+  CLI::App* pred = app.add_subcommand("predict", "Predictions with intervals from a models.json");
+  pred->add_option("models", models_path, "models.json written by modeler fit --format json")->required();
+  pred->add_option("--at", at, "Thread counts, e.g. 512,1024")->delimiter(',');
+  pred->add_option("--confidence", confidence, "Interval level")->capture_default_str();
+  pred->add_option("--budget", budget, "Budget in the data's unit (0.3) or relative (4x)");
+  pred->add_option("--budget-limit", budget_limit, "Largest thread count the budget search tries")
+      ->capture_default_str();
+  pred->add_option("--format", predict_format, "text, json or csv")->capture_default_str();
+  pred->add_option("-o,--output", predict_output, "Output file (default: stdout)");
+
+  std::string compare_a, compare_b, compare_format = "text", compare_output, names;
+  bool fail_on_difference = false;
+  CLI::App* cmp = app.add_subcommand("compare", "The same kernels of two models.json side by side");
+  cmp->add_option("a", compare_a, "First models.json (e.g. libgomp)")->required();
+  cmp->add_option("b", compare_b, "Second models.json (e.g. libomp)")->required();
+  cmp->add_option("--names", names, "Column names for the two files, e.g. gnu,llvm");
+  cmp->add_option("--format", compare_format, "text or json")->capture_default_str();
+  cmp->add_option("-o,--output", compare_output, "Output file (default: stdout)");
+  cmp->add_flag("--fail-on-difference", fail_on_difference, "Exit 1 when growth classes differ");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::cerr << "modeler: " << e.what() << " (see modeler " << (argc > 1 ? argv[1] : "") << " --help)\n";
+    return 2;
+  }
+  try {
+    if (fit->parsed()) return run_fit(fit_args, fit_format, fit_output, fail_on_worse);
+    if (plot->parsed()) return run_plot(plot_args, plot_output, extrapolate_to, log_y);
+    if (pred->parsed()) {
+      if (at.empty() && budget.empty()) throw UsageError("predict needs --at and/or --budget");
+      return run_predict(models_path, at, confidence, budget, budget_limit, predict_format,
+                         predict_output);
+    }
+    if (cmp->parsed()) {
+      const ModelsFile a = read_models_json(compare_a);
+      const ModelsFile b = read_models_json(compare_b);
+      ComparisonNames n{compare_a, compare_b};
+      if (!names.empty()) {
+        const auto comma = names.find(',');
+        if (comma == std::string::npos) throw UsageError("bad --names: give two names, e.g. gnu,llvm");
+        n.a = names.substr(0, comma);
+        n.b = names.substr(comma + 1);
+      }
+      if (compare_format == "text") {
+        write_output(compare_output, format_comparison(a, b, n));
+      } else if (compare_format == "json") {
+        write_output(compare_output, format_comparison_json(a, b, n));
+      } else {
+        throw UsageError(fmt::format("bad --format '{}': use text or json", compare_format));
+      }
+      return fail_on_difference && compare_models(a, b).growth_differences() > 0 ? 1 : 0;
+    }
+  } catch (const InputError& e) {
+    std::cerr << "modeler: " << e.what() << "\n";
+    return 2;
+  } catch (const UsageError& e) {
+    std::cerr << "modeler: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "modeler: " << e.what() << "\n";
+    return 2;
+  }
+  return 2;
+}
+
 }  // namespace ompscale::modeler

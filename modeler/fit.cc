@@ -452,7 +452,8 @@ ClassModel fit_default(const Points& p, const ModelerOptions& options) {
       result.warnings.push_back(fmt::format(
           "noise (cv {:.1f}%) is larger than the difference between {} and {}: more repetitions or "
           "thread counts would tell them apart",
-          100.0 * p.noise_cv, chosen.model.to_string(), c.model.to_string()));
+          100.0 * p.noise_cv, chosen.model.to_string(options.parameter),
+          c.model.to_string(options.parameter)));
       break;
     }
   }

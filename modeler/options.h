@@ -70,6 +70,8 @@ struct ModelerOptions {
   std::vector<platforms::ThreadClass> classes;
   /// Kernels fitted in parallel by this many OpenMP threads; 0 = the runtime's default.
   int threads = 0;
+  /// Name of the parameter in messages ("t", "threads", "x"); readers tell it via Dataset.
+  std::string parameter = "t";
   /// Reproduce Extra-P 4.2.5's default modeler bit for bit (see README, "Extra-P preset").
   bool extrap_compatible = false;
 
