@@ -1,7 +1,7 @@
 // Accuracy of the modeler on synthetic kernels with known generating functions.
 //
 //   build/bench/model_accuracy [--kernels 2000] [--seed 1] [--noise 0.05] [--preset default|extrap|paper-smape]
-//   build/bench/model_accuracy --reference ../shared/reference/extrap/synthetic_300.txt \
+//   build/bench/model_accuracy --reference ../shared/reference/extrap/synthetic_300.txt
 //                              --truth ../shared/reference/extrap/synthetic_300_truth.tsv
 //
 // Generated kernels follow c0 + c1 * t^i * log2(t)^j with (i, j) drawn from the paper's 39
@@ -86,7 +86,9 @@ Dataset generate(std::size_t count, unsigned seed, double noise, std::vector<Tru
         samples.push_back({t, tr.at(t) * (1.0 + noise * (2.0 * unit(rng) - 1.0))});
       }
     }
-    data.kernels.push_back(Kernel::from_samples({"k" + std::to_string(k)}, samples));
+    std::string name = std::to_string(k);
+    name.insert(0, 1, 'k');
+    data.kernels.push_back(Kernel::from_samples({name}, samples));
     truth.push_back(tr);
   }
   return data;

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <limits>
 #include <numeric>
 
@@ -22,13 +21,7 @@ namespace ompscale::modeler {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-double knob(const char* name, double fallback) {
-  const char* v = std::getenv(name);
-  return v ? std::atof(v) : fallback;
-}
-const double kPenalty = knob("OMPS_PENALTY", -1);
-const double kUseLoo = knob("OMPS_LOO", 0);
-const double kAverage = knob("OMPS_AVG", 1);
+
 // Pseudo degrees of freedom with which each point's noise estimate is pulled towards the pooled
 // one: 5 repetitions say little about their own spread, 100 say a lot.
 constexpr double kNoisePriorDof = 8.0;
@@ -229,13 +222,37 @@ struct Candidate {
   std::size_t parameters() const { return shapes.size() + 1; }
 };
 
+/// Values of each building block at the points. Kernels of one sweep share their thread counts,
+/// so the last table is kept per thread: most kernels then need no pow() at all.
+const std::vector<std::vector<double>>& block_columns(const std::vector<double>& t,
+                                                      const std::vector<TermShape>& blocks) {
+  thread_local std::vector<double> cached_t;
+  thread_local std::vector<TermShape> cached_blocks;
+  thread_local std::vector<std::vector<double>> columns;
+  if (cached_t != t || cached_blocks != blocks) {
+    cached_t = t;
+    cached_blocks = blocks;
+    columns.assign(blocks.size(), {});
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+      for (double v : t) columns[b].push_back(blocks[b].evaluate(v));
+    }
+  }
+  return columns;
+}
+
+/// `column` holds the term's values at the points when the hypothesis has one term.
 Candidate fit_candidate(const Points& p, std::span<const TermShape> shapes,
-                        const std::vector<double>& weights, const ModelerOptions& options) {
+                        const std::vector<double>& weights, const ModelerOptions& options,
+                        const std::vector<double>* column = nullptr) {
   Candidate c;
   c.shapes.assign(shapes.begin(), shapes.end());
-  const Eigen::MatrixXd x = design_matrix(p.t, shapes);
-  c.fit = options.loss == Loss::kLeastSquares ? fit_least_squares(x, p.y, weights)
-                                               : fit_robust(x, p.y, weights, options.loss);
+  if (column != nullptr && options.loss == Loss::kLeastSquares && options.folds < 2) {
+    c.fit = fit_one_term(*column, p.y, weights);
+  } else {
+    const Eigen::MatrixXd x = design_matrix(p.t, shapes);
+    c.fit = options.loss == Loss::kLeastSquares ? fit_least_squares(x, p.y, weights)
+                                                 : fit_robust(x, p.y, weights, options.loss);
+  }
   if (!c.fit.ok) return c;
   c.model = c.fit.model(shapes);
   c.chi2 = c.fit.weighted_rss;
@@ -243,6 +260,7 @@ Candidate fit_candidate(const Points& p, std::span<const TermShape> shapes,
   if (n <= c.parameters()) return c;
   c.loo_chi2 = c.loo_rss = c.loo_smape = 0.0;
   if (options.folds >= 2) {
+    const Eigen::MatrixXd x = design_matrix(p.t, shapes);
     // k-fold: refit without each fold (points dealt round-robin so every fold spans the range).
     const auto folds = static_cast<std::size_t>(std::min<int>(options.folds, static_cast<int>(n)));
     for (std::size_t f = 0; f < folds; ++f) {
@@ -321,9 +339,17 @@ SelectionOutcome select_noise_aware(const Points& p, const ModelerOptions& optio
   if (p.size() >= 3) {
     HypothesisSpace space = options.space;
     if (*std::min_element(p.t.begin(), p.t.end()) < 1.0) space = space.without_log_terms();
+    const auto& columns = block_columns(p.t, space.building_blocks);
     for (const auto& shapes : space.hypotheses()) {
       if (shapes.size() + 1 >= p.size()) continue;  // no degree of freedom left to judge it
-      Candidate c = fit_candidate(p, shapes, weights, options);
+      const std::vector<double>* column = nullptr;
+      if (shapes.size() == 1) {
+        const auto b = static_cast<std::size_t>(
+            std::find(space.building_blocks.begin(), space.building_blocks.end(), shapes[0]) -
+            space.building_blocks.begin());
+        column = &columns[b];
+      }
+      Candidate c = fit_candidate(p, shapes, weights, options, column);
       if (c.fit.ok && std::isfinite(c.chi2)) sel.candidates.push_back(std::move(c));
     }
   }
@@ -340,23 +366,16 @@ SelectionOutcome select_noise_aware(const Points& p, const ModelerOptions& optio
   if (!std::isfinite(best_reduced)) best_reduced = 1.0;
   sel.noise_scale = p.noise_from_repetitions ? std::max(1.0, best_reduced)
                                              : std::max(best_reduced, 1e-300);
-  const double bic_penalty = kPenalty >= 0 ? kPenalty : std::log(std::max(n, 2.0));
+  const double bic_penalty = std::log(std::max(n, 2.0));
   for (Candidate& c : sel.candidates) {
     switch (options.selection) {
       case Selection::kNoiseAware:
-        c.score = (kUseLoo ? c.loo_chi2 : c.chi2) / sel.noise_scale + bic_penalty * static_cast<double>(c.parameters());
+        c.score = c.chi2 / sel.noise_scale + bic_penalty * static_cast<double>(c.parameters());
         break;
       case Selection::kSmape: c.score = c.loo_smape; break;
       case Selection::kRss: c.score = c.loo_rss; break;
     }
     if (!std::isfinite(c.score)) c.score = kInf;
-    if (knob("OMPS_C0", 0) > 0 && !c.shapes.empty()) {
-      const double sd0 = std::sqrt(c.fit.inverse_normal(0, 0) * sel.noise_scale);
-      if (c.fit.coefficients(0) < -knob("OMPS_C0", 0) * sd0) c.score = kInf;
-      for (std::size_t k = 1; k < c.parameters(); ++k) {
-        if (knob("OMPS_C1", 0) > 0 && c.fit.coefficients(static_cast<Eigen::Index>(k)) < 0) c.score = kInf;
-      }
-    }
   }
   // The constant model has no held-out error when n <= 1; keep it as the fallback.
   if (!std::isfinite(sel.candidates[0].score)) sel.candidates[0].score = kInf / 2;
@@ -370,19 +389,11 @@ SelectionOutcome select_noise_aware(const Points& p, const ModelerOptions& optio
   for (std::size_t i = 0; i < sel.candidates.size(); ++i) {
     const Candidate& c = sel.candidates[i];
     const double ic = c.chi2 / sel.noise_scale + bic_penalty * static_cast<double>(c.parameters());
-    double occam = 0.0;
-    if (knob("OMPS_OCCAM", 0) > 0) {
-      for (std::size_t k = 1; k < c.parameters(); ++k) {
-        const auto kk = static_cast<Eigen::Index>(k);
-        const double sd = std::sqrt(c.fit.inverse_normal(kk, kk) * sel.noise_scale);
-        occam += 2.0 * std::log(std::max(1.0, std::fabs(c.fit.coefficients(kk)) / sd));
-      }
-    }
-    sel.posterior[i] = std::isfinite(ic) && std::isfinite(c.score) ? ic + occam : kInf;
+    sel.posterior[i] = std::isfinite(ic) && std::isfinite(c.score) ? ic : kInf;
   }
   const double best_ic = *std::min_element(sel.posterior.begin(), sel.posterior.end());
   for (double& w : sel.posterior) {
-    w = std::isfinite(w) ? std::exp(-(w - best_ic) / 2.0 * knob("OMPS_TAU", 1)) : 0.0;
+    w = std::isfinite(w) ? std::exp(-(w - best_ic) / 2.0) : 0.0;
     total += w;
   }
   for (double& w : sel.posterior) w /= total;
@@ -419,7 +430,6 @@ ClassModel fit_default(const Points& p, const ModelerOptions& options) {
   for (std::size_t idx : order) {
     if (result.predictive.components.size() >= kMaxComponents) break;
     if (sel.posterior[idx] < kMinComponentWeight) break;
-    if (!kAverage && idx != sel.chosen) continue;
     result.predictive.components.push_back(
         make_component(p, sel.candidates[idx], sel.posterior[idx], sel.noise_scale));
   }
@@ -432,8 +442,10 @@ ClassModel fit_default(const Points& p, const ModelerOptions& options) {
 
   // Confidence intervals of the chosen model's coefficients.
   const PredictiveComponent own = make_component(p, chosen, 1.0, sel.noise_scale);
-  const boost::math::students_t student(own.dof);
-  const double q = boost::math::quantile(boost::math::complement(student, (1.0 - options.confidence) / 2));
+  using Policy = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
+  const boost::math::students_t_distribution<double, Policy> student(own.dof);
+  const double q =
+      boost::math::quantile(boost::math::complement(student, (1.0 - options.confidence) / 2));
   const Eigen::Index k = static_cast<Eigen::Index>(chosen.parameters());
   for (Eigen::Index i = 0; i < k; ++i) {
     const double coefficient = chosen.fit.coefficients(i);

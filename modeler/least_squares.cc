@@ -63,4 +63,44 @@ LinearFit fit_least_squares(const Eigen::MatrixXd& design, std::span<const doubl
   return fit;
 }
 
+LinearFit fit_one_term(std::span<const double> x, std::span<const double> y,
+                       std::span<const double> weights) {
+  LinearFit fit;
+  const std::size_t n = x.size();
+  if (n < 2) return fit;
+  double sw = 0.0, mx = 0.0, my = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    sw += weights[i];
+    mx += weights[i] * x[i];
+    my += weights[i] * y[i];
+  }
+  mx /= sw;
+  my /= sw;
+  double sxx = 0.0, sxy = 0.0, xx = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double dx = x[i] - mx;
+    sxx += weights[i] * dx * dx;
+    sxy += weights[i] * dx * (y[i] - my);
+    xx += weights[i] * x[i] * x[i];
+  }
+  // Same rank test as the QR path: the term must not be (nearly) constant over the points.
+  if (!(sxx > 1e-24 * xx * static_cast<double>(n) * static_cast<double>(n))) return fit;
+  const double slope = sxy / sxx;
+  fit.coefficients.resize(2);
+  fit.coefficients << my - slope * mx, slope;
+  fit.inverse_normal.resize(2, 2);
+  fit.inverse_normal << 1.0 / sw + mx * mx / sxx, -mx / sxx, -mx / sxx, 1.0 / sxx;
+  fit.leverage.resize(static_cast<Eigen::Index>(n));
+  fit.residuals.resize(static_cast<Eigen::Index>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto r = static_cast<Eigen::Index>(i);
+    const double dx = x[i] - mx;
+    fit.leverage(r) = weights[i] * (1.0 / sw + dx * dx / sxx);
+    fit.residuals(r) = y[i] - fit.coefficients(0) - slope * x[i];
+    fit.weighted_rss += weights[i] * fit.residuals(r) * fit.residuals(r);
+  }
+  fit.ok = std::isfinite(slope) && std::isfinite(fit.coefficients(0));
+  return fit;
+}
+
 }  // namespace ompscale::modeler

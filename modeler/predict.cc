@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <functional>
 #include <limits>
 
@@ -12,6 +11,10 @@
 namespace ompscale::modeler {
 
 namespace {
+
+// Double precision throughout: Boost.Math would otherwise promote to long double, 5x slower.
+using Policy = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
+using StudentT = boost::math::students_t_distribution<double, Policy>;
 
 struct ComponentAt {
   double weight;
@@ -48,7 +51,7 @@ double mixture_cdf(const std::vector<ComponentAt>& components, double x) {
     if (c.scale == 0.0) {
       cdf += c.weight * (x >= c.location ? 1.0 : 0.0);
     } else {
-      cdf += c.weight * boost::math::cdf(boost::math::students_t(c.dof), (x - c.location) / c.scale);
+      cdf += c.weight * boost::math::cdf(StudentT(c.dof), (x - c.location) / c.scale);
     }
   }
   return cdf;
@@ -85,17 +88,13 @@ Prediction predict(const PredictiveDistribution& distribution, double t, double 
   prediction.param = t;
   prediction.level = level;
   const auto components = evaluate_components(distribution, t);
-  double total = 0.0;
-  for (const ComponentAt& c : components) {
-    prediction.value += c.weight * c.location;
-    total += c.weight;
-  }
-  if (total > 0.0) prediction.value /= total;
   if (components.empty()) return prediction;
   const double tail = (1.0 - level) / 2.0;
   prediction.interval.low = mixture_quantile(components, tail);
   prediction.interval.high = mixture_quantile(components, 1.0 - tail);
-  if (std::getenv("OMPS_MEDIAN")) prediction.value = mixture_quantile(components, 0.5);
+  // The point prediction is the mixture's median: where hypotheses disagree it does not follow
+  // the wildest extrapolation as the mean would (docs/methods.md, "Predictions").
+  prediction.value = mixture_quantile(components, 0.5);
   return prediction;
 }
 

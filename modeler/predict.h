@@ -6,7 +6,7 @@
 
 namespace ompscale::modeler {
 
-/// The mixture's mean at t and its central interval at `level` (e.g. 0.9).
+/// The mixture's median at t and its central interval at `level` (e.g. 0.9).
 Prediction predict(const PredictiveDistribution& distribution, double t, double level);
 
 /// The smallest whole thread count in [from, limit] whose predicted value exceeds `budget`, and

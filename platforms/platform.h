@@ -1,6 +1,6 @@
 #pragma once
 // Platform descriptions: the hardware a sweep runs on and the thread-count classes that matter
-// there. Read from JSON files (format in docs/formats.md), shipped for the paper's machines in
+// there. Read from JSON files (format in docs/platforms.md), shipped for the paper's machines in
 // platforms/descriptions/, or detected on the local machine through hwloc.
 
 #include <string>

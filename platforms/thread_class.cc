@@ -1,1 +1,248 @@
 #include "platforms/thread_class.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>  // fmt::join
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cctype>
+#include <charconv>
+#include <cstdint>
+#include <system_error>
+#include <utility>
+
+#include "common/error.h"
+
+namespace ompscale::platforms {
+
+namespace {
+
+// Every spec error ends with the accepted forms, so one message is enough to fix the input.
+constexpr std::string_view kAcceptedForms =
+    "accepted: po2, even, odd, 8x, linear, NAME=T1,T2,... (explicit thread counts) or "
+    "NAME=OFFSET+STEPk (thread counts OFFSET + STEP*k for k >= 0), with positive integers";
+
+[[noreturn]] void throw_bad_spec(std::string_view spec, std::string_view cause) {
+  throw UsageError(fmt::format("bad thread class '{}': {}; {}", spec, cause, kAcceptedForms));
+}
+
+std::string lowercase(std::string_view text) {
+  std::string lower(text);
+  std::ranges::transform(lower, lower.begin(),
+                         [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return lower;
+}
+
+std::string_view trim(std::string_view text) {
+  const auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+// "all" and "other" are the modeler's names for "not split" and "in no class"; a user class with
+// one of those names, or a built-in name, would make results ambiguous.
+bool is_reserved_name(std::string_view name) {
+  static constexpr std::array<std::string_view, 7> kReserved = {"po2",    "even", "odd",  "8x",
+                                                                "linear", "all",  "other"};
+  return std::ranges::find(kReserved, lowercase(name)) != kReserved.end();
+}
+
+// User names end up in file names and table headers: keep them to a portable alphabet.
+void check_user_name(std::string_view spec, std::string_view name) {
+  if (name.empty()) throw_bad_spec(spec, "the class name before '=' is empty");
+  const bool portable = std::ranges::all_of(name, [](unsigned char c) {
+    return std::isalnum(c) != 0 || c == '_' || c == '-' || c == '.';
+  });
+  if (!portable) {
+    throw_bad_spec(
+        spec, fmt::format("class name '{}' may only use letters, digits, '_', '-', '.'", name));
+  }
+  if (is_reserved_name(name)) {
+    throw_bad_spec(spec, fmt::format("class name '{}' is reserved", name));
+  }
+}
+
+int parse_positive(std::string_view spec, std::string_view what, std::string_view text) {
+  text = trim(text);
+  int value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error == std::errc::invalid_argument || end != text.data() + text.size()) {
+    throw_bad_spec(spec, fmt::format("{} '{}' is not an integer", what, text));
+  }
+  if (error == std::errc::result_out_of_range) {
+    throw_bad_spec(spec, fmt::format("{} '{}' is too large", what, text));
+  }
+  if (value <= 0) throw_bad_spec(spec, fmt::format("{} {} is not positive", what, value));
+  return value;
+}
+
+}  // namespace
+
+ThreadClass ThreadClass::po2() {
+  return ThreadClass("po2", Kind::kPowerOfTwo);
+}
+ThreadClass ThreadClass::even() {
+  return ThreadClass("even", Kind::kEven);
+}
+ThreadClass ThreadClass::odd() {
+  return ThreadClass("odd", Kind::kOdd);
+}
+ThreadClass ThreadClass::multiple_of_8() {
+  return ThreadClass("8x", Kind::kMultipleOf8);
+}
+ThreadClass ThreadClass::linear() {
+  return ThreadClass("linear", Kind::kLinear);
+}
+
+ThreadClass ThreadClass::list(std::string name, std::vector<int> thread_counts) {
+  const std::string spec = fmt::format("{}={}", name, fmt::join(thread_counts, ","));
+  check_user_name(spec, name);
+  if (thread_counts.empty()) throw_bad_spec(spec, "the list of thread counts is empty");
+  for (int t : thread_counts) {
+    if (t <= 0) throw_bad_spec(spec, fmt::format("thread count {} is not positive", t));
+  }
+  // Sorted and unique, so thread_counts() and spec() are canonical whatever the input order.
+  std::ranges::sort(thread_counts);
+  thread_counts.erase(std::ranges::unique(thread_counts).begin(), thread_counts.end());
+  ThreadClass result(std::move(name), Kind::kList);
+  result.list_ = std::move(thread_counts);
+  return result;
+}
+
+ThreadClass ThreadClass::arithmetic(std::string name, int offset, int step) {
+  const std::string spec = fmt::format("{}={}+{}k", name, offset, step);
+  check_user_name(spec, name);
+  if (offset <= 0) throw_bad_spec(spec, fmt::format("offset {} is not positive", offset));
+  if (step <= 0) throw_bad_spec(spec, fmt::format("step {} is not positive", step));
+  ThreadClass result(std::move(name), Kind::kArithmetic);
+  result.offset_ = offset;
+  result.step_ = step;
+  return result;
+}
+
+ThreadClass ThreadClass::parse(std::string_view spec) {
+  const std::string_view trimmed = trim(spec);
+  const std::size_t equals = trimmed.find('=');
+  if (equals == std::string_view::npos) {
+    const std::string lower = lowercase(trimmed);
+    if (lower == "po2") return po2();
+    if (lower == "even") return even();
+    if (lower == "odd") return odd();
+    if (lower == "8x") return multiple_of_8();
+    if (lower == "linear") return linear();
+    throw_bad_spec(spec, trimmed.empty() ? "empty specification" : "unknown class");
+  }
+
+  const std::string name(trim(trimmed.substr(0, equals)));
+  check_user_name(spec, name);
+  const std::string_view rule = trim(trimmed.substr(equals + 1));
+  if (rule.empty()) throw_bad_spec(spec, "nothing after '='");
+
+  // "OFFSET+STEPk" is the only form with a '+'; anything else after '=' must be a list.
+  const std::size_t plus = rule.find('+');
+  if (plus != std::string_view::npos) {
+    std::string_view step_text = trim(rule.substr(plus + 1));
+    if (step_text.empty() || (step_text.back() != 'k' && step_text.back() != 'K')) {
+      throw_bad_spec(spec, "an arithmetic rule must end in 'k', as in 12+24k");
+    }
+    step_text.remove_suffix(1);
+    const int offset = parse_positive(spec, "offset", rule.substr(0, plus));
+    const int step = parse_positive(spec, "step", step_text);
+    return arithmetic(name, offset, step);
+  }
+
+  std::vector<int> thread_counts;
+  std::string_view rest = rule;
+  while (true) {
+    const std::size_t comma = rest.find(',');
+    thread_counts.push_back(parse_positive(spec, "thread count", rest.substr(0, comma)));
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return list(name, std::move(thread_counts));
+}
+
+bool ThreadClass::contains(int t) const {
+  if (t < 1) return false;
+  const bool power_of_two = std::has_single_bit(static_cast<unsigned>(t));
+  switch (kind_) {
+    case Kind::kPowerOfTwo:
+      return power_of_two;
+    case Kind::kEven:
+      return t % 16 == 0 && !power_of_two;
+    case Kind::kOdd:
+      return t % 16 == 8 && !power_of_two;
+    case Kind::kMultipleOf8:
+      return t % 8 == 0;
+    case Kind::kLinear:
+      return true;
+    case Kind::kList:
+      return std::ranges::binary_search(list_, t);
+    case Kind::kArithmetic:
+      return t >= offset_ && (t - offset_) % step_ == 0;
+  }
+  return false;
+}
+
+std::vector<int> ThreadClass::thread_counts(int max_threads) const {
+  std::vector<int> counts;
+  if (max_threads < 1) return counts;
+  // Step through candidates in 64 bits so that max_threads near INT_MAX cannot overflow.
+  const auto add_progression = [&](std::int64_t first, std::int64_t step) {
+    for (std::int64_t t = first; t <= max_threads; t += step) {
+      if (contains(static_cast<int>(t))) counts.push_back(static_cast<int>(t));
+    }
+  };
+  switch (kind_) {
+    case Kind::kPowerOfTwo:
+      for (std::int64_t t = 1; t <= max_threads; t *= 2) counts.push_back(static_cast<int>(t));
+      break;
+    case Kind::kEven:
+      add_progression(16, 16);
+      break;
+    case Kind::kOdd:
+      add_progression(8, 16);
+      break;
+    case Kind::kMultipleOf8:
+      add_progression(8, 8);
+      break;
+    case Kind::kLinear:
+      add_progression(1, 1);
+      break;
+    case Kind::kList:
+      for (int t : list_) {
+        if (t <= max_threads) counts.push_back(t);
+      }
+      break;
+    case Kind::kArithmetic:
+      add_progression(offset_, step_);
+      break;
+  }
+  return counts;
+}
+
+std::string ThreadClass::spec() const {
+  switch (kind_) {
+    case Kind::kList:
+      return fmt::format("{}={}", name_, fmt::join(list_, ","));
+    case Kind::kArithmetic:
+      return fmt::format("{}={}+{}k", name_, offset_, step_);
+    default:
+      return name_;  // the built-in names are their own spec
+  }
+}
+
+std::optional<std::string> classify(int t, const std::vector<ThreadClass>& classes) {
+  for (const ThreadClass& thread_class : classes) {
+    if (thread_class.contains(t)) return thread_class.name();
+  }
+  return std::nullopt;
+}
+
+std::vector<ThreadClass> paper_partition() {
+  return {ThreadClass::po2(), ThreadClass::even(), ThreadClass::odd()};
+}
+
+}  // namespace ompscale::platforms

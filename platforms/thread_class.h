@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ompscale::platforms {
@@ -26,6 +27,8 @@ class ThreadClass {
   static ThreadClass odd();
   static ThreadClass multiple_of_8();
   static ThreadClass linear();
+  /// User classes. Names use letters, digits, '_', '-', '.' and may not be a built-in name,
+  /// "all" or "other"; thread counts, offset and step must be positive. Throws UsageError.
   static ThreadClass list(std::string name, std::vector<int> thread_counts);
   static ThreadClass arithmetic(std::string name, int offset, int step);
 
@@ -33,6 +36,7 @@ class ThreadClass {
   /// "NAME=OFFSET+STEPk". Throws UsageError with the accepted forms otherwise.
   static ThreadClass parse(std::string_view spec);
 
+  /// "po2", "even", "odd", "8x", "linear" for the built-ins; the user's name otherwise.
   const std::string& name() const { return name_; }
   Kind kind() const { return kind_; }
   /// True when t (>= 1) belongs to the class.
@@ -41,6 +45,9 @@ class ThreadClass {
   std::vector<int> thread_counts(int max_threads) const;
   /// Textual form accepted by parse().
   std::string spec() const;
+
+  /// Same name and same members; parse(c.spec()) == c for every class c.
+  bool operator==(const ThreadClass&) const = default;
 
  private:
   ThreadClass(std::string name, Kind kind) : name_(std::move(name)), kind_(kind) {}

@@ -1,0 +1,115 @@
+// Speed and memory of a whole `modeler fit` process on 2000 kernels (6 thread counts x 5
+// repetitions each), the size of a full ompbench sweep.
+//
+//   build/bench/fit_speed [--kernels 2000] [--runs 11] [--modeler build/modeler/modeler]
+//
+// Writes the kernels as an Extra-P text file into a temporary directory, runs `modeler fit` on it
+// `runs` times (output to a file) and prints the median wall time, and the peak resident memory
+// per kernel: (peak RSS with all kernels - peak RSS with one kernel) / kernels.
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+// Extra-P's text format, so that the same file can be timed with Extra-P for comparison.
+void write_results(const std::string& path, std::size_t kernels) {
+  std::ofstream out(path);
+  out << "PARAMETER t\nPOINTS ( 2 ) ( 4 ) ( 8 ) ( 16 ) ( 32 ) ( 64 )\nMETRIC time\n";
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> noise(0.95, 1.05);
+  const int threads[] = {2, 4, 8, 16, 32, 64};
+  char line[64];
+  for (std::size_t k = 0; k < kernels; ++k) {
+    const double c0 = 0.1 + static_cast<double>(k % 97) * 0.01;
+    const double c1 = 0.01 + static_cast<double>(k % 13) * 0.002;
+    out << "REGION k" << k << '\n';
+    for (int t : threads) {
+      out << "DATA";
+      for (int rep = 0; rep < 5; ++rep) {
+        const double value = (c0 + c1 * t * std::log2(static_cast<double>(t))) * noise(rng);
+        std::snprintf(line, sizeof line, " %.9g", value);
+        out << line;
+      }
+      out << '\n';
+    }
+  }
+}
+
+struct RunFigures {
+  double seconds;
+  long max_rss_kib;
+};
+
+RunFigures run(const std::string& modeler, const std::string& input, const std::string& output) {
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    execl(modeler.c_str(), modeler.c_str(), "fit", input.c_str(), "-o", output.c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage usage {};
+  wait4(pid, &status, 0, &usage);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::fprintf(stderr, "modeler failed on %s (status %d)\n", input.c_str(), status);
+    std::exit(1);
+  }
+  return {seconds, usage.ru_maxrss};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::size_t kernels = 2000;
+  int runs = 11;
+  std::string modeler = OMPSCALE_MODELER_BIN;
+  for (int a = 1; a + 1 < argc; a += 2) {
+    const std::string flag = argv[a];
+    if (flag == "--kernels") kernels = std::stoul(argv[a + 1]);
+    else if (flag == "--runs") runs = std::stoi(argv[a + 1]);
+    else if (flag == "--modeler") modeler = argv[a + 1];
+    else {
+      std::fprintf(stderr, "unknown option %s\n", flag.c_str());
+      return 2;
+    }
+  }
+  const auto dir = std::filesystem::temp_directory_path() / ("ompscale-fit-speed-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string big = (dir / "kernels.txt").string();
+  const std::string one = (dir / "one.txt").string();
+  write_results(big, kernels);
+  write_results(one, 1);
+  std::vector<double> seconds;
+  long peak_big = 0, peak_one = 0;
+  for (int r = 0; r < runs; ++r) {  // interleaved, so a slow phase hits both alike
+    const RunFigures f = run(modeler, big, (dir / "models.txt").string());
+    seconds.push_back(f.seconds);
+    peak_big = std::max(peak_big, f.max_rss_kib);
+    peak_one = std::max(peak_one, run(modeler, one, (dir / "one-models.txt").string()).max_rss_kib);
+  }
+  std::sort(seconds.begin(), seconds.end());
+  std::printf("modeler fit, %zu kernels x 6 thread counts x 5 repetitions, %d runs\n", kernels, runs);
+  std::printf("wall time median          %.3f s (min %.3f, max %.3f)\n", seconds[seconds.size() / 2],
+              seconds.front(), seconds.back());
+  std::printf("peak RSS                  %ld KiB (one kernel: %ld KiB)\n", peak_big, peak_one);
+  std::printf("memory per kernel         %.2f KiB\n",
+              static_cast<double>(peak_big - peak_one) / static_cast<double>(kernels));
+  if (std::getenv("OMPSCALE_KEEP_BENCH_FILES") == nullptr) std::filesystem::remove_all(dir);
+  return 0;
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Fresh Debian 12 -> installed dependencies, a Release build in build/, and the main job run on
+# an example: models of real barrier measurements, with predictions at 64 threads.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake --build build
+build/modeler/modeler fit data/examples/barrier-algorithms-intel-16t.csv \
+  --param threads --value value --key construct,unit --classes auto --predict 64

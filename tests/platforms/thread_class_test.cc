@@ -1,0 +1,262 @@
+#include "platforms/thread_class.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+
+namespace ompscale::platforms {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+std::vector<int> one_to(int max) {
+  std::vector<int> counts;
+  for (int t = 1; t <= max; ++t) counts.push_back(t);
+  return counts;
+}
+
+TEST(ThreadClassMembership, PowerOfTwo) {
+  const ThreadClass po2 = ThreadClass::po2();
+  for (int t : {1, 2, 4, 8, 16, 32, 64, 128, 1 << 30}) EXPECT_TRUE(po2.contains(t)) << t;
+  for (int t : {0, -2, 3, 6, 12, 24, 48, 96, 127, 129, INT_MAX}) EXPECT_FALSE(po2.contains(t)) << t;
+}
+
+TEST(ThreadClassMembership, EvenIsMultipleOf16ButNotPowerOfTwo) {
+  const ThreadClass even = ThreadClass::even();
+  for (int t : {48, 80, 96, 112, 144, 160}) EXPECT_TRUE(even.contains(t)) << t;
+  // 16, 32, 64, 128 are multiples of 16 but belong to PO2.
+  for (int t : {0, 1, 2, 8, 16, 24, 32, 40, 64, 128, 256, -48}) {
+    EXPECT_FALSE(even.contains(t)) << t;
+  }
+}
+
+TEST(ThreadClassMembership, OddIsSixteenXPlusEightButNotPowerOfTwo) {
+  const ThreadClass odd = ThreadClass::odd();
+  for (int t : {24, 40, 56, 72, 88, 104, 120, 136}) EXPECT_TRUE(odd.contains(t)) << t;
+  // 8 = 16*0 + 8 is a power of two; 48 is EVEN; odd numbers are not ODD.
+  for (int t : {0, 1, 3, 8, 16, 25, 32, 48, 128, -8}) EXPECT_FALSE(odd.contains(t)) << t;
+}
+
+TEST(ThreadClassMembership, MultipleOf8OverlapsThePaperClasses) {
+  const ThreadClass eight_x = ThreadClass::multiple_of_8();
+  for (int t : {8, 16, 24, 48, 120, 128}) EXPECT_TRUE(eight_x.contains(t)) << t;
+  for (int t : {0, 1, 2, 4, 12, 20, 121, -8}) EXPECT_FALSE(eight_x.contains(t)) << t;
+  EXPECT_TRUE(ThreadClass::po2().contains(8));
+}
+
+TEST(ThreadClassMembership, LinearHoldsEveryPositiveCount) {
+  const ThreadClass linear = ThreadClass::linear();
+  for (int t : {1, 2, 3, 61, 127, INT_MAX}) EXPECT_TRUE(linear.contains(t)) << t;
+  EXPECT_FALSE(linear.contains(0));
+  EXPECT_FALSE(linear.contains(-1));
+}
+
+TEST(ThreadClassMembership, PaperEdgeCasesAreInExactlyOnePaperClass) {
+  EXPECT_EQ(classify(1, paper_partition()), "po2");
+  EXPECT_EQ(classify(2, paper_partition()), "po2");
+  EXPECT_EQ(classify(8, paper_partition()), "po2");
+  EXPECT_EQ(classify(16, paper_partition()), "po2");
+  EXPECT_EQ(classify(24, paper_partition()), "odd");
+  EXPECT_EQ(classify(48, paper_partition()), "even");
+  EXPECT_EQ(classify(128, paper_partition()), "po2");
+  EXPECT_EQ(classify(3, paper_partition()), std::nullopt);
+  EXPECT_EQ(classify(0, paper_partition()), std::nullopt);
+  for (int t = 1; t <= 1024; ++t) {
+    int memberships = 0;
+    for (const ThreadClass& thread_class : paper_partition()) {
+      memberships += thread_class.contains(t) ? 1 : 0;
+    }
+    EXPECT_LE(memberships, 1) << t;
+  }
+}
+
+TEST(ThreadClassMembership, ClassifyHonoursPrecedenceOrder) {
+  const std::vector<ThreadClass> eight_first = {ThreadClass::multiple_of_8(), ThreadClass::po2()};
+  EXPECT_EQ(classify(8, eight_first), "8x");
+  EXPECT_EQ(classify(4, eight_first), "po2");
+  EXPECT_EQ(classify(5, eight_first), std::nullopt);
+  EXPECT_EQ(classify(5, {}), std::nullopt);
+}
+
+TEST(ThreadCounts, PaperClassesUpTo128MatchThePaper) {
+  EXPECT_THAT(ThreadClass::po2().thread_counts(128), ElementsAre(1, 2, 4, 8, 16, 32, 64, 128));
+  EXPECT_THAT(ThreadClass::even().thread_counts(128), ElementsAre(48, 80, 96, 112));
+  EXPECT_THAT(ThreadClass::odd().thread_counts(128), ElementsAre(24, 40, 56, 72, 88, 104, 120));
+}
+
+TEST(ThreadCounts, SweepClassesUpTo128) {
+  std::vector<int> multiples_of_8;
+  for (int t = 8; t <= 128; t += 8) multiples_of_8.push_back(t);
+  EXPECT_EQ(ThreadClass::multiple_of_8().thread_counts(128), multiples_of_8);
+  EXPECT_EQ(ThreadClass::linear().thread_counts(128), one_to(128));
+}
+
+TEST(ThreadCounts, AgreeWithContainsForEveryKind) {
+  const std::vector<ThreadClass> classes = {ThreadClass::po2(),
+                                            ThreadClass::even(),
+                                            ThreadClass::odd(),
+                                            ThreadClass::multiple_of_8(),
+                                            ThreadClass::linear(),
+                                            ThreadClass::list("mine", {7, 3, 300, 5}),
+                                            ThreadClass::arithmetic("steps", 12, 24)};
+  for (const ThreadClass& thread_class : classes) {
+    for (int max : {1, 7, 8, 100, 257}) {
+      std::vector<int> expected;
+      for (int t = 1; t <= max; ++t) {
+        if (thread_class.contains(t)) expected.push_back(t);
+      }
+      EXPECT_EQ(thread_class.thread_counts(max), expected) << thread_class.spec() << " " << max;
+    }
+  }
+}
+
+TEST(ThreadCounts, EmptyBelowOneAndBelowFirstMember) {
+  EXPECT_TRUE(ThreadClass::linear().thread_counts(0).empty());
+  EXPECT_TRUE(ThreadClass::po2().thread_counts(-5).empty());
+  EXPECT_TRUE(ThreadClass::odd().thread_counts(23).empty());
+  EXPECT_THAT(ThreadClass::po2().thread_counts(1), ElementsAre(1));
+}
+
+TEST(ThreadCounts, LargeMaximumDoesNotOverflow) {
+  const std::vector<int> powers = ThreadClass::po2().thread_counts(INT_MAX);
+  ASSERT_EQ(powers.size(), 31u);
+  EXPECT_EQ(powers.back(), 1 << 30);
+  const std::vector<int> near_limit =
+      ThreadClass::arithmetic("top", INT_MAX - 10, 1000).thread_counts(INT_MAX);
+  EXPECT_THAT(near_limit, ElementsAre(INT_MAX - 10));
+}
+
+TEST(UserClasses, ExplicitListIsSortedAndDeduplicated) {
+  const ThreadClass mine = ThreadClass::parse("mine=7,3,5,3");
+  EXPECT_EQ(mine.kind(), ThreadClass::Kind::kList);
+  EXPECT_EQ(mine.name(), "mine");
+  EXPECT_THAT(mine.thread_counts(100), ElementsAre(3, 5, 7));
+  EXPECT_THAT(mine.thread_counts(5), ElementsAre(3, 5));
+  EXPECT_TRUE(mine.contains(5));
+  EXPECT_FALSE(mine.contains(4));
+  EXPECT_EQ(mine.spec(), "mine=3,5,7");
+}
+
+TEST(UserClasses, ArithmeticRule) {
+  const ThreadClass rule = ThreadClass::parse("Sockets=12+24k");
+  EXPECT_EQ(rule.kind(), ThreadClass::Kind::kArithmetic);
+  EXPECT_EQ(rule.name(), "Sockets");
+  EXPECT_THAT(rule.thread_counts(100), ElementsAre(12, 36, 60, 84));
+  EXPECT_TRUE(rule.contains(12));
+  EXPECT_FALSE(rule.contains(24));
+  EXPECT_FALSE(rule.contains(11));
+  EXPECT_EQ(rule.spec(), "Sockets=12+24k");
+}
+
+TEST(UserClasses, ToleratesSpacesAndUppercaseK) {
+  EXPECT_EQ(ThreadClass::parse(" mine = 3, 5 ,7 "), ThreadClass::list("mine", {3, 5, 7}));
+  EXPECT_EQ(ThreadClass::parse("r=1 + 2K"), ThreadClass::arithmetic("r", 1, 2));
+  EXPECT_THAT(ThreadClass::parse("single=5").thread_counts(10), ElementsAre(5));
+}
+
+TEST(Parse, BuiltInNamesAreCaseInsensitive) {
+  EXPECT_EQ(ThreadClass::parse("PO2"), ThreadClass::po2());
+  EXPECT_EQ(ThreadClass::parse("Even"), ThreadClass::even());
+  EXPECT_EQ(ThreadClass::parse("odd"), ThreadClass::odd());
+  EXPECT_EQ(ThreadClass::parse("8X"), ThreadClass::multiple_of_8());
+  EXPECT_EQ(ThreadClass::parse("LINEAR"), ThreadClass::linear());
+  EXPECT_EQ(ThreadClass::parse("po2").kind(), ThreadClass::Kind::kPowerOfTwo);
+  EXPECT_EQ(ThreadClass::parse("8x").name(), "8x");
+}
+
+TEST(Parse, BadSpecsThrowUsageErrorListingTheAcceptedForms) {
+  const std::vector<std::string> bad_specs = {"",           "   ",
+                                              "po3",        "eight",
+                                              "=3,5",       "mine=",
+                                              "mine=0",     "mine=-3",
+                                              "mine=3,,5",  "mine=3,x",
+                                              "mine=3.5",   "mine=1e3",
+                                              "mine=3,5,",  "r=12+24",
+                                              "r=12+k",     "r=+24k",
+                                              "r=0+24k",    "r=12+0k",
+                                              "r=12+-2k",   "r=a+2k",
+                                              "r=1+2k+3k",  "my class=3",
+                                              "po2=1,2",    "ALL=3",
+                                              "other=1+1k", "mine=99999999999"};
+  for (const std::string& spec : bad_specs) {
+    try {
+      ThreadClass::parse(spec);
+      ADD_FAILURE() << "no error for '" << spec << "'";
+    } catch (const UsageError& error) {
+      const std::string message = error.what();
+      EXPECT_THAT(message, HasSubstr("po2, even, odd, 8x, linear")) << spec;
+      EXPECT_THAT(message, HasSubstr("NAME=OFFSET+STEPk")) << spec;
+      EXPECT_EQ(message.find('\n'), std::string::npos) << spec;
+    }
+  }
+}
+
+TEST(Parse, ErrorsNameTheProblem) {
+  EXPECT_THROW(
+      {
+        try {
+          ThreadClass::parse("=3,5");
+        } catch (const UsageError& error) {
+          EXPECT_THAT(error.what(), HasSubstr("name"));
+          EXPECT_THAT(error.what(), HasSubstr("empty"));
+          throw;
+        }
+      },
+      UsageError);
+  EXPECT_THROW(
+      {
+        try {
+          ThreadClass::parse("mine=3,-4");
+        } catch (const UsageError& error) {
+          EXPECT_THAT(error.what(), HasSubstr("-4 is not positive"));
+          throw;
+        }
+      },
+      UsageError);
+}
+
+TEST(Factories, RejectWhatParseRejects) {
+  EXPECT_THROW(ThreadClass::list("", {1}), UsageError);
+  EXPECT_THROW(ThreadClass::list("mine", {}), UsageError);
+  EXPECT_THROW(ThreadClass::list("mine", {3, 0}), UsageError);
+  EXPECT_THROW(ThreadClass::arithmetic("r", 0, 4), UsageError);
+  EXPECT_THROW(ThreadClass::arithmetic("r", 4, -1), UsageError);
+  EXPECT_THROW(ThreadClass::arithmetic("even", 4, 1), UsageError);
+}
+
+TEST(Spec, RoundTripsThroughParse) {
+  const std::vector<ThreadClass> classes = {ThreadClass::po2(),
+                                            ThreadClass::even(),
+                                            ThreadClass::odd(),
+                                            ThreadClass::multiple_of_8(),
+                                            ThreadClass::linear(),
+                                            ThreadClass::list("mine", {9, 1, 4}),
+                                            ThreadClass::list("one", {61}),
+                                            ThreadClass::arithmetic("half-board", 12, 24),
+                                            ThreadClass::arithmetic("all_odd.v2", 1, 2)};
+  for (const ThreadClass& thread_class : classes) {
+    const ThreadClass reparsed = ThreadClass::parse(thread_class.spec());
+    EXPECT_EQ(reparsed, thread_class) << thread_class.spec();
+    EXPECT_EQ(reparsed.spec(), thread_class.spec());
+    EXPECT_EQ(reparsed.thread_counts(200), thread_class.thread_counts(200));
+  }
+  EXPECT_EQ(ThreadClass::po2().spec(), "po2");
+  EXPECT_EQ(ThreadClass::multiple_of_8().spec(), "8x");
+}
+
+TEST(PaperPartition, IsPo2EvenOdd) {
+  const std::vector<ThreadClass> partition = paper_partition();
+  ASSERT_EQ(partition.size(), 3u);
+  EXPECT_EQ(partition[0], ThreadClass::po2());
+  EXPECT_EQ(partition[1], ThreadClass::even());
+  EXPECT_EQ(partition[2], ThreadClass::odd());
+}
+
+}  // namespace
+}  // namespace ompscale::platforms
