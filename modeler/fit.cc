@@ -415,6 +415,44 @@ PredictiveComponent make_component(const Points& p, const Candidate& c, double w
   return component;
 }
 
+/// Frees the chosen model's exponents (Ceres). The refined model replaces the chosen one only
+/// when its leave-one-out weighted error, refitted per fold, is lower.
+void refine_chosen(const Points& p, const Candidate& chosen, ClassModel& result) {
+  std::vector<double> weights;
+  for (double sd : p.sd) weights.push_back(1.0 / (sd * sd));
+  const RefinedFit refined = refine_exponents(chosen.model, p.t, p.y, weights);
+  if (!refined.ok || p.size() < chosen.parameters() + chosen.shapes.size() + 1) return;
+  double held_out = 0.0;
+  for (std::size_t out = 0; out < p.size(); ++out) {
+    std::vector<double> t, y, w;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      if (i == out) continue;
+      t.push_back(p.t[i]);
+      y.push_back(p.y[i]);
+      w.push_back(weights[i]);
+    }
+    const RefinedFit fold = refine_exponents(refined.model, t, y, w);
+    if (!fold.ok) return;
+    const double d = p.y[out] - fold.model.evaluate(p.t[out]);
+    held_out += weights[out] * d * d;
+  }
+  if (!(held_out < chosen.loo_chi2)) {
+    result.warnings.push_back(fmt::format(
+        "refined exponents not kept: held-out error {:.3g} is not below {:.3g}", held_out,
+        chosen.loo_chi2));
+    return;
+  }
+  const FitStatistics before = result.stats;
+  Candidate refined_candidate = chosen;
+  refined_candidate.model = refined.model;
+  refined_candidate.loo_smape = before.cv_error;
+  result.model = refined.model;
+  result.stats = describe_fit(p, refined_candidate, before.tss);
+  result.warnings.push_back(fmt::format(
+      "exponents refined (held-out error {:.3g} against {:.3g} for the rational exponents)",
+      held_out, chosen.loo_chi2));
+}
+
 ClassModel fit_default(const Points& p, const ModelerOptions& options) {
   const SelectionOutcome sel = select_noise_aware(p, options);
   const Candidate& chosen = sel.candidates[sel.chosen];
@@ -452,6 +490,8 @@ ClassModel fit_default(const Points& p, const ModelerOptions& options) {
     const double half = q * std::sqrt(std::max(0.0, own.covariance[static_cast<std::size_t>(i * k + i)]));
     result.coefficient_intervals.push_back({coefficient - half, coefficient + half});
   }
+
+  if (options.refine_exponents && !chosen.shapes.empty()) refine_chosen(p, chosen, result);
 
   // Competing hypotheses of another growth class that the noise cannot rule out.
   const GrowthClass growth = chosen.model.growth();

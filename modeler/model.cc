@@ -76,7 +76,7 @@ std::string format_exponent(double exponent) {
       return fmt::format("{}/{}", n / g, den / g);
     }
   }
-  return fmt::format("{}", exponent);
+  return fmt::format("{:.4g}", exponent);  // refined exponents: 4 digits say enough
 }
 
 std::string Model::to_string(std::string_view parameter, int digits) const {

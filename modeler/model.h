@@ -54,7 +54,7 @@ struct Model {
   std::string to_string(std::string_view parameter = "t", int digits = 6) const;
 };
 
-/// "3/2" for 1.5, "1" for 1.0, "-1/2", or the shortest decimal that round-trips when the value
+/// "3/2" for 1.5, "1" for 1.0, "-1/2", or 4 significant digits when the value
 /// is not a fraction with denominator <= 12.
 std::string format_exponent(double exponent);
 
