@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "common/statistics.h"
 #include "modeler/fit.h"
 #include "modeler/io/readers.h"
@@ -86,9 +88,7 @@ Dataset generate(std::size_t count, unsigned seed, double noise, std::vector<Tru
         samples.push_back({t, tr.at(t) * (1.0 + noise * (2.0 * unit(rng) - 1.0))});
       }
     }
-    std::string name = std::to_string(k);
-    name.insert(0, 1, 'k');
-    data.kernels.push_back(Kernel::from_samples({name}, samples));
+    data.kernels.push_back(Kernel::from_samples({fmt::format("k{}", k)}, samples));
     truth.push_back(tr);
   }
   return data;
@@ -122,13 +122,10 @@ int main(int argc, char** argv) {
     }
   }
   std::vector<Truth> truth;
-  Dataset data;
-  if (!reference.empty()) {
-    data = read_dataset(reference, {});
-    truth = read_truth(truth_path);
-  } else {
-    data = generate(count, seed, noise, truth);
-  }
+  if (!reference.empty()) truth = read_truth(truth_path);
+  // Constructed, not assigned: GCC 12 warns falsely (-Wrestrict) on the string move assignment.
+  const Dataset data =
+      reference.empty() ? generate(count, seed, noise, truth) : read_dataset(reference, {});
   ModelerOptions options;
   options.aggregation = Aggregation::kMean;
   if (preset == "extrap") {

@@ -222,22 +222,47 @@ struct Candidate {
   std::size_t parameters() const { return shapes.size() + 1; }
 };
 
-/// Values of each building block at the points. Kernels of one sweep share their thread counts,
-/// so the last table is kept per thread: most kernels then need no pow() at all.
-const std::vector<std::vector<double>>& block_columns(const std::vector<double>& t,
-                                                      const std::vector<TermShape>& blocks) {
-  thread_local std::vector<double> cached_t;
-  thread_local std::vector<TermShape> cached_blocks;
-  thread_local std::vector<std::vector<double>> columns;
-  if (cached_t != t || cached_blocks != blocks) {
-    cached_t = t;
-    cached_blocks = blocks;
-    columns.assign(blocks.size(), {});
-    for (std::size_t b = 0; b < blocks.size(); ++b) {
-      for (double v : t) columns[b].push_back(blocks[b].evaluate(v));
-    }
+/// The hypotheses of a space and each building block's values at the points. Kernels of one
+/// sweep share their thread counts, so the last table is kept per thread: most kernels then need
+/// neither pow() nor the hypothesis enumeration.
+struct HypothesisTable {
+  std::vector<double> t;
+  std::vector<TermShape> blocks;  ///< the space's blocks (without log terms when asked)
+  bool without_logs = false;
+  std::vector<std::vector<TermShape>> hypotheses;
+  std::vector<std::size_t> block_of;          ///< for one-term hypotheses: index into blocks
+  std::vector<std::vector<double>> columns;  ///< columns[b][i] = blocks[b].evaluate(t[i])
+};
+
+const HypothesisTable& hypothesis_table(const std::vector<double>& t, const HypothesisSpace& space,
+                                        bool without_logs) {
+  thread_local HypothesisTable table;
+  thread_local int max_terms = 0;
+  if (table.t == t && table.without_logs == without_logs && max_terms == space.max_terms &&
+      table.blocks.size() <= space.building_blocks.size()) {
+    const HypothesisSpace& reference = space;
+    std::vector<TermShape> expected = reference.building_blocks;
+    if (without_logs) std::erase_if(expected, [](const TermShape& s) { return s.log_exponent != 0; });
+    if (expected == table.blocks) return table;
   }
-  return columns;
+  const HypothesisSpace used = without_logs ? space.without_log_terms() : space;
+  table.t = t;
+  table.blocks = used.building_blocks;
+  table.without_logs = without_logs;
+  max_terms = space.max_terms;
+  table.hypotheses = used.hypotheses();
+  table.block_of.assign(table.hypotheses.size(), 0);
+  for (std::size_t h = 0; h < table.hypotheses.size(); ++h) {
+    if (table.hypotheses[h].size() != 1) continue;
+    table.block_of[h] = static_cast<std::size_t>(
+        std::find(table.blocks.begin(), table.blocks.end(), table.hypotheses[h][0]) -
+        table.blocks.begin());
+  }
+  table.columns.assign(table.blocks.size(), {});
+  for (std::size_t b = 0; b < table.blocks.size(); ++b) {
+    for (double v : t) table.columns[b].push_back(table.blocks[b].evaluate(v));
+  }
+  return table;
 }
 
 /// `column` holds the term's values at the points when the hypothesis has one term.
@@ -337,18 +362,13 @@ SelectionOutcome select_noise_aware(const Points& p, const ModelerOptions& optio
   for (double sd : p.sd) weights.push_back(1.0 / (sd * sd));
   sel.candidates.push_back(fit_candidate(p, {}, weights, options));
   if (p.size() >= 3) {
-    HypothesisSpace space = options.space;
-    if (*std::min_element(p.t.begin(), p.t.end()) < 1.0) space = space.without_log_terms();
-    const auto& columns = block_columns(p.t, space.building_blocks);
-    for (const auto& shapes : space.hypotheses()) {
+    const bool below_one = *std::min_element(p.t.begin(), p.t.end()) < 1.0;
+    const HypothesisTable& table = hypothesis_table(p.t, options.space, below_one);
+    for (std::size_t h = 0; h < table.hypotheses.size(); ++h) {
+      const auto& shapes = table.hypotheses[h];
       if (shapes.size() + 1 >= p.size()) continue;  // no degree of freedom left to judge it
-      const std::vector<double>* column = nullptr;
-      if (shapes.size() == 1) {
-        const auto b = static_cast<std::size_t>(
-            std::find(space.building_blocks.begin(), space.building_blocks.end(), shapes[0]) -
-            space.building_blocks.begin());
-        column = &columns[b];
-      }
+      const std::vector<double>* column =
+          shapes.size() == 1 ? &table.columns[table.block_of[h]] : nullptr;
       Candidate c = fit_candidate(p, shapes, weights, options, column);
       if (c.fit.ok && std::isfinite(c.chi2)) sel.candidates.push_back(std::move(c));
     }
