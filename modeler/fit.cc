@@ -384,8 +384,10 @@ SelectionOutcome select_noise_aware(const Points& p, const ModelerOptions& optio
     }
   }
   if (!std::isfinite(best_reduced)) best_reduced = 1.0;
+  // Without repetitions the weights are relative (1 / y^2): a residual below 1e-9 relative is
+  // rounding, not signal, so an exact fit must not make every other hypothesis infinitely worse.
   sel.noise_scale = p.noise_from_repetitions ? std::max(1.0, best_reduced)
-                                             : std::max(best_reduced, 1e-300);
+                                             : std::max(best_reduced, 1e-18);
   const double bic_penalty = std::log(std::max(n, 2.0));
   for (Candidate& c : sel.candidates) {
     switch (options.selection) {
@@ -398,7 +400,7 @@ SelectionOutcome select_noise_aware(const Points& p, const ModelerOptions& optio
     if (!std::isfinite(c.score)) c.score = kInf;
   }
   // The constant model has no held-out error when n <= 1; keep it as the fallback.
-  if (!std::isfinite(sel.candidates[0].score)) sel.candidates[0].score = kInf / 2;
+  if (!std::isfinite(sel.candidates[0].score)) sel.candidates[0].score = 1e300;
   sel.chosen = 0;
   for (std::size_t i = 1; i < sel.candidates.size(); ++i) {
     if (sel.candidates[i].score < sel.candidates[sel.chosen].score) sel.chosen = i;
@@ -415,6 +417,12 @@ SelectionOutcome select_noise_aware(const Points& p, const ModelerOptions& optio
   for (double& w : sel.posterior) {
     w = std::isfinite(w) ? std::exp(-(w - best_ic) / 2.0) : 0.0;
     total += w;
+  }
+  if (!(total > 0.0) || !std::isfinite(total)) {
+    // No hypothesis has a finite score (e.g. one point): all belief on the chosen one.
+    std::fill(sel.posterior.begin(), sel.posterior.end(), 0.0);
+    sel.posterior[sel.chosen] = 1.0;
+    return sel;
   }
   for (double& w : sel.posterior) w /= total;
   return sel;
@@ -468,6 +476,17 @@ void refine_chosen(const Points& p, const Candidate& chosen, ClassModel& result)
   refined_candidate.loo_smape = before.cv_error;
   result.model = refined.model;
   result.stats = describe_fit(p, refined_candidate, before.tss);
+  // Predictions follow the refined model; its coefficient covariance is the rational model's
+  // (the exponent's own uncertainty is not propagated).
+  PredictiveComponent component = result.predictive.components.front();
+  for (const auto& c : result.predictive.components) {
+    if (c.model.terms.size() == chosen.model.terms.size() && c.model.constant == chosen.model.constant) {
+      component = c;
+    }
+  }
+  component.model = refined.model;
+  component.weight = 1.0;
+  result.predictive.components = {component};
   result.warnings.push_back(fmt::format(
       "exponents refined (held-out error {:.3g} against {:.3g} for the rational exponents)",
       held_out, chosen.loo_chi2));

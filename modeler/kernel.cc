@@ -76,6 +76,7 @@ void Dataset::append(Dataset other) {
     throw UsageError(fmt::format("inputs have different key columns ({} and {}); fit them separately",
                                  fmt::join(key_columns, ","), fmt::join(other.key_columns, ",")));
   }
+  skipped_invalid += other.skipped_invalid;
   for (auto& k : other.kernels) kernels.push_back(std::move(k));
   for (auto& s : other.sources) sources.push_back(std::move(s));
 }

@@ -22,8 +22,8 @@ enum class Aggregation {
 
 /// How a hypothesis wins.
 enum class Selection {
-  /// Ours: weighted fits against the noise seen across repetitions; the simplest hypothesis the
-  /// data cannot tell apart from the best one wins (see docs/methods.md).
+  /// Ours: weighted fits against the noise seen across repetitions, lowest BIC wins; rivals of
+  /// another growth class within the noise are reported (see docs/methods.md).
   kNoiseAware,
   kSmape,  ///< lowest cross-validated SMAPE (Extra-P)
   kRss,    ///< lowest cross-validated residual sum of squares

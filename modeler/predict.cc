@@ -47,6 +47,8 @@ std::vector<ComponentAt> evaluate_components(const PredictiveDistribution& distr
 
 double mixture_cdf(const std::vector<ComponentAt>& components, double x) {
   double cdf = 0.0;
+  double total = 0.0;
+  for (const ComponentAt& c : components) total += c.weight;
   for (const ComponentAt& c : components) {
     if (c.scale == 0.0) {
       cdf += c.weight * (x >= c.location ? 1.0 : 0.0);
@@ -54,7 +56,7 @@ double mixture_cdf(const std::vector<ComponentAt>& components, double x) {
       cdf += c.weight * boost::math::cdf(StudentT(c.dof), (x - c.location) / c.scale);
     }
   }
-  return cdf;
+  return total > 0.0 ? cdf / total : cdf;
 }
 
 double mixture_quantile(const std::vector<ComponentAt>& components, double probability) {
@@ -66,7 +68,20 @@ double mixture_quantile(const std::vector<ComponentAt>& components, double proba
     high = std::max(high, c.location);
     widest = std::max(widest, c.scale);
   }
-  if (widest == 0.0) return probability < 0.5 ? low : high;
+  if (widest == 0.0) {
+    // Point masses only: the weighted quantile of the locations.
+    std::vector<ComponentAt> sorted = components;
+    std::sort(sorted.begin(), sorted.end(),
+              [](const ComponentAt& a, const ComponentAt& b) { return a.location < b.location; });
+    double total = 0.0;
+    for (const ComponentAt& c : sorted) total += c.weight;
+    double cumulative = 0.0;
+    for (const ComponentAt& c : sorted) {
+      cumulative += c.weight;
+      if (cumulative >= probability * total) return c.location;
+    }
+    return sorted.back().location;
+  }
   // Student t with few degrees of freedom has heavy tails: widen the bracket until it holds.
   double span = 10.0 * widest;
   while (mixture_cdf(components, low - span) > probability) span *= 4.0;

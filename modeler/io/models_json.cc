@@ -1,0 +1,453 @@
+#include "modeler/io/models_json.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+
+#include "common/error.h"
+#include "common/output_file.h"
+#include "modeler/io/write_common.h"
+
+namespace ompscale::modeler {
+
+namespace {
+
+// Ordered, so files list fields in the documented order and the options keep the caller's order.
+using Json = nlohmann::ordered_json;
+
+constexpr std::array kGrowthClasses = {GrowthClass::kDecreasing,  GrowthClass::kConstant,
+                                       GrowthClass::kLogarithmic, GrowthClass::kSublinear,
+                                       GrowthClass::kLinear,      GrowthClass::kSuperlinear};
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+
+Json optional_number(const std::optional<double>& value) {
+  return value ? Json(*value) : Json(nullptr);
+}
+
+Json terms_json(const std::vector<Term>& terms) {
+  Json out = Json::array();
+  for (const Term& term : terms) {
+    out.push_back({{"coefficient", term.coefficient},
+                   {"exponent", format_exponent(term.shape.exponent)},
+                   {"exponent_value", term.shape.exponent},
+                   {"log_exponent", term.shape.log_exponent}});
+  }
+  return out;
+}
+
+// Row-major p x p becomes p rows; anything not square stays one flat row so nothing is lost.
+Json covariance_json(const std::vector<double>& covariance) {
+  const auto p = static_cast<std::size_t>(std::llround(std::sqrt(covariance.size())));
+  Json rows = Json::array();
+  if (p * p != covariance.size()) {
+    rows.push_back(covariance);
+    return rows;
+  }
+  for (std::size_t r = 0; r < p; ++r) {
+    rows.push_back(
+        std::vector<double>(covariance.begin() + static_cast<std::ptrdiff_t>(r * p),
+                            covariance.begin() + static_cast<std::ptrdiff_t>((r + 1) * p)));
+  }
+  return rows;
+}
+
+Json class_model_json(const ClassModel& m, const std::string& parameter) {
+  Json points = Json::array();
+  for (const PointSummary& p : m.points) {
+    points.push_back({{"param", p.param},
+                      {"value", p.value},
+                      {"min", p.min},
+                      {"max", p.max},
+                      {"cv", p.cv},
+                      {"repetitions", p.repetitions}});
+  }
+  Json intervals = Json::array();
+  for (const Interval& i : m.coefficient_intervals) {
+    intervals.push_back({{"low", i.low}, {"high", i.high}});
+  }
+  Json predictions = Json::array();
+  for (const Prediction& p : m.predictions) {
+    predictions.push_back({{"param", p.param},
+                           {"value", p.value},
+                           {"low", p.interval.low},
+                           {"high", p.interval.high},
+                           {"level", p.level}});
+  }
+  Json budget = nullptr;
+  if (m.budget) {
+    budget = {{"budget", m.budget->budget},
+              {"threads", optional_number(m.budget->threads)},
+              {"threads_early", optional_number(m.budget->threads_early)},
+              {"threads_late", optional_number(m.budget->threads_late)},
+              {"search_limit", m.budget->search_limit}};
+  }
+  Json components = Json::array();
+  for (const PredictiveComponent& c : m.predictive.components) {
+    components.push_back({{"weight", c.weight},
+                          {"constant", c.model.constant},
+                          {"terms", terms_json(c.model.terms)},
+                          {"covariance", covariance_json(c.covariance)},
+                          {"dof", c.dof},
+                          {"noise_sd_absolute", c.noise_sd_absolute},
+                          {"noise_sd_relative", c.noise_sd_relative}});
+  }
+  return {{"class", m.thread_class},
+          {"model", m.model.to_string(parameter)},
+          {"terms", terms_json(m.model.terms)},
+          {"constant", m.model.constant},
+          {"points", std::move(points)},
+          {"statistics",
+           {{"points", m.stats.points},
+            {"rss", m.stats.rss},
+            {"tss", m.stats.tss},
+            {"adjusted_r2", m.stats.adjusted_r2},
+            {"smape", m.stats.smape},
+            {"cv_error", m.stats.cv_error}}},
+          {"coefficient_intervals", std::move(intervals)},
+          {"growth", std::string(to_string(m.growth))},
+          {"valid", m.valid},
+          {"worse_than_log", m.worse_than_log},
+          {"noise_dominates", m.noise_dominates},
+          {"warnings", m.warnings},
+          {"predictions", std::move(predictions)},
+          {"budget", std::move(budget)},
+          {"predictive", {{"components", std::move(components)}}}};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+// A JSON value together with where it sits ("kernels[3].models[0].statistics"), so every error
+// names the place a user has to look at.
+class Node {
+ public:
+  Node(const Json& value, std::string path, const std::string& file)
+      : value_(value), path_(std::move(path)), file_(file) {}
+
+  const Json& json() const { return value_; }
+  const std::string& path() const { return path_; }
+
+  bool has(std::string_view name) const {
+    return value_.is_object() && value_.find(name) != value_.end();
+  }
+  Node field(std::string_view name) const {
+    expect_object();
+    const auto it = value_.find(name);
+    if (it == value_.end()) fail(fmt::format("missing field '{}'", name), path_);
+    return Node(*it, child_path(name), file_);
+  }
+  std::optional<Node> optional_field(std::string_view name) const {
+    expect_object();
+    const auto it = value_.find(name);
+    if (it == value_.end()) return std::nullopt;
+    return Node(*it, child_path(name), file_);
+  }
+  std::vector<Node> elements() const {
+    if (!value_.is_array()) fail_type("an array");
+    std::vector<Node> out;
+    out.reserve(value_.size());
+    for (std::size_t i = 0; i < value_.size(); ++i) {
+      out.emplace_back(value_[i], fmt::format("{}[{}]", path_, i), file_);
+    }
+    return out;
+  }
+
+  /// A number; null reads as NaN (the writer's spelling of non-finite values).
+  double number() const {
+    if (value_.is_null()) return std::numeric_limits<double>::quiet_NaN();
+    if (!value_.is_number()) fail_type("a number");
+    return value_.get<double>();
+  }
+  std::optional<double> optional_number() const {
+    if (value_.is_null()) return std::nullopt;
+    return number();
+  }
+  long long integer() const {
+    if (!value_.is_number_integer()) fail_type("an integer");
+    return value_.get<long long>();
+  }
+  std::size_t count() const {
+    const long long n = integer();
+    if (n < 0) fail(fmt::format("expected a count >= 0, found {}", n), path_);
+    return static_cast<std::size_t>(n);
+  }
+  bool boolean() const {
+    if (!value_.is_boolean()) fail_type("true or false");
+    return value_.get<bool>();
+  }
+  std::string string() const {
+    if (!value_.is_string()) fail_type("a string");
+    return value_.get<std::string>();
+  }
+  std::vector<std::string> strings() const {
+    std::vector<std::string> out;
+    for (const Node& element : elements()) out.push_back(element.string());
+    return out;
+  }
+
+  [[noreturn]] void fail(const std::string& cause, const std::string& where) const {
+    throw InputError(file_, 0, where.empty() ? cause : fmt::format("{}: {}", where, cause));
+  }
+  [[noreturn]] void fail(const std::string& cause) const { fail(cause, path_); }
+
+ private:
+  std::string child_path(std::string_view name) const {
+    return path_.empty() ? std::string(name) : fmt::format("{}.{}", path_, name);
+  }
+  void expect_object() const {
+    if (!value_.is_object()) fail_type("an object");
+  }
+  [[noreturn]] void fail_type(std::string_view expected) const {
+    fail(fmt::format("expected {}, found {}", expected, value_.type_name()), path_);
+  }
+
+  const Json& value_;
+  std::string path_;
+  const std::string& file_;
+};
+
+double read_exponent(const Node& term) {
+  if (term.has("exponent_value")) return term.field("exponent_value").number();
+  // Hand-written files may give the fraction only; parse it the way model strings are parsed.
+  const std::string fraction = term.field("exponent").string();
+  try {
+    const Model probe = parse_model(fmt::format("0 + 1 * t^({})", fraction));
+    return probe.terms.at(0).shape.exponent;
+  } catch (const std::exception&) {
+    term.fail(fmt::format("exponent '{}' is not a number or fraction", fraction));
+  }
+}
+
+std::vector<Term> read_terms(const Node& node) {
+  std::vector<Term> terms;
+  for (const Node& t : node.elements()) {
+    Term term;
+    term.coefficient = t.field("coefficient").number();
+    term.shape.exponent = read_exponent(t);
+    const long long log_exponent = t.field("log_exponent").integer();
+    if (log_exponent < 0 || log_exponent > 64) {
+      t.fail(fmt::format("log_exponent {} is outside 0..64", log_exponent));
+    }
+    term.shape.log_exponent = static_cast<int>(log_exponent);
+    terms.push_back(term);
+  }
+  return terms;
+}
+
+std::vector<double> read_covariance(const Node& node) {
+  std::vector<double> flat;
+  for (const Node& row : node.elements()) {
+    for (const Node& value : row.elements()) flat.push_back(value.number());
+  }
+  return flat;
+}
+
+GrowthClass read_growth(const Node& node) {
+  const std::string name = node.string();
+  for (GrowthClass growth : kGrowthClasses) {
+    if (to_string(growth) == name) return growth;
+  }
+  std::vector<std::string_view> known;
+  for (GrowthClass growth : kGrowthClasses) known.push_back(to_string(growth));
+  node.fail(
+      fmt::format("unknown growth class '{}' (expected one of {})", name, fmt::join(known, ", ")));
+}
+
+PredictiveComponent read_component(const Node& node) {
+  PredictiveComponent c;
+  c.weight = node.field("weight").number();
+  c.model.constant = node.field("constant").number();
+  c.model.terms = read_terms(node.field("terms"));
+  c.covariance = read_covariance(node.field("covariance"));
+  const std::size_t p = c.model.terms.size() + 1;
+  if (!c.covariance.empty() && c.covariance.size() != p * p) {
+    node.fail(fmt::format("covariance has {} values; a model with {} coefficients needs {}",
+                          c.covariance.size(), p, p * p));
+  }
+  c.dof = node.field("dof").number();
+  c.noise_sd_absolute = node.field("noise_sd_absolute").number();
+  c.noise_sd_relative = node.field("noise_sd_relative").number();
+  return c;
+}
+
+ClassModel read_class_model(const Node& node) {
+  ClassModel m;
+  m.thread_class = node.field("class").string();
+  m.model.constant = node.field("constant").number();
+  m.model.terms = read_terms(node.field("terms"));
+
+  const Node stats = node.field("statistics");
+  m.stats.points = stats.field("points").count();
+  m.stats.rss = stats.field("rss").number();
+  m.stats.tss = stats.field("tss").number();
+  m.stats.adjusted_r2 = stats.field("adjusted_r2").number();
+  m.stats.smape = stats.field("smape").number();
+  m.stats.cv_error = stats.field("cv_error").number();
+
+  m.growth = read_growth(node.field("growth"));
+  m.valid = node.field("valid").boolean();
+  if (auto f = node.optional_field("worse_than_log")) m.worse_than_log = f->boolean();
+  if (auto f = node.optional_field("noise_dominates")) m.noise_dominates = f->boolean();
+  if (auto f = node.optional_field("warnings")) m.warnings = f->strings();
+
+  if (auto f = node.optional_field("points")) {
+    for (const Node& p : f->elements()) {
+      m.points.push_back({.param = p.field("param").number(),
+                          .value = p.field("value").number(),
+                          .min = p.field("min").number(),
+                          .max = p.field("max").number(),
+                          .cv = p.field("cv").number(),
+                          .repetitions = p.field("repetitions").count()});
+    }
+  }
+  if (auto f = node.optional_field("coefficient_intervals")) {
+    for (const Node& i : f->elements()) {
+      m.coefficient_intervals.push_back({i.field("low").number(), i.field("high").number()});
+    }
+  }
+  if (auto f = node.optional_field("predictions")) {
+    for (const Node& p : f->elements()) {
+      Prediction prediction;
+      prediction.param = p.field("param").number();
+      prediction.value = p.field("value").number();
+      prediction.interval = {p.field("low").number(), p.field("high").number()};
+      prediction.level = p.field("level").number();
+      m.predictions.push_back(prediction);
+    }
+  }
+  if (auto f = node.optional_field("budget"); f && !f->json().is_null()) {
+    BudgetCrossing b;
+    b.budget = f->field("budget").number();
+    b.threads = f->field("threads").optional_number();
+    b.threads_early = f->field("threads_early").optional_number();
+    b.threads_late = f->field("threads_late").optional_number();
+    b.search_limit = f->field("search_limit").number();
+    m.budget = b;
+  }
+  if (auto f = node.optional_field("predictive")) {
+    for (const Node& c : f->field("components").elements()) {
+      m.predictive.components.push_back(read_component(c));
+    }
+  } else {
+    // Without the predictive part the model itself is the prediction, with no uncertainty.
+    PredictiveComponent only;
+    only.model = m.model;
+    m.predictive.components.push_back(std::move(only));
+  }
+  return m;
+}
+
+// 1-based line of byte offset `byte` (nlohmann counts the offending character, 1-based).
+std::size_t line_of(std::string_view text, std::size_t byte) {
+  const std::size_t end = std::min(text.size(), byte == 0 ? 0 : byte - 1);
+  return 1 + static_cast<std::size_t>(
+                 std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
+}
+
+// "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error ..." -> the part
+// after the location, which is what the user needs next to our own FILE:LINE prefix.
+std::string parse_error_cause(const std::string& what) {
+  const auto colon = what.find(": ");
+  return colon == std::string::npos ? what : what.substr(colon + 2);
+}
+
+}  // namespace
+
+std::string format_models_json(const Dataset& dataset, const std::vector<KernelResult>& results,
+                               std::string_view options_json) {
+  Json options;
+  try {
+    options = Json::parse(options_json);
+  } catch (const Json::parse_error& e) {
+    throw std::invalid_argument(fmt::format("options are not JSON: {}", e.what()));
+  }
+  if (!options.is_object()) throw std::invalid_argument("options must be a JSON object");
+
+  Json kernels = Json::array();
+  for (const KernelResult& result : results) {
+    const Kernel& kernel = io_detail::kernel_of(dataset, result);
+    Json key = Json::object();
+    for (std::size_t c = 0; c < dataset.key_columns.size(); ++c) {
+      key[dataset.key_columns[c]] = std::string(kernel.key_value(c));
+    }
+    Json models = Json::array();
+    for (const ClassModel& m : result.models)
+      models.push_back(class_model_json(m, dataset.parameter));
+    kernels.push_back({{"key", std::move(key)},
+                       {"class_decision", result.class_decision},
+                       {"models", std::move(models)}});
+  }
+  const Json document = {{"ompscale_version", version_string()}, {"parameter", dataset.parameter},
+                         {"key_columns", dataset.key_columns},   {"sources", dataset.sources},
+                         {"options", std::move(options)},        {"kernels", std::move(kernels)}};
+  // Invalid UTF-8 in a key value (from a Latin-1 CSV) is replaced, not fatal.
+  return document.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+std::string format_models_json(const ModelsFile& file) {
+  return format_models_json(file.dataset, file.results, file.options_json);
+}
+
+ModelsFile parse_models_json(std::string_view text, const std::string& name) {
+  Json document;
+  try {
+    document = Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    throw InputError(name, line_of(text, e.byte), parse_error_cause(e.what()));
+  }
+  const Node root(document, "", name);
+  if (!document.is_object()) root.fail("expected a JSON object (a models.json file)");
+
+  ModelsFile file;
+  if (auto f = root.optional_field("ompscale_version")) file.ompscale_version = f->string();
+  if (auto f = root.optional_field("options")) {
+    if (!f->json().is_object()) f->fail("expected an object");
+    file.options_json = f->json().dump();
+  }
+  Dataset& dataset = file.dataset;
+  dataset.parameter = root.field("parameter").string();
+  dataset.key_columns = root.field("key_columns").strings();
+  if (auto f = root.optional_field("sources")) dataset.sources = f->strings();
+
+  for (const Node& kernel : root.field("kernels").elements()) {
+    const Node key = kernel.field("key");
+    std::vector<std::string> key_values;
+    for (const std::string& column : dataset.key_columns) {
+      key_values.push_back(key.field(column).string());
+      // Kernel keys are stored joined by the ASCII unit separator; it cannot be part of a value.
+      if (key_values.back().find('\x1f') != std::string::npos) {
+        key.fail(fmt::format("value of '{}' contains the control character 0x1f", column));
+      }
+    }
+    for (const auto& [column, value] : key.json().items()) {
+      if (std::find(dataset.key_columns.begin(), dataset.key_columns.end(), column) ==
+          dataset.key_columns.end()) {
+        key.fail(fmt::format("column '{}' is not one of key_columns", column));
+      }
+    }
+    KernelResult result;
+    result.kernel = dataset.kernels.size();
+    if (auto f = kernel.optional_field("class_decision")) result.class_decision = f->string();
+    for (const Node& model : kernel.field("models").elements()) {
+      result.models.push_back(read_class_model(model));
+    }
+    dataset.kernels.push_back(Kernel::from_samples(key_values, {}));
+    file.results.push_back(std::move(result));
+  }
+  return file;
+}
+
+ModelsFile read_models_json(const std::string& path) {
+  const std::string text = read_input(path);
+  return parse_models_json(text, path == "-" ? std::string("<stdin>") : path);
+}
+
+}  // namespace ompscale::modeler

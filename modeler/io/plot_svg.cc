@@ -1,0 +1,793 @@
+#include "modeler/io/plot_svg.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <string_view>
+
+#include "common/error.h"
+#include "modeler/io/write_common.h"
+
+namespace ompscale::modeler {
+
+namespace {
+
+// matplotlib's "tab10" palette: distinct, colour-blind friendlier than pure hues, familiar.
+constexpr std::array<std::string_view, 10> kPalette = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
+                                                       "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+                                                       "#bcbd22", "#17becf"};
+constexpr std::string_view kUnmodeledColour = "#9a9a9a";
+constexpr std::string_view kFontFamily = "DejaVu Sans, Helvetica, Arial, sans-serif";
+constexpr std::string_view kTextColour = "#222222";
+constexpr std::string_view kGridColour = "#e3e3e3";
+constexpr std::string_view kDashes = "6,4";
+
+constexpr double kTitleFont = 15.0;
+constexpr double kPanelTitleFont = 12.5;
+constexpr double kLabelFont = 11.5;
+constexpr double kTickFont = 10.5;
+constexpr double kLegendFont = 11.5;
+constexpr double kOuterMargin = 12.0;
+
+// Panel layout, relative to the panel's corner.
+constexpr double kPlotLeft = 66.0;
+constexpr double kPlotRight = 16.0;
+constexpr double kPlotTop = 30.0;
+constexpr double kPlotBottom = 44.0;
+
+constexpr int kCurveSamples = 240;
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Without font metrics, widths are estimated; DejaVu Sans averages ~0.6 em per character.
+double text_width(std::string_view text, double font_size) {
+  return 0.6 * font_size * static_cast<double>(io_detail::display_width(text));
+}
+
+std::string xml_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        // XML 1.0 forbids most control characters even as references.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+          out += ' ';
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+// Cuts `text` to fit `width` pixels, marking the cut with an ellipsis (UTF-8 safe).
+std::string fit_text(std::string_view text, double width, double font_size) {
+  if (text_width(text, font_size) <= width) return std::string(text);
+  const auto max_chars = static_cast<std::size_t>(std::max(1.0, width / (0.6 * font_size) - 1.0));
+  std::string out;
+  std::size_t chars = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const bool starts_char = (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80;
+    if (starts_char && ++chars > max_chars) break;
+    out += text[i];
+  }
+  return out + "\u2026";
+}
+
+std::string px(double v) {
+  return fmt::format("{:.2f}", v);
+}
+
+// One axis: data range and the pixel range it maps to; log axes map log2 (x) or log10 (y) values.
+struct Axis {
+  double lo = 0.0;
+  double hi = 1.0;
+  bool logarithmic = false;
+  double pixel_lo = 0.0;  // where `lo` is drawn
+  double pixel_hi = 1.0;
+
+  double transform(double v) const { return logarithmic ? std::log2(v) : v; }
+  double map(double v) const {
+    const double a = transform(lo);
+    const double b = transform(hi);
+    return pixel_lo + (transform(v) - a) / (b - a) * (pixel_hi - pixel_lo);
+  }
+  bool drawable(double v) const { return std::isfinite(v) && (!logarithmic || v > 0.0); }
+};
+
+struct Tick {
+  double value;
+  std::string label;
+  bool major;  // labelled; minor ticks get a grid line only
+};
+
+// 1, 2, 2.5 or 5 times a power of ten: the step that divides `span` into the number of steps
+// closest to `target`.
+double nice_step(double span, int target) {
+  const double magnitude = std::pow(10.0, std::floor(std::log10(span / target)));
+  double best = magnitude;
+  for (double factor : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+    const double step = factor * magnitude;
+    if (std::fabs(span / step - target) < std::fabs(span / best - target)) best = step;
+  }
+  return best;
+}
+
+std::string tick_label(double value, double step) {
+  if (value == 0.0) return "0";
+  const double decimals = std::max(0.0, -std::floor(std::log10(step) + 1e-9));
+  if (std::fabs(value) < 1e7 && decimals <= 6) {
+    return fmt::format("{:.{}f}", value, static_cast<int>(decimals));
+  }
+  return fmt::format("{:.3g}", value);
+}
+
+std::vector<Tick> linear_ticks(const Axis& axis, double pixels) {
+  const int target = std::clamp(static_cast<int>(pixels / 45.0), 3, 8);
+  const double step = nice_step(axis.hi - axis.lo, target);
+  std::vector<Tick> ticks;
+  for (double v = std::ceil(axis.lo / step - 1e-9) * step; v <= axis.hi + step * 1e-9; v += step) {
+    const double snapped = std::fabs(v) < step * 1e-9 ? 0.0 : v;
+    ticks.push_back({snapped, tick_label(snapped, step), true});
+  }
+  return ticks;
+}
+
+std::string power_label(int exponent, double base) {
+  const double value = std::pow(base, exponent);
+  if (exponent >= 0 && value < 1e6) return fmt::format("{:.0f}", value);
+  if (exponent < 0 && exponent > -4) return fmt::format("{:g}", value);
+  return fmt::format("{:g}^{}", base, exponent);
+}
+
+// Ticks at powers of two, labelled every `stride`-th power when they would crowd.
+std::vector<Tick> log2_ticks(const Axis& axis, double pixels) {
+  const int first = static_cast<int>(std::ceil(std::log2(axis.lo) - 1e-9));
+  const int last = static_cast<int>(std::floor(std::log2(axis.hi) + 1e-9));
+  const int count = std::max(1, last - first + 1);
+  const int max_labels = std::max(2, static_cast<int>(pixels / 38.0));
+  const int stride = (count + max_labels - 1) / max_labels;
+  std::vector<Tick> ticks;
+  for (int e = first; e <= last; ++e) {
+    const bool major = (e - first) % stride == 0;
+    ticks.push_back({std::exp2(e), major ? power_label(e, 2.0) : std::string(), major});
+  }
+  return ticks;
+}
+
+// Decades, with 2x and 5x in between when fewer than three decades are visible, and the linear
+// 1-2-5 ticks when the range is narrower than a decade (otherwise it could show a single tick).
+std::vector<Tick> log10_ticks(const Axis& axis, double pixels) {
+  const double a = std::log10(axis.lo);
+  const double b = std::log10(axis.hi);
+  if (b - a < 1.0) {
+    std::vector<Tick> ticks = linear_ticks(axis, pixels);
+    std::erase_if(ticks, [](const Tick& t) { return t.value <= 0.0; });
+    return ticks;
+  }
+  const bool fine = b - a < 3.0;
+  std::vector<Tick> ticks;
+  for (int e = static_cast<int>(std::floor(a)); e <= static_cast<int>(std::ceil(b)); ++e) {
+    for (double factor : {1.0, 2.0, 5.0}) {
+      if (factor != 1.0 && !fine) continue;
+      const double v = factor * std::pow(10.0, e);
+      if (v < axis.lo * (1 - 1e-9) || v > axis.hi * (1 + 1e-9)) continue;
+      ticks.push_back({v, fmt::format("{:g}", v), true});
+    }
+  }
+  return ticks;
+}
+
+// The points, curves and band of one class model, ready to draw.
+struct ClassSeries {
+  const ClassModel* model;
+  std::string_view colour;
+  double measured_lo;  // the class's measured parameter range: solid curve inside, dashed outside
+  double measured_hi;
+};
+
+struct UnmodeledPoint {
+  double param, value, min, max;
+};
+
+// Everything one panel shows; ranges are collected first so the axes fit all of it.
+struct PanelData {
+  std::string title;
+  std::string full_key;
+  std::string value_label;
+  std::vector<ClassSeries> series;
+  std::vector<UnmodeledPoint> unmodeled;
+};
+
+// Lower and upper bound of everything the panel draws along one direction.
+struct Range {
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = -std::numeric_limits<double>::infinity();
+  void add(double v) {
+    if (!std::isfinite(v)) return;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  bool empty() const { return lo > hi; }
+};
+
+class SvgWriter {
+ public:
+  void open(std::string_view element, std::string_view attributes) {
+    out_ += fmt::format("<{} {}>\n", element, attributes);
+  }
+  void close(std::string_view element) { out_ += fmt::format("</{}>\n", element); }
+  void empty(std::string_view element, std::string_view attributes) {
+    out_ += fmt::format("<{} {}/>\n", element, attributes);
+  }
+  void text(double x, double y, std::string_view content, std::string_view attributes) {
+    out_ += fmt::format("<text x=\"{}\" y=\"{}\" {}>{}</text>\n", px(x), px(y), attributes,
+                        xml_escape(content));
+  }
+  void line(double x1, double y1, double x2, double y2, std::string_view attributes) {
+    out_ += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" {}/>\n", px(x1), px(y1),
+                        px(x2), px(y2), attributes);
+  }
+  void raw(std::string_view text) { out_ += text; }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+// The x range every panel of one kernel needs: measured points, predictions, extrapolation.
+struct XExtent {
+  double measured_lo, measured_hi, right;
+};
+
+XExtent x_extent(const PanelData& panel, const PlotOptions& options) {
+  Range measured;
+  double furthest_prediction = 0.0;
+  for (const ClassSeries& s : panel.series) {
+    for (const PointSummary& p : s.model->points) {
+      if (p.param > 0.0) measured.add(p.param);
+    }
+    for (const Prediction& p : s.model->predictions) {
+      if (p.param > 0.0) furthest_prediction = std::max(furthest_prediction, p.param);
+    }
+  }
+  for (const UnmodeledPoint& p : panel.unmodeled) {
+    if (p.param > 0.0) measured.add(p.param);
+  }
+  if (measured.empty()) {
+    // Nothing measured (a hand-written models file): show the predictions or a typical range.
+    measured.add(furthest_prediction > 0.0 ? furthest_prediction / 4.0 : 1.0);
+    measured.add(furthest_prediction > 0.0 ? furthest_prediction : 16.0);
+  }
+  double right = options.extrapolate_to.value_or(std::max(4.0 * measured.hi, furthest_prediction));
+  right = std::max(right, measured.hi);
+  if (right <= measured.lo) right = measured.lo * 2.0;
+  return {measured.lo, measured.hi, right};
+}
+
+// Samples of a model curve, split into solid (inside the measured range) and dashed pieces.
+struct CurvePiece {
+  bool extrapolated;
+  std::vector<std::pair<double, double>> points;  // (t, value)
+};
+
+std::vector<CurvePiece> curve_pieces(const ClassSeries& s, double left, double right) {
+  std::vector<double> ts;
+  const double a = std::log2(left);
+  const double b = std::log2(right);
+  for (int i = 0; i <= kCurveSamples; ++i) ts.push_back(std::exp2(a + (b - a) * i / kCurveSamples));
+  // Exact ends: exp2(log2(x)) may differ from x in the last bit.
+  ts.front() = left;
+  ts.back() = right;
+  // The measured range's ends are sampled exactly, so solid and dashed pieces meet there.
+  for (double t : {s.measured_lo, s.measured_hi}) {
+    if (t > left && t < right) ts.push_back(t);
+  }
+  std::sort(ts.begin(), ts.end());
+
+  std::vector<CurvePiece> pieces;
+  for (double t : ts) {
+    // Written so that a class without measured points (NaN range) is dashed everywhere.
+    const bool extrapolated = !(t >= s.measured_lo && t <= s.measured_hi);
+    const std::pair<double, double> sample{t, s.model->model.evaluate(t)};
+    if (pieces.empty() || pieces.back().extrapolated != extrapolated) {
+      CurvePiece piece{extrapolated, {}};
+      // Solid and dashed pieces share their boundary sample, so the curve has no gap.
+      if (!pieces.empty()) {
+        if (t == s.measured_lo || t == s.measured_hi) {
+          pieces.back().points.push_back(sample);
+        } else {
+          piece.points.push_back(pieces.back().points.back());
+        }
+      }
+      pieces.push_back(std::move(piece));
+    }
+    pieces.back().points.push_back(sample);
+  }
+  return pieces;
+}
+
+std::string path_data(const std::vector<std::pair<double, double>>& points, const Axis& x,
+                      const Axis& y) {
+  std::string d;
+  bool pen_down = false;
+  for (const auto& [t, value] : points) {
+    if (!y.drawable(value) || !x.drawable(t)) {
+      pen_down = false;  // a gap, e.g. a non-positive value on a log axis
+      continue;
+    }
+    d += fmt::format("{}{},{} ", pen_down ? 'L' : 'M', px(x.map(t)), px(y.map(value)));
+    pen_down = true;
+  }
+  if (!d.empty()) d.pop_back();
+  return d;
+}
+
+std::vector<Prediction> sorted_predictions(const ClassModel& model) {
+  std::vector<Prediction> out = model.predictions;
+  std::sort(out.begin(), out.end(),
+            [](const Prediction& a, const Prediction& b) { return a.param < b.param; });
+  return out;
+}
+
+void draw_whisker(SvgWriter& svg, double x, double y_low, double y_high, std::string_view colour) {
+  const std::string stroke = fmt::format("stroke=\"{}\" stroke-width=\"1.1\"", colour);
+  svg.line(x, y_low, x, y_high, stroke);
+  svg.line(x - 3, y_low, x + 3, y_low, stroke);
+  svg.line(x - 3, y_high, x + 3, y_high, stroke);
+}
+
+void draw_marker(SvgWriter& svg, double x, double y, std::string_view colour) {
+  svg.empty("circle", fmt::format("cx=\"{}\" cy=\"{}\" r=\"3.3\" fill=\"{}\" stroke=\"white\" "
+                                  "stroke-width=\"0.8\"",
+                                  px(x), px(y), colour));
+}
+
+void draw_panel(SvgWriter& svg, const PanelData& panel, int index, double left, double top,
+                const PlotOptions& options, const std::string& parameter) {
+  const double width = options.panel_width;
+  const double height = options.panel_height;
+  const double plot_left = left + kPlotLeft;
+  const double plot_right = left + width - kPlotRight;
+  const double plot_top = top + kPlotTop;
+  const double plot_bottom = top + height - kPlotBottom;
+
+  // x axis: log2, padded by a small fraction of its span so end points are not on the frame.
+  const XExtent extent = x_extent(panel, options);
+  const double octaves = std::log2(extent.right / extent.measured_lo);
+  const double x_pad = std::exp2(std::max(0.15, 0.04 * octaves));
+  const Axis x{extent.measured_lo / x_pad, extent.right * x_pad, true, plot_left, plot_right};
+
+  // Collect what is drawn, then fit the value axis to it.
+  Range values;
+  std::vector<std::vector<CurvePiece>> curves;
+  for (const ClassSeries& s : panel.series) {
+    for (const PointSummary& p : s.model->points) {
+      for (double v : {p.value, p.min, p.max}) {
+        if (!options.log_y || v > 0.0) values.add(v);
+      }
+    }
+    curves.push_back(curve_pieces(s, extent.measured_lo, extent.right));
+    for (const CurvePiece& piece : curves.back()) {
+      for (const auto& [t, v] : piece.points) {
+        if (!options.log_y || v > 0.0) values.add(v);
+      }
+    }
+    for (const Prediction& p : s.model->predictions) {
+      if (p.param > x.hi) continue;
+      for (double v : {p.value, p.interval.low, p.interval.high}) {
+        if (!options.log_y || v > 0.0) values.add(v);
+      }
+    }
+  }
+  for (const UnmodeledPoint& p : panel.unmodeled) {
+    for (double v : {p.value, p.min, p.max}) {
+      if (!options.log_y || v > 0.0) values.add(v);
+    }
+  }
+  if (values.empty()) values = Range{options.log_y ? 1.0 : 0.0, options.log_y ? 10.0 : 1.0};
+
+  Axis y{0.0, 1.0, false, plot_bottom, plot_top};
+  std::vector<Tick> y_ticks;
+  if (options.log_y) {
+    double lo = values.lo;
+    double hi = values.hi;
+    if (hi / lo < 1.5) {
+      lo /= 1.25;
+      hi *= 1.25;
+    }
+    const double pad = std::pow(hi / lo, 0.05);
+    // The axis maps log2 values; decade ticks land where they belong since log2 ~ log10.
+    y = Axis{lo / pad, hi * pad, true, plot_bottom, plot_top};
+    y_ticks = log10_ticks(y, plot_bottom - plot_top);
+  } else {
+    double lo = values.lo;
+    double hi = values.hi;
+    if (hi - lo <= std::fabs(hi) * 1e-12) {
+      const double half = std::fabs(hi) > 0 ? std::fabs(hi) * 0.1 : 1.0;
+      lo -= half;
+      hi += half;
+    }
+    const double pad = 0.06 * (hi - lo);
+    // Costs are non-negative: start the axis at zero rather than a little below it.
+    const double padded_lo = (lo >= 0.0 && lo - pad < 0.0) ? 0.0 : lo - pad;
+    y = Axis{padded_lo, hi + pad, false, plot_bottom, plot_top};
+    y_ticks = linear_ticks(y, plot_bottom - plot_top);
+  }
+  const std::vector<Tick> x_ticks = log2_ticks(x, plot_right - plot_left);
+
+  svg.open("g", fmt::format("class=\"panel\" id=\"panel-{}\"", index));
+  svg.raw(fmt::format("<title>{}</title>\n", xml_escape(panel.full_key)));
+  svg.raw(fmt::format(
+      "<defs><clipPath id=\"plot-area-{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>"
+      "</clipPath></defs>\n",
+      index, px(plot_left), px(plot_top), px(plot_right - plot_left), px(plot_bottom - plot_top)));
+
+  // Grid.
+  svg.open("g", fmt::format("stroke=\"{}\" stroke-width=\"0.8\"", kGridColour));
+  for (const Tick& t : x_ticks) {
+    const double xp = x.map(t.value);
+    svg.line(xp, plot_top, xp, plot_bottom, t.major ? "" : "stroke-dasharray=\"2,3\"");
+  }
+  for (const Tick& t : y_ticks) {
+    const double yp = y.map(t.value);
+    svg.line(plot_left, yp, plot_right, yp, "");
+  }
+  svg.close("g");
+
+  svg.open("g", fmt::format("clip-path=\"url(#plot-area-{})\"", index));
+  // Prediction bands below the curves.
+  for (const ClassSeries& s : panel.series) {
+    const std::vector<Prediction> predictions = sorted_predictions(*s.model);
+    std::vector<const Prediction*> drawable;
+    for (const Prediction& p : predictions) {
+      if (x.drawable(p.param) && y.drawable(p.interval.low) && y.drawable(p.interval.high)) {
+        drawable.push_back(&p);
+      }
+    }
+    if (drawable.size() >= 2) {
+      std::string points;
+      for (const Prediction* p : drawable) {
+        points += fmt::format("{},{} ", px(x.map(p->param)), px(y.map(p->interval.high)));
+      }
+      for (auto it = drawable.rbegin(); it != drawable.rend(); ++it) {
+        points += fmt::format("{},{} ", px(x.map((*it)->param)), px(y.map((*it)->interval.low)));
+      }
+      points.pop_back();
+      svg.empty("polygon", fmt::format("class=\"prediction-band\" points=\"{}\" fill=\"{}\" "
+                                       "fill-opacity=\"0.16\" stroke=\"none\"",
+                                       points, s.colour));
+    }
+    for (const Prediction* p : drawable) {
+      const double xp = x.map(p->param);
+      svg.line(xp, y.map(p->interval.low), xp, y.map(p->interval.high),
+               fmt::format("stroke=\"{}\" stroke-opacity=\"0.5\" stroke-width=\"3\"", s.colour));
+    }
+  }
+  // Model curves.
+  for (std::size_t i = 0; i < panel.series.size(); ++i) {
+    for (const CurvePiece& piece : curves[i]) {
+      const std::string d = path_data(piece.points, x, y);
+      if (d.empty()) continue;
+      svg.empty("path",
+                fmt::format("class=\"{}\" d=\"{}\" fill=\"none\" stroke=\"{}\" "
+                            "stroke-width=\"1.8\" stroke-linejoin=\"round\"{}",
+                            piece.extrapolated ? "model extrapolated" : "model", d,
+                            panel.series[i].colour,
+                            piece.extrapolated ? fmt::format(" stroke-dasharray=\"{}\"", kDashes)
+                                               : std::string()));
+    }
+  }
+  // Measurements on top.
+  for (const UnmodeledPoint& p : panel.unmodeled) {
+    if (!x.drawable(p.param) || !y.drawable(p.value)) continue;
+    const double xp = x.map(p.param);
+    if (y.drawable(p.min) && y.drawable(p.max)) {
+      draw_whisker(svg, xp, y.map(p.min), y.map(p.max), kUnmodeledColour);
+    }
+    draw_marker(svg, xp, y.map(p.value), kUnmodeledColour);
+  }
+  for (const ClassSeries& s : panel.series) {
+    for (const PointSummary& p : s.model->points) {
+      if (!x.drawable(p.param) || !y.drawable(p.value)) continue;
+      const double xp = x.map(p.param);
+      if (p.max > p.min && y.drawable(p.min) && y.drawable(p.max)) {
+        draw_whisker(svg, xp, y.map(p.min), y.map(p.max), s.colour);
+      }
+      draw_marker(svg, xp, y.map(p.value), s.colour);
+    }
+  }
+  svg.close("g");
+
+  // Frame, ticks and labels.
+  svg.empty("rect", fmt::format("x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" "
+                                "stroke=\"#333333\" stroke-width=\"0.9\"",
+                                px(plot_left), px(plot_top), px(plot_right - plot_left),
+                                px(plot_bottom - plot_top)));
+  const std::string tick_style = "stroke=\"#333333\" stroke-width=\"0.9\"";
+  const std::string tick_text = fmt::format("font-size=\"{}\" fill=\"{}\"", kTickFont, kTextColour);
+  for (const Tick& t : x_ticks) {
+    const double xp = x.map(t.value);
+    svg.line(xp, plot_bottom, xp, plot_bottom + (t.major ? 4.5 : 2.5), tick_style);
+    if (t.major) svg.text(xp, plot_bottom + 16, t.label, tick_text + " text-anchor=\"middle\"");
+  }
+  for (const Tick& t : y_ticks) {
+    const double yp = y.map(t.value);
+    svg.line(plot_left - 4.5, yp, plot_left, yp, tick_style);
+    svg.text(plot_left - 7, yp + kTickFont * 0.35, t.label, tick_text + " text-anchor=\"end\"");
+  }
+  const double plot_width = plot_right - plot_left;
+  svg.text(
+      plot_left + plot_width / 2, plot_bottom + 33, fmt::format("{} (log scale)", parameter),
+      fmt::format("font-size=\"{}\" fill=\"{}\" text-anchor=\"middle\"", kLabelFont, kTextColour));
+  const double label_x = left + 15;
+  const double label_y = (plot_top + plot_bottom) / 2;
+  svg.text(label_x, label_y, fit_text(panel.value_label, plot_bottom - plot_top, kLabelFont),
+           fmt::format("font-size=\"{}\" fill=\"{}\" text-anchor=\"middle\" "
+                       "transform=\"rotate(-90 {} {})\"",
+                       kLabelFont, kTextColour, px(label_x), px(label_y)));
+  svg.text(plot_left + plot_width / 2, top + 19, fit_text(panel.title, width - 12, kPanelTitleFont),
+           fmt::format("font-size=\"{}\" font-weight=\"bold\" fill=\"{}\" text-anchor=\"middle\"",
+                       kPanelTitleFont, kTextColour));
+  if (panel.series.empty()) {
+    svg.text(plot_left + plot_width / 2, (plot_top + plot_bottom) / 2, "no model",
+             fmt::format("font-size=\"{}\" fill=\"#888888\" text-anchor=\"middle\"", kLabelFont));
+  }
+  svg.close("g");
+}
+
+// One legend entry: a swatch (line, marker, band or whisker) and its label.
+struct LegendEntry {
+  enum class Swatch { kModel, kMeasured, kExtrapolated, kBand, kUnmodeled };
+  Swatch swatch;
+  std::string_view colour;
+  std::string label;
+};
+
+// Lays entries out left to right, wrapping at `width`; returns the height used.
+double draw_legend(SvgWriter& svg, const std::vector<LegendEntry>& entries, double left, double top,
+                   double width) {
+  constexpr double kSwatch = 26.0;
+  constexpr double kGap = 18.0;
+  constexpr double kRow = 20.0;
+  double x = left;
+  double y = top + kRow / 2;
+  svg.open("g",
+           fmt::format("class=\"legend\" font-size=\"{}\" fill=\"{}\"", kLegendFont, kTextColour));
+  for (const LegendEntry& e : entries) {
+    const double entry_width = kSwatch + 6 + text_width(e.label, kLegendFont);
+    if (x > left && x + entry_width > left + width) {
+      x = left;
+      y += kRow;
+    }
+    const double mid = x + kSwatch / 2;
+    switch (e.swatch) {
+      case LegendEntry::Swatch::kModel:
+        svg.line(x, y, x + kSwatch, y, fmt::format("stroke=\"{}\" stroke-width=\"1.8\"", e.colour));
+        draw_marker(svg, mid, y, e.colour);
+        break;
+      case LegendEntry::Swatch::kMeasured:
+      case LegendEntry::Swatch::kUnmodeled:
+        draw_whisker(svg, mid, y + 6, y - 6, e.colour);
+        draw_marker(svg, mid, y, e.colour);
+        break;
+      case LegendEntry::Swatch::kExtrapolated:
+        svg.line(x, y, x + kSwatch, y,
+                 fmt::format("stroke=\"{}\" stroke-width=\"1.8\" stroke-dasharray=\"{}\"", e.colour,
+                             kDashes));
+        break;
+      case LegendEntry::Swatch::kBand:
+        svg.empty("rect", fmt::format("x=\"{}\" y=\"{}\" width=\"{}\" height=\"10\" fill=\"{}\" "
+                                      "fill-opacity=\"0.25\"",
+                                      px(x), px(y - 5), px(kSwatch), e.colour));
+        break;
+    }
+    svg.text(x + kSwatch + 6, y + kLegendFont * 0.35, e.label, "");
+    x += entry_width + kGap;
+  }
+  svg.close("g");
+  return y + kRow / 2 - top;
+}
+
+// Key columns whose value every plotted kernel shares: they go into the figure title instead of
+// being repeated in every panel's title.
+std::vector<bool> shared_columns(const Dataset& dataset, const std::vector<KernelResult>& results) {
+  std::vector<bool> shared(dataset.key_columns.size(), results.size() > 1);
+  if (results.size() <= 1) return shared;
+  const Kernel& first = io_detail::kernel_of(dataset, results.front());
+  for (const KernelResult& r : results) {
+    const Kernel& k = io_detail::kernel_of(dataset, r);
+    for (std::size_t c = 0; c < shared.size(); ++c) {
+      shared[c] = shared[c] && k.key_value(c) == first.key_value(c);
+    }
+  }
+  return shared;
+}
+
+std::string key_text(const Dataset& dataset, const Kernel& kernel, const std::vector<bool>& skip) {
+  std::string out;
+  for (std::size_t c = 0; c < dataset.key_columns.size(); ++c) {
+    const std::string_view value = kernel.key_value(c);
+    if (skip[c] || value.empty()) continue;
+    if (!out.empty()) out += ' ';
+    out += fmt::format("{}={}", dataset.key_columns[c], value);
+  }
+  return out;
+}
+
+std::string value_label(const Dataset& dataset, const Kernel& kernel) {
+  const std::size_t metric = io_detail::key_column_index(dataset, "metric");
+  const std::size_t unit = io_detail::key_column_index(dataset, "unit");
+  std::string label(metric < dataset.key_columns.size() ? kernel.key_value(metric) : "");
+  if (label.empty()) label = "value";
+  if (unit < dataset.key_columns.size() && !kernel.key_value(unit).empty()) {
+    label += fmt::format(" [{}]", kernel.key_value(unit));
+  }
+  return label;
+}
+
+// Dataset points at thread counts none of the kernel's models was fitted on (median and range).
+std::vector<UnmodeledPoint> unmodeled_points(const Kernel& kernel, const KernelResult& result) {
+  std::vector<UnmodeledPoint> out;
+  for (std::size_t i = 0; i < kernel.size(); ++i) {
+    const double param = kernel.param(i);
+    bool modeled = false;
+    for (const ClassModel& m : result.models) {
+      modeled = modeled || std::any_of(m.points.begin(), m.points.end(),
+                                       [&](const PointSummary& p) { return p.param == param; });
+    }
+    if (modeled) continue;
+    std::vector<double> reps(kernel.repetitions(i).begin(), kernel.repetitions(i).end());
+    std::sort(reps.begin(), reps.end());
+    const std::size_t n = reps.size();
+    const double median = n % 2 == 1 ? reps[n / 2] : 0.5 * (reps[n / 2 - 1] + reps[n / 2]);
+    out.push_back({param, median, reps.front(), reps.back()});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string plot_svg(const Dataset& dataset, const std::vector<KernelResult>& results,
+                     const PlotOptions& options) {
+  if (options.panel_width < 160 || options.panel_height < 120) {
+    throw UsageError(fmt::format("plot panels must be at least 160x120 pixels (got {}x{})",
+                                 options.panel_width, options.panel_height));
+  }
+  if (options.columns < 1) throw UsageError("plot needs at least one column of panels");
+  if (options.extrapolate_to && !(*options.extrapolate_to > 0.0)) {
+    throw UsageError("the plot's extrapolation limit must be a positive thread count");
+  }
+
+  // Colours follow classes in order of first appearance, the same in every panel.
+  std::map<std::string, std::string_view> colour_of_class;
+  std::vector<std::string> classes;
+  for (const KernelResult& r : results) {
+    for (const ClassModel& m : r.models) {
+      if (colour_of_class.count(m.thread_class) > 0) continue;
+      colour_of_class[m.thread_class] = kPalette[classes.size() % kPalette.size()];
+      classes.push_back(m.thread_class);
+    }
+  }
+
+  const std::vector<bool> shared = shared_columns(dataset, results);
+  std::vector<PanelData> panels;
+  bool any_unmodeled = false;
+  bool any_extrapolation = false;
+  double prediction_level = kNaN;
+  for (const KernelResult& r : results) {
+    const Kernel& kernel = io_detail::kernel_of(dataset, r);
+    PanelData panel;
+    panel.full_key = io_detail::kernel_label(dataset, kernel);
+    panel.title = key_text(dataset, kernel, shared);
+    if (panel.title.empty()) panel.title = panel.full_key;
+    panel.value_label = value_label(dataset, kernel);
+    for (const ClassModel& m : r.models) {
+      Range measured;
+      for (const PointSummary& p : m.points) measured.add(p.param);
+      if (measured.empty()) measured = Range{kNaN, kNaN};  // nothing measured: all dashed
+      panel.series.push_back({&m, colour_of_class[m.thread_class], measured.lo, measured.hi});
+      if (!m.predictions.empty() && std::isnan(prediction_level)) {
+        prediction_level = m.predictions.front().level;
+      }
+    }
+    panel.unmodeled = unmodeled_points(kernel, r);
+    any_unmodeled |= !panel.unmodeled.empty();
+    any_extrapolation |= !r.models.empty();
+    panels.push_back(std::move(panel));
+  }
+
+  const int count = static_cast<int>(panels.size());
+  const int columns = std::max(1, std::min(options.columns, count));
+  const int rows = (count + columns - 1) / columns;
+  const double width = 2 * kOuterMargin + columns * options.panel_width;
+
+  std::vector<LegendEntry> legend;
+  for (const std::string& c : classes) {
+    const std::string label =
+        classes.size() == 1 && c == "all" ? std::string("model") : fmt::format("model, {}", c);
+    legend.push_back({LegendEntry::Swatch::kModel, colour_of_class[c], label});
+  }
+  legend.push_back({LegendEntry::Swatch::kMeasured, "#555555", "measured (min\u2013max)"});
+  if (any_extrapolation) {
+    legend.push_back({LegendEntry::Swatch::kExtrapolated, "#555555", "extrapolated"});
+  }
+  if (!std::isnan(prediction_level)) {
+    legend.push_back({LegendEntry::Swatch::kBand, "#555555",
+                      fmt::format("{:g}% prediction interval", prediction_level * 100.0)});
+  }
+  if (any_unmodeled) {
+    legend.push_back({LegendEntry::Swatch::kUnmodeled, kUnmodeledColour, "measured, not modeled"});
+  }
+
+  std::string title = options.title;
+  if (title.empty()) {
+    // The unit is on every value axis already; the other shared key values name the figure.
+    std::vector<bool> skip = shared;
+    skip.flip();
+    const std::size_t unit = io_detail::key_column_index(dataset, "unit");
+    if (unit < skip.size()) skip[unit] = true;
+    const std::string common =
+        results.empty() ? std::string()
+                        : key_text(dataset, io_detail::kernel_of(dataset, results.front()), skip);
+    title = common.empty() ? "Scaling models" : "Scaling models: " + common;
+  }
+  const std::string subtitle =
+      fmt::format("{} from {} \u00b7 ompscale {}", dataset.parameter,
+                  dataset.sources.empty() ? std::string("(no source)")
+                                          : fmt::format("{}", fmt::join(dataset.sources, ", ")),
+                  version_string());
+
+  // Header (title, subtitle, legend) first into its own writer: its height places the panels.
+  SvgWriter header;
+  header.text(
+      kOuterMargin + 4, kOuterMargin + kTitleFont,
+      fit_text(title, width - 2 * kOuterMargin, kTitleFont),
+      fmt::format("font-size=\"{}\" font-weight=\"bold\" fill=\"{}\"", kTitleFont, kTextColour));
+  header.text(kOuterMargin + 4, kOuterMargin + kTitleFont + 17,
+              fit_text(subtitle, width - 2 * kOuterMargin, 10.5),
+              "font-size=\"10.5\" fill=\"#666666\"");
+  const double legend_top = kOuterMargin + kTitleFont + 26;
+  const double legend_height =
+      draw_legend(header, legend, kOuterMargin + 4, legend_top, width - 2 * kOuterMargin - 8);
+  const double panels_top = legend_top + legend_height + 6;
+  const double height = panels_top + rows * options.panel_height + kOuterMargin;
+
+  SvgWriter svg;
+  svg.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+  svg.open("svg", fmt::format("xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
+                              "width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
+                              "font-family=\"{2}\"",
+                              px(width), px(height), kFontFamily));
+  svg.raw(fmt::format("<title>{}</title>\n", xml_escape(title)));
+  svg.empty("rect", "x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"white\"");
+  svg.raw(header.take());
+  for (int i = 0; i < count; ++i) {
+    const double left = kOuterMargin + (i % columns) * options.panel_width;
+    const double top = panels_top + (i / columns) * options.panel_height;
+    draw_panel(svg, panels[static_cast<std::size_t>(i)], i, left, top, options, dataset.parameter);
+  }
+  svg.close("svg");
+  return svg.take();
+}
+
+}  // namespace ompscale::modeler

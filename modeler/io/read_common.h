@@ -1,0 +1,75 @@
+#pragma once
+// Pieces shared by the input readers (internal to modeler/io): collecting samples into kernels in
+// first-seen order, parsing numbers, and the per-format entry points readers.cc dispatches to.
+// Every function here expects `content` without a UTF-8 byte order mark.
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "modeler/io/readers.h"
+#include "modeler/kernel.h"
+
+namespace ompscale::modeler::io_detail {
+
+/// Collects samples per kernel key, remembering the order in which keys first appear. A sample of
+/// the same kernel as the one before costs a comparison of its key values, which is what tidy CSV
+/// files and Extra-P's region blocks mostly are; any other costs one hash lookup.
+class KernelCollector {
+ public:
+  KernelCollector(std::string file, std::size_t key_width);
+
+  /// Index of the kernel with these key values (exactly key_width of them), added when new.
+  /// `line` is only for the error a key value with an ASCII unit separator (0x1f) raises.
+  std::size_t kernel(std::span<const std::string_view> key_values, std::size_t line);
+  void add(std::size_t kernel, double param, double value) {
+    samples_[kernel].push_back({param, value});
+  }
+
+  std::size_t kernel_count() const { return samples_.size(); }
+  /// The dataset of everything collected; the collector is left empty.
+  Dataset finish(std::string parameter, std::vector<std::string> key_columns);
+
+ private:
+  std::string file_;
+  std::size_t key_width_;
+  std::unordered_map<std::string, std::size_t> index_by_key_;
+  std::vector<std::vector<std::string>> key_values_;
+  std::vector<std::vector<Sample>> samples_;
+  std::string joined_;  // reused buffer for the key being looked up
+  std::size_t last_index_ = 0;
+};
+
+/// `token` (surrounding blanks ignored, a leading '+' allowed) as a double; nullopt when it is not
+/// entirely a number. "inf" and "nan" parse; callers decide whether they are acceptable.
+std::optional<double> parse_number(std::string_view token);
+
+/// A finite measured value; InputError naming `what` and the token otherwise.
+double parse_value(std::string_view token, std::string_view what, const std::string& file,
+                   std::size_t line);
+/// A finite, positive parameter value (thread counts and problem sizes are > 0); InputError
+/// naming the parameter and the token otherwise.
+double parse_param(std::string_view token, std::string_view parameter, const std::string& file,
+                   std::size_t line);
+/// The same checks for values that arrive as numbers (JSON).
+double check_value(double value, std::string_view what, const std::string& file, std::size_t line);
+/// `where` (optional) says where in a JSON document the value is, since such errors have no line.
+double check_param(double value, std::string_view parameter, const std::string& file,
+                   std::size_t line, std::string_view where = {});
+
+/// "multi-parameter Extra-P inputs are not supported yet; <detail>; ..." with the way out.
+std::string multi_parameter_message(std::string_view detail);
+
+std::string_view trim(std::string_view text);
+
+Dataset read_csv_table(std::string_view content, const std::string& file, InputFormat format,
+                       const ReadOptions& options);
+Dataset read_extrap_text(std::string_view content, const std::string& file);
+Dataset read_extrap_json(std::string_view content, const std::string& file);
+Dataset read_extrap_json_lines(std::string_view content, const std::string& file);
+
+}  // namespace ompscale::modeler::io_detail

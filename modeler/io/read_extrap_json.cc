@@ -1,0 +1,340 @@
+// Extra-P's JSON inputs, as its JsonFileReader (extrap/fileio/file_reader/json_file_reader.py)
+// and read_jsonlines_file (jsonlines_file_reader.py) read them, for one parameter:
+//
+//   - the id-based JSON document: parameters, callpaths, metrics, coordinates and measurements,
+//     each a list of objects with ids; measurements refer to the others by id;
+//   - the newer nested JSON document: {"parameters": ["x"], "measurements": {CALLPATH: {METRIC:
+//     [{"point": [4], "values": [3.5, ...]}, ...]}}}; Extra-P tells them apart by "callpaths";
+//   - JSON Lines: one {"params": {"x": 4}, "callpath": "main", "metric": "time", "value": 3.5}
+//     per line; callpath and metric are optional ("<root>" and "<default>" as in Extra-P), value
+//     may be a list of repetitions, blank lines are skipped.
+//
+// Documents keep member order (ordered_json) so kernels come out in the order of the file.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "common/error.h"
+#include "modeler/io/read_common.h"
+
+namespace ompscale::modeler::io_detail {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Extra-P's names for the callpath and metric of a JSON Lines object that has none.
+constexpr std::string_view kDefaultCallpath = "<root>";
+constexpr std::string_view kDefaultMetric = "<default>";
+
+// The 1-based line of nlohmann's 1-based byte position of the last character it read.
+std::size_t line_of_byte(std::string_view content, std::size_t byte) {
+  const std::size_t end = std::min(byte > 0 ? byte - 1 : 0, content.size());
+  return 1 + static_cast<std::size_t>(std::count(content.begin(), content.begin() + end, '\n'));
+}
+
+// nlohmann's message without its "[json.exception.parse_error.101] " prefix.
+std::string_view parse_error_cause(const nlohmann::json::exception& error) {
+  std::string_view message = error.what();
+  if (const auto end = message.find("] "); message.starts_with("[") && end != message.npos) {
+    message.remove_prefix(end + 2);
+  }
+  return message;
+}
+
+std::string_view type_of(const Json& value) {
+  return value.type_name();
+}
+
+// Typed access to members with errors that say where in the document the problem is. JSON values
+// carry no positions after parsing, so these errors name the path instead of a line; `line` is
+// the line of a JSON Lines object, or 0 for a document.
+class Members {
+ public:
+  Members(const std::string& file, std::size_t line) : file_(file), line_(line) {}
+
+  [[noreturn]] void fail(const std::string& cause) const { throw InputError(file_, line_, cause); }
+
+  const Json& get(const Json& object, std::string_view key, std::string_view where) const {
+    if (!object.is_object()) fail(fmt::format("{} is a {}, not an object", where, type_of(object)));
+    const auto it = object.find(key);
+    if (it == object.end()) fail(fmt::format("{} has no {:?}", where, std::string(key)));
+    return *it;
+  }
+  const Json& array(const Json& object, std::string_view key, std::string_view where) const {
+    const Json& value = get(object, key, where);
+    if (!value.is_array()) {
+      fail(fmt::format("{}.{} is a {}, not an array", where, key, type_of(value)));
+    }
+    return value;
+  }
+  std::string string(const Json& object, std::string_view key, std::string_view where) const {
+    return as_string(get(object, key, where), fmt::format("{}.{}", where, key));
+  }
+  std::string as_string(const Json& value, std::string_view where) const {
+    if (!value.is_string()) fail(fmt::format("{} is a {}, not a string", where, type_of(value)));
+    return value.get<std::string>();
+  }
+  double number(const Json& value, std::string_view where) const {
+    if (!value.is_number()) fail(fmt::format("{} is a {}, not a number", where, type_of(value)));
+    return value.get<double>();
+  }
+  std::int64_t id(const Json& object, std::string_view key, std::string_view where) const {
+    const Json& value = get(object, key, where);
+    if (!value.is_number_integer()) {
+      fail(fmt::format("{}.{} is a {}, not an integer id", where, key, type_of(value)));
+    }
+    return value.get<std::int64_t>();
+  }
+
+ private:
+  const std::string& file_;
+  std::size_t line_;
+};
+
+Json parse_document(std::string_view content, const std::string& file) {
+  try {
+    return Json::parse(content);
+  } catch (const nlohmann::json::parse_error& error) {
+    throw InputError(file, line_of_byte(content, error.byte),
+                     fmt::format("invalid JSON: {}", parse_error_cause(error)));
+  } catch (const nlohmann::json::exception& error) {  // e.g. a number too large for a double
+    throw InputError(file, 0, fmt::format("invalid JSON: {}", parse_error_cause(error)));
+  }
+}
+
+// The single parameter's name from an Extra-P parameter list; refuses several.
+template <typename NameOf>
+std::string single_parameter(const Json& parameters, const Members& members, NameOf name_of) {
+  if (parameters.empty()) members.fail("\"parameters\" is empty");
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    names.push_back(name_of(parameters[i], fmt::format("parameters[{}]", i)));
+  }
+  if (names.size() > 1) {
+    members.fail(multi_parameter_message(
+        fmt::format("the file declares the parameters {}", fmt::join(names, ", "))));
+  }
+  return names.front();
+}
+
+// id -> name of the callpaths or metrics list.
+std::unordered_map<std::int64_t, std::string> names_by_id(const Json& document,
+                                                          std::string_view list,
+                                                          const Members& members) {
+  std::unordered_map<std::int64_t, std::string> names;
+  const Json& entries = members.array(document, list, "the document");
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const std::string where = fmt::format("{}[{}]", list, i);
+    const std::int64_t id = members.id(entries[i], "id", where);
+    if (!names.emplace(id, members.string(entries[i], "name", where)).second) {
+      members.fail(fmt::format("{} repeats id {}", where, id));
+    }
+  }
+  return names;
+}
+
+Dataset read_id_based(const Json& document, const std::string& file) {
+  const Members members(file, 0);
+  const Json& parameters = members.array(document, "parameters", "the document");
+  std::int64_t parameter_id = 0;
+  const std::string parameter =
+      single_parameter(parameters, members, [&](const Json& entry, const std::string& where) {
+        parameter_id = members.id(entry, "id", where);
+        return members.string(entry, "name", where);
+      });
+  const auto callpaths = names_by_id(document, "callpaths", members);
+  const auto metrics = names_by_id(document, "metrics", members);
+
+  std::unordered_map<std::int64_t, double> param_by_coordinate;
+  const Json& coordinates = members.array(document, "coordinates", "the document");
+  for (std::size_t i = 0; i < coordinates.size(); ++i) {
+    const std::string where = fmt::format("coordinates[{}]", i);
+    const Json& pairs = members.array(coordinates[i], "parameter_value_pairs", where);
+    if (pairs.size() != 1) {
+      members.fail(
+          multi_parameter_message(fmt::format("{} has {} parameter values", where, pairs.size())));
+    }
+    const std::string pair_where = where + ".parameter_value_pairs[0]";
+    if (members.id(pairs[0], "parameter_id", pair_where) != parameter_id) {
+      members.fail(fmt::format("{} refers to an unknown parameter_id", pair_where));
+    }
+    const double value = members.number(members.get(pairs[0], "parameter_value", pair_where),
+                                        pair_where + ".parameter_value");
+    check_param(value, parameter, file, 0, pair_where);
+    const std::int64_t id = members.id(coordinates[i], "id", where);
+    if (!param_by_coordinate.emplace(id, value).second) {
+      members.fail(fmt::format("{} repeats id {}", where, id));
+    }
+  }
+
+  // id -> entry, with an error naming the measurement that refers to an id nobody has.
+  const auto lookup = [&](const auto& by_id, const Json& measurement, std::string_view key,
+                          const std::string& where) -> const auto& {
+    const std::int64_t id = members.id(measurement, key, where);
+    const auto it = by_id.find(id);
+    if (it == by_id.end()) members.fail(fmt::format("{} refers to unknown {} {}", where, key, id));
+    return it->second;
+  };
+
+  KernelCollector collector(file, 2);
+  const Json& measurements = members.array(document, "measurements", "the document");
+  for (std::size_t i = 0; i < measurements.size(); ++i) {
+    const std::string where = fmt::format("measurements[{}]", i);
+    const Json& measurement = measurements[i];
+    const std::string& callpath = lookup(callpaths, measurement, "callpath_id", where);
+    const std::string& metric = lookup(metrics, measurement, "metric_id", where);
+    const double param = lookup(param_by_coordinate, measurement, "coordinate_id", where);
+    const double value =
+        check_value(members.number(members.get(measurement, "value", where), where + ".value"),
+                    where + ".value", file, 0);
+    const std::array<std::string_view, 2> key{callpath, metric};
+    collector.add(collector.kernel(key, 0), param, value);
+  }
+  if (collector.kernel_count() == 0) throw InputError(file, 0, "no measurements");
+  return collector.finish(parameter, {"callpath", "metric"});
+}
+
+Dataset read_nested(const Json& document, const std::string& file) {
+  const Members members(file, 0);
+  const Json& parameters = members.array(document, "parameters", "the document");
+  const std::string parameter = single_parameter(
+      parameters, members,
+      [&](const Json& entry, const std::string& where) { return members.as_string(entry, where); });
+  const Json& by_callpath = members.get(document, "measurements", "the document");
+  if (!by_callpath.is_object()) {
+    members.fail(
+        fmt::format("\"measurements\" is a {}, not an object of callpaths", type_of(by_callpath)));
+  }
+  KernelCollector collector(file, 2);
+  for (const auto& [callpath, by_metric] : by_callpath.items()) {
+    const std::string callpath_where = fmt::format("measurements[{:?}]", callpath);
+    if (!by_metric.is_object()) {
+      members.fail(
+          fmt::format("{} is a {}, not an object of metrics", callpath_where, type_of(by_metric)));
+    }
+    for (const auto& [metric, entries] : by_metric.items()) {
+      const std::string metric_where = fmt::format("{}[{:?}]", callpath_where, metric);
+      if (!entries.is_array()) {
+        members.fail(fmt::format("{} is a {}, not an array", metric_where, type_of(entries)));
+      }
+      const std::array<std::string_view, 2> key{callpath, metric};
+      const std::size_t kernel = collector.kernel(key, 0);
+      for (std::size_t i = 0; i < entries.size(); ++i) {
+        const std::string where = fmt::format("{}[{}]", metric_where, i);
+        const Json& point = members.array(entries[i], "point", where);
+        if (point.size() != 1) {
+          members.fail(multi_parameter_message(
+              fmt::format("{}.point has {} coordinates", where, point.size())));
+        }
+        const double param =
+            check_param(members.number(point[0], where + ".point[0]"), parameter, file, 0, where);
+        const Json& values = members.array(entries[i], "values", where);
+        for (std::size_t v = 0; v < values.size(); ++v) {
+          const std::string value_where = fmt::format("{}.values[{}]", where, v);
+          collector.add(kernel, param,
+                        check_value(members.number(values[v], value_where), value_where, file, 0));
+        }
+      }
+    }
+  }
+  Dataset dataset = collector.finish(parameter, {"callpath", "metric"});
+  // A callpath or metric without any point yields an empty kernel; drop those.
+  std::erase_if(dataset.kernels, [](const Kernel& kernel) { return kernel.empty(); });
+  if (dataset.kernels.empty()) throw InputError(file, 0, "no measurements");
+  return dataset;
+}
+
+}  // namespace
+
+Dataset read_extrap_json(std::string_view content, const std::string& file) {
+  const Json document = parse_document(content, file);
+  if (!document.is_object()) {
+    throw InputError(
+        file, 0,
+        fmt::format("the document is a {}, not an Extra-P JSON object", type_of(document)));
+  }
+  // Extra-P's own test for the id-based variant.
+  if (document.contains("callpaths")) return read_id_based(document, file);
+  return read_nested(document, file);
+}
+
+Dataset read_extrap_json_lines(std::string_view content, const std::string& file) {
+  KernelCollector collector(file, 2);
+  std::string parameter;
+  std::size_t line = 0;
+  std::size_t pos = 0;
+  while (pos < content.size()) {
+    const std::size_t end = std::min(content.find('\n', pos), content.size());
+    const std::string_view text = trim(content.substr(pos, end - pos));
+    pos = end + 1;
+    ++line;
+    if (text.empty()) continue;
+
+    Json object;
+    try {
+      object = Json::parse(text);
+    } catch (const nlohmann::json::exception& error) {
+      throw InputError(file, line, fmt::format("invalid JSON: {}", parse_error_cause(error)));
+    }
+    const Members members(file, line);
+    if (!object.is_object()) {
+      members.fail(fmt::format("the line is a {}, not a JSON object", type_of(object)));
+    }
+    const Json& params = members.get(object, "params", "the object");
+    if (!params.is_object() || params.empty()) {
+      members.fail("\"params\" must be an object like {\"threads\": 4}");
+    }
+    if (params.size() > 1) {
+      std::vector<std::string> names;
+      for (const auto& item : params.items()) names.push_back(item.key());
+      members.fail(
+          multi_parameter_message(fmt::format("\"params\" has {}", fmt::join(names, ", "))));
+    }
+    const std::string& name = params.begin().key();
+    if (parameter.empty()) {
+      parameter = name;
+    } else if (name != parameter) {
+      members.fail(
+          fmt::format("\"params\" has {:?} where earlier lines have {:?}", name, parameter));
+    }
+    const double param =
+        check_param(members.number(params.begin().value(), "params." + name), name, file, line);
+
+    const auto optional_name = [&](std::string_view key, std::string_view fallback) {
+      const auto it = object.find(key);
+      return it == object.end() ? std::string(fallback) : members.as_string(*it, key);
+    };
+    const std::string callpath = optional_name("callpath", kDefaultCallpath);
+    const std::string metric = optional_name("metric", kDefaultMetric);
+    const std::array<std::string_view, 2> key{callpath, metric};
+    const std::size_t kernel = collector.kernel(key, line);
+
+    const Json& value = members.get(object, "value", "the object");
+    if (value.is_array()) {
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        const std::string where = fmt::format("value[{}]", i);
+        collector.add(kernel, param,
+                      check_value(members.number(value[i], where), where, file, line));
+      }
+    } else {
+      collector.add(kernel, param,
+                    check_value(members.number(value, "value"), "value", file, line));
+    }
+  }
+  if (collector.kernel_count() == 0) throw InputError(file, 0, "no measurement lines");
+  Dataset dataset = collector.finish(parameter, {"callpath", "metric"});
+  std::erase_if(dataset.kernels, [](const Kernel& kernel) { return kernel.empty(); });
+  if (dataset.kernels.empty()) throw InputError(file, 0, "no measurement values");
+  return dataset;
+}
+
+}  // namespace ompscale::modeler::io_detail

@@ -1,0 +1,26 @@
+#pragma once
+// models.csv: one row per (kernel, class) model, for spreadsheets and data frames
+// (docs/output-formats.md, "CSV"). RFC 4180 quoting (common/csv.h).
+//
+//   construct,class,model,constant,term1_coefficient,term1_exponent,term1_log_exponent,...,
+//   adjusted_r2,smape,cv_error,rss,growth,valid,worse_than_log,noise_dominates[,prediction columns]
+//
+// Term columns come in groups of three for three terms (more when a model has more terms), empty
+// where a model has fewer. Exponents are written as decimal numbers (1.5, not 3/2, which
+// spreadsheets read as a date); the model column keeps the fraction notation.
+
+#include <string>
+#include <vector>
+
+#include "modeler/kernel.h"
+#include "modeler/result.h"
+
+namespace ompscale::modeler {
+
+/// The header and one row per model. When models carry predictions, one group of columns per
+/// distinct predicted parameter value follows ("predicted_t_256", "..._low", "..._high"); when
+/// any carries a budget crossing, the budget columns follow those. Numbers are written so they
+/// read back exactly; cells without a value are empty.
+std::string format_models_csv(const Dataset& dataset, const std::vector<KernelResult>& results);
+
+}  // namespace ompscale::modeler

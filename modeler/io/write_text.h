@@ -1,0 +1,36 @@
+#pragma once
+// The text report: what a person reads first (docs/output-formats.md, "Text report").
+//
+//   Models over t from results.csv (ompscale 0.1.0 (git 1a2b3c4d5e6f))
+//
+//      kernel             class  model                         adj.R2  SMAPE%  CV%   growth  flags
+//   !  construct=barrier  all    0.5 + 0.25 * t^(3/2)          0.9990    1.20  2.31  ...
+//   worse-than-log
+//      construct=single   all    0.8 + 0.1 * log2(t)^(1)       0.9950    0.80  1.10  ...
+//
+//   Marks: ! grows faster than logarithmic  ...
+//
+// followed, when present, by predictions, budget crossings, warnings and class decisions.
+// Plain text without terminal colours, so it can be written to a file as is.
+
+#include <string>
+#include <vector>
+
+#include "modeler/kernel.h"
+#include "modeler/result.h"
+
+namespace ompscale::modeler {
+
+struct TextReportOptions {
+  /// Significant digits of the coefficients in the model column.
+  int digits = 4;
+  /// Write the provenance line (sources and ompscale version) at the top.
+  bool header = true;
+};
+
+/// One line per (kernel, class) model, in the order of `results`, then the detail sections.
+/// Each result's `kernel` indexes `dataset.kernels`.
+std::string format_text_report(const Dataset& dataset, const std::vector<KernelResult>& results,
+                               const TextReportOptions& options = {});
+
+}  // namespace ompscale::modeler
