@@ -13,21 +13,19 @@ const std::vector<double> kPaperExponents = {0.0,       1.0 / 4, 1.0 / 3, 1.0 / 
 HypothesisSpace HypothesisSpace::paper() { return from_exponents(kPaperExponents, {0, 1, 2}, 1); }
 
 HypothesisSpace HypothesisSpace::extrap_default() {
-  // Extra-P 4.2.5, single-parameter default building blocks, in the order it tries them.
-  struct Block {
-    double i;
-    std::vector<int> logs;
-  };
-  const std::vector<Block> order = {
-      {0.0, {1, 2}},         {1.0 / 4, {0, 1, 2}}, {1.0 / 3, {0, 1, 2}}, {1.0 / 2, {0, 1, 2}},
-      {2.0 / 3, {0, 1, 2}},  {3.0 / 4, {0, 1, 2}}, {4.0 / 5, {0}},       {1.0, {0, 1, 2}},
-      {5.0 / 4, {0, 1}},     {4.0 / 3, {0, 1}},    {3.0 / 2, {0, 1, 2}}, {5.0 / 3, {0}},
-      {7.0 / 4, {0}},        {2.0, {0, 1, 2}},     {9.0 / 4, {0}},       {7.0 / 3, {0}},
-      {5.0 / 2, {0, 1, 2}},  {8.0 / 3, {0}},       {11.0 / 4, {0}},      {3.0, {0, 1}},
+  // Extra-P 4.2.5's single-parameter default building blocks (numerator, denominator, log
+  // exponent), in the order its SingleParameterModeler tries them; the order breaks SMAPE ties.
+  static constexpr int kBlocks[][3] = {
+      {0, 1, 1},  {0, 1, 2},  {1, 4, 0},  {1, 3, 0},  {1, 4, 1},  {1, 3, 1},  {1, 4, 2},
+      {1, 3, 2},  {1, 2, 0},  {1, 2, 1},  {1, 2, 2},  {2, 3, 0},  {3, 4, 0},  {2, 3, 1},
+      {3, 4, 1},  {4, 5, 0},  {2, 3, 2},  {3, 4, 2},  {1, 1, 0},  {1, 1, 1},  {1, 1, 2},
+      {5, 4, 0},  {5, 4, 1},  {4, 3, 0},  {4, 3, 1},  {3, 2, 0},  {3, 2, 1},  {3, 2, 2},
+      {5, 3, 0},  {7, 4, 0},  {2, 1, 0},  {2, 1, 1},  {2, 1, 2},  {9, 4, 0},  {7, 3, 0},
+      {5, 2, 0},  {5, 2, 1},  {5, 2, 2},  {8, 3, 0},  {11, 4, 0}, {3, 1, 0},  {3, 1, 1},
   };
   HypothesisSpace space;
-  for (const Block& b : order) {
-    for (int j : b.logs) space.building_blocks.push_back({b.i, j});
+  for (const auto& b : kBlocks) {
+    space.building_blocks.push_back({static_cast<double>(b[0]) / b[1], b[2]});
   }
   return space;
 }

@@ -107,9 +107,18 @@ Prediction predict(const PredictiveDistribution& distribution, double t, double 
   const double tail = (1.0 - level) / 2.0;
   prediction.interval.low = mixture_quantile(components, tail);
   prediction.interval.high = mixture_quantile(components, 1.0 - tail);
-  // The point prediction is the mixture's median: where hypotheses disagree it does not follow
-  // the wildest extrapolation as the mean would (docs/methods.md, "Predictions").
-  prediction.value = mixture_quantile(components, 0.5);
+  // The point prediction commits to a hypothesis that holds the majority of the posterior;
+  // otherwise it is the posterior mean over hypotheses (docs/methods.md, "Predictions").
+  const auto dominant = std::max_element(
+      components.begin(), components.end(),
+      [](const ComponentAt& a, const ComponentAt& b) { return a.weight < b.weight; });
+  double total = 0.0;
+  double weighted = 0.0;
+  for (const ComponentAt& c : components) {
+    total += c.weight;
+    weighted += c.weight * c.location;
+  }
+  prediction.value = dominant->weight >= 0.5 * total ? dominant->location : weighted / total;
   return prediction;
 }
 
