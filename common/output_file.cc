@@ -51,9 +51,21 @@ std::string read_input(const std::string& path) {
     buffer << std::cin.rdbuf();
     return buffer.str();
   }
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw InputError(path, 0, fmt::format("cannot open ({})", std::strerror(errno)));
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  // Sized once from the file's length: growing the string as it reads would double its peak.
+  const std::streamoff size = in.tellg();
+  std::string content;
+  if (size > 0) {
+    content.resize(static_cast<std::size_t>(size));
+    in.seekg(0);
+    in.read(content.data(), size);
+    content.resize(static_cast<std::size_t>(in.gcount()));
+  } else {
+    in.seekg(0);  // a pipe or special file: size unknown
+    content.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  return content;
 }
 
 }  // namespace ompscale

@@ -285,6 +285,17 @@ int run_fit(const FitArguments& a, const std::string& format, const std::string&
             bool fail_on_worse) {
   const Dataset data = read_inputs(a);
   const ModelerOptions options = make_options(a, data);
+  if (format == "text") {
+    // Fitted and reported in chunks: memory stays at the data plus the report's text.
+    TextReport report(data);
+    bool worse = false;
+    fit_dataset(data, options, 256, [&](KernelResult&& result) {
+      for (const auto& m : result.models) worse |= m.worse_than_log;
+      report.add(result);
+    });
+    write_output(output, report.finish());
+    return fail_on_worse && worse ? 1 : 0;
+  }
   const auto results = fit_dataset(data, options);
   write_output(output, render(format, data, results, options_json(a, options).dump()));
   return fail_on_worse && any_worse_than_log(results) ? 1 : 0;

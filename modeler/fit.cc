@@ -736,22 +736,36 @@ KernelResult fit_kernel(const Kernel& kernel, const ModelerOptions& options) {
   return fit_kernel_with_budget(kernel, options, options.budget);
 }
 
-std::vector<KernelResult> fit_dataset(const Dataset& dataset, const ModelerOptions& options) {
+void fit_dataset(const Dataset& dataset, const ModelerOptions& options, std::size_t chunk,
+                 const std::function<void(KernelResult&&)>& sink) {
   // Budgets are converted to each kernel's unit first: errors must not escape the parallel loop.
   std::vector<std::optional<BudgetSpec>> budgets;
   budgets.reserve(dataset.kernels.size());
   for (const Kernel& kernel : dataset.kernels) {
     budgets.push_back(budget_for_kernel(dataset, kernel, options.budget));
   }
-  std::vector<KernelResult> results(dataset.kernels.size());
-  const auto count = static_cast<std::ptrdiff_t>(dataset.kernels.size());
   const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
+  chunk = std::max<std::size_t>(chunk, 1);
+  std::vector<KernelResult> results;
+  for (std::size_t first = 0; first < dataset.kernels.size(); first += chunk) {
+    const std::size_t count = std::min(chunk, dataset.kernels.size() - first);
+    results.assign(count, {});
 #pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
-  for (std::ptrdiff_t i = 0; i < count; ++i) {
-    const auto k = static_cast<std::size_t>(i);
-    results[k] = fit_kernel_with_budget(dataset.kernels[k], options, budgets[k]);
-    results[k].kernel = k;
+    for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(count); ++i) {
+      const std::size_t k = first + static_cast<std::size_t>(i);
+      results[static_cast<std::size_t>(i)] =
+          fit_kernel_with_budget(dataset.kernels[k], options, budgets[k]);
+      results[static_cast<std::size_t>(i)].kernel = k;
+    }
+    for (KernelResult& result : results) sink(std::move(result));
   }
+}
+
+std::vector<KernelResult> fit_dataset(const Dataset& dataset, const ModelerOptions& options) {
+  std::vector<KernelResult> results;
+  results.reserve(dataset.kernels.size());
+  fit_dataset(dataset, options, dataset.kernels.size(),
+              [&](KernelResult&& result) { results.push_back(std::move(result)); });
   return results;
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 // The modeler's entry points: a model (or one per thread-count class) for each kernel.
 
+#include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "modeler/kernel.h"
@@ -14,5 +16,10 @@ KernelResult fit_kernel(const Kernel& kernel, const ModelerOptions& options);
 
 /// Models every kernel, in parallel over kernels; results are in kernel order.
 std::vector<KernelResult> fit_dataset(const Dataset& dataset, const ModelerOptions& options);
+
+/// The same, handing each result to `sink` in kernel order as soon as its chunk of `chunk`
+/// kernels is fitted, so a report can be built without holding every result at once.
+void fit_dataset(const Dataset& dataset, const ModelerOptions& options, std::size_t chunk,
+                 const std::function<void(KernelResult&&)>& sink);
 
 }  // namespace ompscale::modeler

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <istream>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -69,6 +70,8 @@ std::string_view trim(std::string_view text);
 Dataset read_csv_table(std::string_view content, const std::string& file, InputFormat format,
                        const ReadOptions& options);
 Dataset read_extrap_text(std::string_view content, const std::string& file);
+/// The same, line by line from a stream, so a large file is never held whole in memory.
+Dataset read_extrap_text(std::istream& in, const std::string& file);
 Dataset read_extrap_json(std::string_view content, const std::string& file);
 Dataset read_extrap_json_lines(std::string_view content, const std::string& file);
 

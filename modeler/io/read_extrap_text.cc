@@ -22,6 +22,8 @@
 #include "common/error.h"
 #include "modeler/io/read_common.h"
 
+#include <istream>
+
 namespace ompscale::modeler::io_detail {
 
 namespace {
@@ -205,6 +207,17 @@ Dataset read_extrap_text(std::string_view content, const std::string& file) {
     pos = end + 1;
     ++line;
   }
+  return reader.finish();
+}
+
+Dataset read_extrap_text(std::istream& in, const std::string& file) {
+  TextReader reader(file);
+  std::string text;
+  for (std::size_t line = 1; std::getline(in, text); ++line) {
+    if (line == 1 && text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);  // UTF-8 byte order mark
+    reader.read_line(text, line);
+  }
+  if (in.bad()) throw InputError(file, 0, "read error");
   return reader.finish();
 }
 

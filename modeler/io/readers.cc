@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <fstream>
 #include <array>
 #include <nlohmann/json.hpp>
 #include <utility>
@@ -167,6 +168,31 @@ Dataset parse_dataset(std::string_view content, const std::string& name,
 }
 
 Dataset read_dataset(const std::string& path, const ReadOptions& options) {
+  if (path != "-") {
+    // Extra-P text files are read line by line: sweeps of thousands of kernels then cost their
+    // kernels' memory, not the file's size on top.
+    std::ifstream in(path, std::ios::binary);
+    if (in) {
+      std::string head(4096, '\0');
+      in.read(head.data(), static_cast<std::streamsize>(head.size()));
+      head.resize(static_cast<std::size_t>(in.gcount()));
+      InputFormat format = format_from_options(options);
+      std::string_view view = head;
+      if (view.starts_with(kUtf8ByteOrderMark)) view.remove_prefix(kUtf8ByteOrderMark.size());
+      if (format == InputFormat::kAuto && !trim(view).empty()) {
+        try {
+          format = detect_format(view, path);
+        } catch (const InputError&) {
+          format = InputFormat::kAuto;  // decided below on the whole content
+        }
+      }
+      if (format == InputFormat::kExtrapText) {
+        in.clear();
+        in.seekg(0);
+        return io_detail::read_extrap_text(in, path);
+      }
+    }
+  }
   const std::string content = read_input(path);
   return parse_dataset(content, path == "-" ? "<stdin>" : path, options);
 }

@@ -36,27 +36,34 @@ std::size_t display_width(std::string_view text) {
   }));
 }
 
-std::string TextTable::render(std::string_view indent) const {
-  std::vector<std::size_t> widths(alignment_.size(), 0);
-  for (const auto& row : rows_) {
-    for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c) {
-      widths[c] = std::max(widths[c], display_width(row[c]));
-    }
+void TextTable::add_row(const std::vector<std::string>& cells) {
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    text_ += cells[c];
+    cell_end_.push_back(static_cast<std::uint32_t>(text_.size()));
+    if (c < widths_.size()) widths_[c] = std::max(widths_[c], display_width(cells[c]));
   }
+  row_end_.push_back(static_cast<std::uint32_t>(cell_end_.size()));
+}
+
+std::string TextTable::render(std::string_view indent) const {
   std::string out;
-  for (const auto& row : rows_) {
-    std::string line(indent);
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      const std::size_t width = c < widths.size() ? widths[c] : 0;
-      const std::size_t padding = width - std::min(width, display_width(row[c]));
-      if (c > 0) line += "  ";
+  std::size_t cell = 0;
+  std::size_t begin = 0;
+  for (const std::uint32_t row_end : row_end_) {
+    const std::size_t line_start = out.size();
+    out += indent;
+    for (std::size_t c = 0; cell < row_end; ++c, ++cell) {
+      const std::string_view text(text_.data() + begin, cell_end_[cell] - begin);
+      begin = cell_end_[cell];
+      const std::size_t width = c < widths_.size() ? widths_[c] : 0;
+      const std::size_t padding = width - std::min(width, display_width(text));
+      if (c > 0) out += "  ";
       const bool right = c < alignment_.size() && alignment_[c] == Align::kRight;
-      if (right) line.append(padding, ' ');
-      line += row[c];
-      if (!right) line.append(padding, ' ');
+      if (right) out.append(padding, ' ');
+      out += text;
+      if (!right) out.append(padding, ' ');
     }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line;
+    while (out.size() > line_start && out.back() == ' ') out.pop_back();
     out += '\n';
   }
   return out;

@@ -3,6 +3,7 @@
 // alignment that counts UTF-8 characters rather than bytes, and kernel keys as strings.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,15 +31,21 @@ class TextTable {
   /// One alignment per column; a row may have fewer cells than columns.
   explicit TextTable(std::vector<Align> alignment) : alignment_(std::move(alignment)) {}
 
-  void add_row(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
-  bool empty() const { return rows_.empty(); }
+  void add_row(const std::vector<std::string>& cells);
+  bool empty() const { return row_end_.empty(); }
+  std::size_t rows() const { return row_end_.size(); }
 
   /// Every row followed by "\n", each prefixed by `indent`.
   std::string render(std::string_view indent = "") const;
 
  private:
+  // Cells are kept back to back in one buffer (a report of thousands of rows would otherwise
+  // cost a string object per cell); column widths grow as rows are added.
   std::vector<Align> alignment_;
-  std::vector<std::vector<std::string>> rows_;
+  std::vector<std::size_t> widths_ = std::vector<std::size_t>(alignment_.size(), 0);
+  std::string text_;
+  std::vector<std::uint32_t> cell_end_;  ///< end offset of each cell in text_
+  std::vector<std::uint32_t> row_end_;   ///< end index of each row in cell_end_
 };
 
 /// The key as a person reads it (Dataset::describe), or "(all)" when every key value is empty.

@@ -58,32 +58,6 @@ std::string header_line(const Dataset& dataset) {
                      version_string());
 }
 
-std::string model_table(const Dataset& dataset, const std::vector<KernelResult>& results,
-                        const TextReportOptions& options, std::string& used_marks) {
-  TextTable table({Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft, Align::kRight,
-                   Align::kRight, Align::kRight, Align::kLeft, Align::kLeft});
-  table.add_row({"", "kernel", "class", "model", "adj.R2", "SMAPE%", "CV%", "growth", "flags"});
-  for (const KernelResult& result : results) {
-    const std::string label = kernel_label(dataset, kernel_of(dataset, result));
-    if (result.models.empty()) {
-      table.add_row({"", label, "-", "(no model)"});
-      continue;
-    }
-    for (const ClassModel& model : result.models) {
-      const std::string marks = marks_of(model);
-      for (char mark : marks) {
-        if (used_marks.find(mark) == std::string::npos) used_marks += mark;
-      }
-      table.add_row({marks, label, model.thread_class,
-                     model.model.to_string(dataset.parameter, options.digits),
-                     format_fixed(model.stats.adjusted_r2, 4), format_fixed(model.stats.smape, 2),
-                     format_fixed(model.stats.cv_error, 2), std::string(to_string(model.growth)),
-                     flags_of(model)});
-    }
-  }
-  return table.render();
-}
-
 std::string legend(const std::string& used_marks) {
   std::string out;
   for (const Mark& mark : {kWorseThanLog, kInvalid, kNoisy}) {
@@ -93,102 +67,102 @@ std::string legend(const std::string& used_marks) {
   return out.empty() ? out : "Marks:\n" + out;
 }
 
-std::string predictions_section(const Dataset& dataset, const std::vector<KernelResult>& results) {
-  TextTable table(
-      {Align::kLeft, Align::kLeft, Align::kRight, Align::kRight, Align::kLeft, Align::kRight});
-  table.add_row({"kernel", "class", dataset.parameter, "predicted", "interval", "level"});
-  for (const KernelResult& result : results) {
-    const std::string label = kernel_label(dataset, kernel_of(dataset, result));
-    for (const ClassModel& model : result.models) {
-      for (const Prediction& p : model.predictions) {
-        table.add_row({label, model.thread_class, format_significant(p.param, 6),
-                       format_significant(p.value, 4),
-                       fmt::format("[{}, {}]", format_significant(p.interval.low, 4),
-                                   format_significant(p.interval.high, 4)),
-                       fmt::format("{}%", format_significant(p.level * 100.0, 3))});
-      }
-    }
-  }
-  return table.render("  ");
-}
-
 std::string format_threads(const std::optional<double>& threads) {
   return threads ? format_significant(*threads, 7) : std::string("never");
 }
 
-std::string budget_section(const Dataset& dataset, const std::vector<KernelResult>& results) {
+TextTable model_table() {
+  TextTable table({Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft, Align::kRight,
+                   Align::kRight, Align::kRight, Align::kLeft, Align::kLeft});
+  table.add_row({"", "kernel", "class", "model", "adj.R2", "SMAPE%", "CV%", "growth", "flags"});
+  return table;
+}
+
+TextTable predictions_table(const Dataset& dataset) {
+  TextTable table(
+      {Align::kLeft, Align::kLeft, Align::kRight, Align::kRight, Align::kLeft, Align::kRight});
+  table.add_row({"kernel", "class", dataset.parameter, "predicted", "interval", "level"});
+  return table;
+}
+
+TextTable budget_table() {
   TextTable table({Align::kLeft, Align::kLeft, Align::kRight, Align::kRight, Align::kRight,
                    Align::kRight, Align::kRight});
   table.add_row({"kernel", "class", "budget", "exceeded at", "earliest", "latest", "searched to"});
-  for (const KernelResult& result : results) {
-    const std::string label = kernel_label(dataset, kernel_of(dataset, result));
-    for (const ClassModel& model : result.models) {
-      if (!model.budget) continue;
-      const BudgetCrossing& b = *model.budget;
-      table.add_row({label, model.thread_class, format_significant(b.budget, 4),
-                     format_threads(b.threads), format_threads(b.threads_early),
-                     format_threads(b.threads_late), format_significant(b.search_limit, 7)});
-    }
-  }
-  return table.render("  ");
+  return table;
 }
 
 }  // namespace
 
-std::string format_text_report(const Dataset& dataset, const std::vector<KernelResult>& results,
-                               const TextReportOptions& options) {
-  std::string out;
-  if (options.header) out += header_line(dataset) + "\n";
+TextReport::TextReport(const Dataset& dataset, const TextReportOptions& options)
+    : dataset_(dataset),
+      options_(options),
+      models_(model_table()),
+      predictions_(predictions_table(dataset)),
+      budgets_(budget_table()) {}
 
-  std::string used_marks;
-  out += model_table(dataset, results, options, used_marks);
-  if (const std::string marks = legend(used_marks); !marks.empty()) out += "\n" + marks;
-
-  bool has_predictions = false;
-  bool has_budget = false;
-  bool has_warnings = false;
-  bool has_decisions = false;
-  for (const KernelResult& result : results) {
-    has_decisions |= !result.class_decision.empty();
-    for (const ClassModel& model : result.models) {
-      has_predictions |= !model.predictions.empty();
-      has_budget |= model.budget.has_value();
-      has_warnings |= !model.warnings.empty();
+void TextReport::add(const KernelResult& result) {
+  const std::string label = kernel_label(dataset_, kernel_of(dataset_, result));
+  if (result.models.empty()) models_.add_row({"", label, "-", "(no model)"});
+  for (const ClassModel& model : result.models) {
+    const std::string marks = marks_of(model);
+    for (char mark : marks) {
+      if (used_marks_.find(mark) == std::string::npos) used_marks_ += mark;
+    }
+    models_.add_row({marks, label, model.thread_class,
+                     model.model.to_string(dataset_.parameter, options_.digits),
+                     format_fixed(model.stats.adjusted_r2, 4), format_fixed(model.stats.smape, 2),
+                     format_fixed(model.stats.cv_error, 2), std::string(to_string(model.growth)),
+                     flags_of(model)});
+    for (const Prediction& p : model.predictions) {
+      predictions_.add_row({label, model.thread_class, format_significant(p.param, 6),
+                            format_significant(p.value, 4),
+                            fmt::format("[{}, {}]", format_significant(p.interval.low, 4),
+                                        format_significant(p.interval.high, 4)),
+                            fmt::format("{}%", format_significant(p.level * 100.0, 3))});
+    }
+    if (model.budget) {
+      const BudgetCrossing& b = *model.budget;
+      budgets_.add_row({label, model.thread_class, format_significant(b.budget, 4),
+                        format_threads(b.threads), format_threads(b.threads_early),
+                        format_threads(b.threads_late), format_significant(b.search_limit, 7)});
+    }
+    for (const std::string& warning : model.warnings) {
+      warnings_ += fmt::format("  {} [{}]: {}\n", label, model.thread_class, warning);
     }
   }
-
-  if (has_predictions) {
-    out += "\nPredictions (value and prediction interval):\n";
-    out += predictions_section(dataset, results);
+  if (!result.class_decision.empty()) {
+    decisions_ += fmt::format("  {}: {}\n", label, result.class_decision);
   }
-  if (has_budget) {
+}
+
+std::string TextReport::finish() const {
+  std::string out;
+  if (options_.header) out += header_line(dataset_) + "\n";
+  out += models_.render();
+  if (const std::string marks = legend(used_marks_); !marks.empty()) out += "\n" + marks;
+  if (predictions_.rows() > 1) {
+    out += "\nPredictions (value and prediction interval):\n";
+    out += predictions_.render("  ");
+  }
+  if (budgets_.rows() > 1) {
     // "earliest"/"latest" are where the interval's upper/lower bound crosses the budget.
     out += fmt::format(
         "\nBudget crossings (smallest {} at which the predicted cost exceeds the budget; earliest "
         "and latest from the prediction interval):\n",
-        dataset.parameter);
-    out += budget_section(dataset, results);
+        dataset_.parameter);
+    out += budgets_.render("  ");
   }
-  if (has_warnings) {
-    out += "\nWarnings:\n";
-    for (const KernelResult& result : results) {
-      const std::string label = kernel_label(dataset, kernel_of(dataset, result));
-      for (const ClassModel& model : result.models) {
-        for (const std::string& warning : model.warnings) {
-          out += fmt::format("  {} [{}]: {}\n", label, model.thread_class, warning);
-        }
-      }
-    }
-  }
-  if (has_decisions) {
-    out += "\nClass decisions:\n";
-    for (const KernelResult& result : results) {
-      if (result.class_decision.empty()) continue;
-      out += fmt::format("  {}: {}\n", kernel_label(dataset, kernel_of(dataset, result)),
-                         result.class_decision);
-    }
-  }
+  if (!warnings_.empty()) out += "\nWarnings:\n" + warnings_;
+  if (!decisions_.empty()) out += "\nClass decisions:\n" + decisions_;
   return out;
+}
+
+std::string format_text_report(const Dataset& dataset, const std::vector<KernelResult>& results,
+                               const TextReportOptions& options) {
+  TextReport report(dataset, options);
+  for (const KernelResult& result : results) report.add(result);
+  return report.finish();
 }
 
 }  // namespace ompscale::modeler

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "modeler/io/write_common.h"
 #include "modeler/kernel.h"
 #include "modeler/result.h"
 
@@ -26,6 +27,25 @@ struct TextReportOptions {
   int digits = 4;
   /// Write the provenance line (sources and ompscale version) at the top.
   bool header = true;
+};
+
+/// Builds the report one kernel at a time, so a caller can fit and report in chunks without
+/// keeping every result: add() each result in order, then finish().
+class TextReport {
+ public:
+  TextReport(const Dataset& dataset, const TextReportOptions& options = {});
+  void add(const KernelResult& result);
+  std::string finish() const;
+
+ private:
+  const Dataset& dataset_;
+  TextReportOptions options_;
+  io_detail::TextTable models_;
+  io_detail::TextTable predictions_;
+  io_detail::TextTable budgets_;
+  std::string used_marks_;
+  std::string warnings_;
+  std::string decisions_;
 };
 
 /// One line per (kernel, class) model, in the order of `results`, then the detail sections.
