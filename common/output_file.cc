@@ -17,32 +17,44 @@
 
 namespace ompscale {
 
-void write_output(const std::string& path, std::string_view content) {
-  if (path.empty() || path == "-") {
-    std::cout.write(content.data(), static_cast<std::streamsize>(content.size()));
+OutputFile::OutputFile(const std::string& path)
+    : path_(path), to_stdout_(path.empty() || path == "-") {
+  if (to_stdout_) return;
+  tmp_ = fmt::format("{}.tmp.{}", path, getpid());
+  file_.open(tmp_, std::ios::binary | std::ios::trunc);
+  if (!file_) {
+    throw std::runtime_error(
+        fmt::format("{}: cannot write ({}); check the directory exists and is writable", path,
+                    std::strerror(errno)));
+  }
+}
+
+OutputFile::~OutputFile() {
+  if (!to_stdout_ && !committed_) {
+    file_.close();
+    std::remove(tmp_.c_str());
+  }
+}
+
+void OutputFile::commit() {
+  if (to_stdout_) {
     std::cout.flush();
+    committed_ = true;
     return;
   }
-  const std::string tmp = fmt::format("{}.tmp.{}", path, getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      throw std::runtime_error(
-          fmt::format("{}: cannot write ({}); check the directory exists and is writable", path,
-                      std::strerror(errno)));
-    }
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw std::runtime_error(fmt::format("{}: write failed (disk full?)", path));
-    }
+  file_.flush();
+  if (!file_) throw std::runtime_error(fmt::format("{}: write failed (disk full?)", path_));
+  file_.close();
+  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+    throw std::runtime_error(fmt::format("{}: cannot replace ({})", path_, std::strerror(errno)));
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    std::remove(tmp.c_str());
-    throw std::runtime_error(fmt::format("{}: cannot replace ({})", path, std::strerror(err)));
-  }
+  committed_ = true;
+}
+
+void write_output(const std::string& path, std::string_view content) {
+  OutputFile out(path);
+  out.stream().write(content.data(), static_cast<std::streamsize>(content.size()));
+  out.commit();
 }
 
 std::string read_input(const std::string& path) {

@@ -2,10 +2,34 @@
 // Outputs are written whole or not at all: a failed or interrupted run never leaves a truncated
 // file behind. The content goes to "PATH.tmp.PID" and is renamed over PATH on success.
 
+#include <fstream>
+#include <iostream>
 #include <string>
 #include <string_view>
 
 namespace ompscale {
+
+/// An output written in pieces and published whole: the pieces go to "PATH.tmp.PID", commit()
+/// renames it over PATH, and destruction without commit() removes it. "" or "-" is standard
+/// output (written as it comes).
+class OutputFile {
+ public:
+  explicit OutputFile(const std::string& path);
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  std::ostream& stream() { return to_stdout_ ? std::cout : file_; }
+  /// Flushes and publishes. Throws std::runtime_error naming the path on failure.
+  void commit();
+
+ private:
+  std::string path_;
+  std::string tmp_;
+  bool to_stdout_;
+  bool committed_ = false;
+  std::ofstream file_;
+};
 
 /// Writes `content` to `path` atomically; "" or "-" means standard output.
 /// Throws std::runtime_error naming the path when the file cannot be written.

@@ -293,7 +293,9 @@ int run_fit(const FitArguments& a, const std::string& format, const std::string&
       for (const auto& m : result.models) worse |= m.worse_than_log;
       report.add(result);
     });
-    write_output(output, report.finish());
+    OutputFile out(output);
+    report.write(out.stream());
+    out.commit();
     return fail_on_worse && worse ? 1 : 0;
   }
   const auto results = fit_dataset(data, options);

@@ -20,18 +20,21 @@ Kernel Kernel::from_samples(const std::vector<std::string>& key_values, std::vec
   }
   std::stable_sort(samples.begin(), samples.end(),
                    [](const Sample& a, const Sample& b) { return a.param < b.param; });
-  k.values_.reserve(samples.size());
-  k.begin_.push_back(0);
-  for (const Sample& s : samples) {
-    if (k.params_.empty() || k.params_.back() != s.param) {
-      if (!k.params_.empty()) k.begin_.push_back(static_cast<std::uint32_t>(k.values_.size()));
-      k.params_.push_back(s.param);
+  std::vector<double> params;
+  std::vector<double> begins;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    if (i == 0 || samples[i].param != samples[i - 1].param) {
+      params.push_back(samples[i].param);
+      begins.push_back(static_cast<double>(i));
     }
-    k.values_.push_back(s.value);
   }
-  if (!k.params_.empty()) k.begin_.push_back(static_cast<std::uint32_t>(k.values_.size()));
-  k.params_.shrink_to_fit();
-  k.begin_.shrink_to_fit();
+  k.points_ = params.size();
+  if (k.points_ == 0) return k;
+  begins.push_back(static_cast<double>(samples.size()));
+  k.data_.reserve(params.size() + begins.size() + samples.size());
+  k.data_.insert(k.data_.end(), params.begin(), params.end());
+  k.data_.insert(k.data_.end(), begins.begin(), begins.end());
+  for (const Sample& sample : samples) k.data_.push_back(sample.value);
   return k;
 }
 

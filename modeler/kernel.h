@@ -33,37 +33,41 @@ class Kernel {
   std::string_view key_value(std::size_t column) const;
 
   /// Number of distinct parameter values (points).
-  std::size_t size() const { return params_.size(); }
-  bool empty() const { return params_.empty(); }
-  double param(std::size_t point) const { return params_[point]; }
-  std::span<const double> params() const { return params_; }
+  std::size_t size() const { return points_; }
+  bool empty() const { return points_ == 0; }
+  double param(std::size_t point) const { return data_[point]; }
+  std::span<const double> params() const { return {data_.data(), points_}; }
   /// All repetitions measured at params()[point].
   std::span<const double> repetitions(std::size_t point) const {
-    return std::span<const double>(values_).subspan(begin_[point], begin_[point + 1] - begin_[point]);
+    const auto first = static_cast<std::size_t>(data_[points_ + point]);
+    const auto last = static_cast<std::size_t>(data_[points_ + point + 1]);
+    return std::span<const double>(data_).subspan(values_offset() + first, last - first);
   }
-  std::size_t sample_count() const { return values_.size(); }
+  std::size_t sample_count() const {
+    return points_ == 0 ? 0 : static_cast<std::size_t>(data_[2 * points_]);
+  }
 
   /// The same kernel restricted to the points whose parameter value satisfies `keep`.
   template <typename Predicate>
   Kernel filtered(Predicate keep) const {
-    Kernel out;
-    out.key_ = key_;
-    out.begin_.push_back(0);
+    std::vector<Sample> samples;
     for (std::size_t i = 0; i < size(); ++i) {
-      if (!keep(params_[i])) continue;
-      out.params_.push_back(params_[i]);
-      auto reps = repetitions(i);
-      out.values_.insert(out.values_.end(), reps.begin(), reps.end());
-      out.begin_.push_back(static_cast<std::uint32_t>(out.values_.size()));
+      if (!keep(param(i))) continue;
+      for (double v : repetitions(i)) samples.push_back({param(i), v});
     }
+    Kernel out = from_samples({}, std::move(samples));
+    out.key_ = key_;
     return out;
   }
 
  private:
+  std::size_t values_offset() const { return 2 * points_ + 1; }
+
   std::string key_;  // key values joined by kKeySeparator
-  std::vector<double> params_;
-  std::vector<double> values_;
-  std::vector<std::uint32_t> begin_;  // values of point i: values_[begin_[i], begin_[i + 1])
+  // One allocation per kernel: the parameter values (points_), then where each point's
+  // repetitions start and end (points_ + 1 offsets, exact as doubles), then the repetitions.
+  std::vector<double> data_;
+  std::size_t points_ = 0;
 };
 
 /// Kernels read from one or more inputs.

@@ -1,5 +1,8 @@
 #include "modeler/io/write_common.h"
 
+#include <ostream>
+#include <sstream>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -46,27 +49,32 @@ void TextTable::add_row(const std::vector<std::string>& cells) {
 }
 
 std::string TextTable::render(std::string_view indent) const {
-  std::string out;
+  std::ostringstream out;
+  render_to(out, indent);
+  return std::move(out).str();
+}
+
+void TextTable::render_to(std::ostream& out, std::string_view indent) const {
+  std::string line;
   std::size_t cell = 0;
   std::size_t begin = 0;
   for (const std::uint32_t row_end : row_end_) {
-    const std::size_t line_start = out.size();
-    out += indent;
+    line.assign(indent);
     for (std::size_t c = 0; cell < row_end; ++c, ++cell) {
       const std::string_view text(text_.data() + begin, cell_end_[cell] - begin);
       begin = cell_end_[cell];
       const std::size_t width = c < widths_.size() ? widths_[c] : 0;
       const std::size_t padding = width - std::min(width, display_width(text));
-      if (c > 0) out += "  ";
+      if (c > 0) line += "  ";
       const bool right = c < alignment_.size() && alignment_[c] == Align::kRight;
-      if (right) out.append(padding, ' ');
-      out += text;
-      if (!right) out.append(padding, ' ');
+      if (right) line.append(padding, ' ');
+      line += text;
+      if (!right) line.append(padding, ' ');
     }
-    while (out.size() > line_start && out.back() == ' ') out.pop_back();
-    out += '\n';
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    line += '\n';
+    out << line;
   }
-  return out;
 }
 
 std::string kernel_label(const Dataset& dataset, const Kernel& kernel) {

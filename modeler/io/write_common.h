@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,8 @@ class TextTable {
 
   /// Every row followed by "\n", each prefixed by `indent`.
   std::string render(std::string_view indent = "") const;
+  /// The same, written to `out` line by line (a large report never exists as one string).
+  void render_to(std::ostream& out, std::string_view indent = "") const;
 
  private:
   // Cells are kept back to back in one buffer (a report of thousands of rows would otherwise

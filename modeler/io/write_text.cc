@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <ostream>
+#include <sstream>
 #include <string_view>
 
 #include "common/error.h"
@@ -136,26 +138,30 @@ void TextReport::add(const KernelResult& result) {
   }
 }
 
-std::string TextReport::finish() const {
-  std::string out;
-  if (options_.header) out += header_line(dataset_) + "\n";
-  out += models_.render();
-  if (const std::string marks = legend(used_marks_); !marks.empty()) out += "\n" + marks;
+void TextReport::write(std::ostream& out) const {
+  if (options_.header) out << header_line(dataset_) << '\n';
+  models_.render_to(out);
+  if (const std::string marks = legend(used_marks_); !marks.empty()) out << '\n' << marks;
   if (predictions_.rows() > 1) {
-    out += "\nPredictions (value and prediction interval):\n";
-    out += predictions_.render("  ");
+    out << "\nPredictions (value and prediction interval):\n";
+    predictions_.render_to(out, "  ");
   }
   if (budgets_.rows() > 1) {
     // "earliest"/"latest" are where the interval's upper/lower bound crosses the budget.
-    out += fmt::format(
+    out << fmt::format(
         "\nBudget crossings (smallest {} at which the predicted cost exceeds the budget; earliest "
         "and latest from the prediction interval):\n",
         dataset_.parameter);
-    out += budgets_.render("  ");
+    budgets_.render_to(out, "  ");
   }
-  if (!warnings_.empty()) out += "\nWarnings:\n" + warnings_;
-  if (!decisions_.empty()) out += "\nClass decisions:\n" + decisions_;
-  return out;
+  if (!warnings_.empty()) out << "\nWarnings:\n" << warnings_;
+  if (!decisions_.empty()) out << "\nClass decisions:\n" << decisions_;
+}
+
+std::string TextReport::finish() const {
+  std::ostringstream out;
+  write(out);
+  return std::move(out).str();
 }
 
 std::string format_text_report(const Dataset& dataset, const std::vector<KernelResult>& results,

@@ -13,6 +13,7 @@
 // followed, when present, by predictions, budget crossings, warnings and class decisions.
 // Plain text without terminal colours, so it can be written to a file as is.
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,9 @@ class TextReport {
  public:
   TextReport(const Dataset& dataset, const TextReportOptions& options = {});
   void add(const KernelResult& result);
+  /// The report so far, written to `out` piece by piece.
+  void write(std::ostream& out) const;
+  /// The report so far as one string.
   std::string finish() const;
 
  private:
