@@ -289,7 +289,7 @@ int run_fit(const FitArguments& a, const std::string& format, const std::string&
     // Fitted and reported in chunks: memory stays at the data plus the report's text.
     TextReport report(data);
     bool worse = false;
-    fit_dataset(data, options, 256, [&](KernelResult&& result) {
+    fit_dataset(data, options, 64, [&](KernelResult&& result) {
       for (const auto& m : result.models) worse |= m.worse_than_log;
       report.add(result);
     });

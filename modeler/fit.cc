@@ -740,10 +740,13 @@ void fit_dataset(const Dataset& dataset, const ModelerOptions& options, std::siz
                  const std::function<void(KernelResult&&)>& sink) {
   // Budgets are converted to each kernel's unit first: errors must not escape the parallel loop.
   std::vector<std::optional<BudgetSpec>> budgets;
-  budgets.reserve(dataset.kernels.size());
-  for (const Kernel& kernel : dataset.kernels) {
-    budgets.push_back(budget_for_kernel(dataset, kernel, options.budget));
+  if (options.budget) {
+    budgets.reserve(dataset.kernels.size());
+    for (const Kernel& kernel : dataset.kernels) {
+      budgets.push_back(budget_for_kernel(dataset, kernel, options.budget));
+    }
   }
+  const std::optional<BudgetSpec> no_budget;
   const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
   chunk = std::max<std::size_t>(chunk, 1);
   std::vector<KernelResult> results;
@@ -754,7 +757,8 @@ void fit_dataset(const Dataset& dataset, const ModelerOptions& options, std::siz
     for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(count); ++i) {
       const std::size_t k = first + static_cast<std::size_t>(i);
       results[static_cast<std::size_t>(i)] =
-          fit_kernel_with_budget(dataset.kernels[k], options, budgets[k]);
+          fit_kernel_with_budget(dataset.kernels[k], options,
+                                 budgets.empty() ? no_budget : budgets[k]);
       results[static_cast<std::size_t>(i)].kernel = k;
     }
     for (KernelResult& result : results) sink(std::move(result));

@@ -107,7 +107,7 @@ Prediction predict(const PredictiveDistribution& distribution, double t, double 
   const double tail = (1.0 - level) / 2.0;
   prediction.interval.low = mixture_quantile(components, tail);
   prediction.interval.high = mixture_quantile(components, 1.0 - tail);
-  // The point prediction commits to a hypothesis that holds the majority of the posterior;
+  // The point prediction commits to a hypothesis that holds more than half of the posterior;
   // otherwise it is the posterior mean over hypotheses (docs/methods.md, "Predictions").
   const auto dominant = std::max_element(
       components.begin(), components.end(),
@@ -118,7 +118,7 @@ Prediction predict(const PredictiveDistribution& distribution, double t, double 
     total += c.weight;
     weighted += c.weight * c.location;
   }
-  prediction.value = dominant->weight >= 0.5 * total ? dominant->location : weighted / total;
+  prediction.value = dominant->weight > 0.5 * total ? dominant->location : weighted / total;
   return prediction;
 }
 

@@ -3,16 +3,6 @@
 
 #include <gtest/gtest.h>
 
-// least_squares.h and nonlinear.h include <Eigen/Dense>, but ompscale_modeler links Eigen
-// PRIVATE, so the include path reaches the tests only when Eigen sits on a default path.
-#if __has_include(<Eigen/Dense>)
-#define OMPSCALE_TEST_HAS_EIGEN 1
-#else
-#define OMPSCALE_TEST_HAS_EIGEN 0
-#endif
-
-#if OMPSCALE_TEST_HAS_EIGEN
-
 #include <cmath>
 #include <numeric>
 #include <vector>
@@ -370,15 +360,3 @@ TEST(RefineExponents, ConstantModelIsNotRefined) {
 
 }  // namespace
 }  // namespace ompscale::modeler
-
-#else  // !OMPSCALE_TEST_HAS_EIGEN
-
-namespace {
-TEST(LeastSquares, EigenNotOnTheTestsIncludePath) {
-  GTEST_SKIP() << "BUG: modeler/least_squares.h and modeler/nonlinear.h include <Eigen/Dense>, "
-                  "but modeler/CMakeLists.txt links Eigen3::Eigen PRIVATE to ompscale_modeler, so "
-                  "code including these headers (these tests) cannot find Eigen; link it PUBLIC";
-}
-}  // namespace
-
-#endif

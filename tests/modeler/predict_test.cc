@@ -6,6 +6,7 @@
 #include <functional>
 #include <numbers>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include <boost/math/distributions/students_t.hpp>
@@ -120,85 +121,169 @@ double mixture_cdf(const PredictiveDistribution& d, double x) {
   return cdf;
 }
 
-TEST(Predict, MixtureMedianAndInterval) {
+// The point value is the location of a component holding >= 50% of the total weight when
+// there is one, otherwise the weighted mean of the locations; the interval is always the
+// mixture's quantiles.
+
+PredictiveDistribution constants(const std::vector<std::pair<double, double>>& location_weight) {
+  PredictiveDistribution d;
+  for (const auto& [location, weight] : location_weight) {
+    PredictiveComponent c = component(constant_model(location), weight);
+    c.noise_sd_absolute = 1.0;
+    c.dof = 30.0;
+    d.components.push_back(c);
+  }
+  return d;
+}
+
+void expect_mixture_interval(const PredictiveDistribution& d, const Prediction& p) {
+  const double tail = (1.0 - p.level) / 2.0;
+  EXPECT_NEAR(mixture_cdf(d, p.interval.low), tail, 1e-9);
+  EXPECT_NEAR(mixture_cdf(d, p.interval.high), 1.0 - tail, 1e-9);
+}
+
+TEST(Predict, MixtureValueAndInterval) {
   {
+    // 0.5 / 0.5: no single hypothesis is preferred; the mean of 10 and 20.
     const PredictiveDistribution d = two_constants(0.5, 0.5);
     const Prediction p = predict(d, 7.0, 0.9);
-    // Symmetric mixture: the median is the midpoint between the components.
-    EXPECT_NEAR(p.value, 15.0, 1e-9);
-    // A zero-width central interval is the median too.
+    EXPECT_NEAR(p.value, 15.0, 1e-9) << "two components of equal weight give their mean";
+    // A zero-width central interval is the mixture's median, 15 by symmetry.
     const Prediction median = predict(d, 7.0, 0.0);
     EXPECT_NEAR(median.interval.low, 15.0, 1e-9);
     EXPECT_NEAR(median.interval.high, 15.0, 1e-9);
     // Interval bounds are the mixture's 5% and 95% quantiles, symmetric around 15.
-    EXPECT_NEAR(mixture_cdf(d, p.interval.low), 0.05, 1e-9);
-    EXPECT_NEAR(mixture_cdf(d, p.interval.high), 0.95, 1e-9);
+    expect_mixture_interval(d, p);
     EXPECT_NEAR(p.interval.low + p.interval.high, 30.0, 1e-8);
     EXPECT_LT(p.interval.low, 10.0);
     EXPECT_GT(p.interval.high, 20.0);
   }
   {
+    // 0.8 / 0.2: the heavy component's location, exactly (not the mixture's median).
     const PredictiveDistribution d = two_constants(0.8, 0.2);
     const Prediction p = predict(d, 7.0, 0.9);
-    // The median lies between the components, on the heavier one's side.
-    EXPECT_GT(p.value, 10.0);
-    EXPECT_LT(p.value, 15.0);
-    EXPECT_NEAR(mixture_cdf(d, p.value), 0.5, 1e-9);
-    EXPECT_NEAR(mixture_cdf(d, p.interval.low), 0.05, 1e-9);
-    EXPECT_NEAR(mixture_cdf(d, p.interval.high), 0.95, 1e-9);
-    // The mirror image: weights swapped, median mirrored around 15.
-    const Prediction q = predict(two_constants(0.2, 0.8), 7.0, 0.9);
-    EXPECT_NEAR(p.value + q.value, 30.0, 1e-8);
+    EXPECT_DOUBLE_EQ(p.value, 10.0) << "the component holding 80% of the weight gives the value";
+    expect_mixture_interval(d, p);
+    EXPECT_LT(p.interval.low, 10.0);
+    EXPECT_GT(p.interval.high, 20.0);
+    // The mirror image.
+    const PredictiveDistribution e = two_constants(0.2, 0.8);
+    const Prediction q = predict(e, 7.0, 0.9);
+    EXPECT_DOUBLE_EQ(q.value, 20.0);
+    expect_mixture_interval(e, q);
+    EXPECT_NEAR(p.interval.low + q.interval.high, 30.0, 1e-8);
+    EXPECT_NEAR(p.interval.high + q.interval.low, 30.0, 1e-8);
   }
   {
-    // Two degenerate components of equal weight: the interval spans them, the median is one of
-    // the two (any value between them is a median).
-    PredictiveDistribution d;
-    d.components = {component(constant_model(3.0), 0.5), component(constant_model(5.0), 0.5)};
-    const Prediction p = predict(d, 1.0, 0.9);
-    EXPECT_GE(p.value, 3.0);
-    EXPECT_LE(p.value, 5.0);
-    EXPECT_DOUBLE_EQ(p.interval.low, 3.0);
-    EXPECT_DOUBLE_EQ(p.interval.high, 5.0);
+    // Exactly half the weight on one component is no majority: the weighted mean
+    // 0.5 * 10 + 0.3 * 20 + 0.2 * 40 = 19; with 51% it is that component's location.
+    const PredictiveDistribution d = constants({{10.0, 0.5}, {20.0, 0.3}, {40.0, 0.2}});
+    const Prediction p = predict(d, 7.0, 0.9);
+    EXPECT_NEAR(p.value, 19.0, 1e-9) << "half the weight is not a majority";
+    EXPECT_DOUBLE_EQ(predict(constants({{10.0, 0.51}, {20.0, 0.29}, {40.0, 0.2}}), 7.0, 0.9).value,
+                     10.0)
+        << "a component holding more than half of the weight gives the value";
+    expect_mixture_interval(d, p);
+  }
+  {
+    // 0.3 / 0.3 / 0.4: no component holds half the weight; the weighted mean
+    // 0.3 * 10 + 0.3 * 20 + 0.4 * 40 = 25 (not the unweighted mean 23.3, not the heaviest 40).
+    const PredictiveDistribution d = constants({{10.0, 0.3}, {20.0, 0.3}, {40.0, 0.4}});
+    const Prediction p = predict(d, 7.0, 0.9);
+    EXPECT_NEAR(p.value, 25.0, 1e-9) << "without a majority component the weighted mean";
+    expect_mixture_interval(d, p);
+    EXPECT_LT(p.interval.low, 10.0);
+    EXPECT_GT(p.interval.high, 40.0);
   }
 }
 
 TEST(Predict, DegenerateMixtureHonoursWeights) {
-  // Point masses: 80% at 3, 20% at 5. Median 3, 5% quantile 3, 95% quantile 5.
-  PredictiveDistribution d;
-  d.components = {component(constant_model(3.0), 0.8), component(constant_model(5.0), 0.2)};
-  const Prediction p = predict(d, 1.0, 0.9);
-  EXPECT_DOUBLE_EQ(p.interval.low, 3.0);
-  EXPECT_DOUBLE_EQ(p.interval.high, 5.0);
-  // 98% at 5: every central 90% quantile is 5.
-  PredictiveDistribution e;
-  e.components = {component(constant_model(3.0), 0.02), component(constant_model(5.0), 0.98)};
-  const Prediction q = predict(e, 1.0, 0.9);
-  EXPECT_DOUBLE_EQ(q.value, 5.0);
-  EXPECT_DOUBLE_EQ(q.interval.high, 5.0);
-  if (p.value != 3.0 || q.interval.low != 5.0) {
-    GTEST_SKIP() << "BUG: modeler/predict.cc mixture_quantile(): when every component has scale "
-                    "0 it returns the smallest location for probabilities below 0.5 and the "
-                    "largest otherwise, ignoring the weights: 80% at 3 / 20% at 5 gives median "
-                 << p.value << " (expected 3); 2% at 3 / 98% at 5 gives a 5% quantile of "
-                 << q.interval.low << " (expected 5)";
+  // Point masses: the interval bounds are weighted quantiles of the locations (the smallest
+  // location whose cumulative weight reaches the probability).
+  {
+    // 80% at 3, 20% at 5: 5% quantile 3, 95% quantile 5; value 3 (the majority component).
+    PredictiveDistribution d;
+    d.components = {component(constant_model(3.0), 0.8), component(constant_model(5.0), 0.2)};
+    const Prediction p = predict(d, 1.0, 0.9);
+    EXPECT_DOUBLE_EQ(p.value, 3.0);
+    EXPECT_DOUBLE_EQ(p.interval.low, 3.0);
+    EXPECT_DOUBLE_EQ(p.interval.high, 5.0);
+    // A central 50% interval: 25% and 75% quantiles are both 3.
+    const Prediction half = predict(d, 1.0, 0.5);
+    EXPECT_DOUBLE_EQ(half.interval.low, 3.0);
+    EXPECT_DOUBLE_EQ(half.interval.high, 3.0);
+  }
+  {
+    // 98% at 5: every central 90% quantile is 5.
+    PredictiveDistribution d;
+    d.components = {component(constant_model(3.0), 0.02), component(constant_model(5.0), 0.98)};
+    const Prediction p = predict(d, 1.0, 0.9);
+    EXPECT_DOUBLE_EQ(p.value, 5.0);
+    EXPECT_DOUBLE_EQ(p.interval.low, 5.0) << "the 5% quantile ignores the 2% at 3";
+    EXPECT_DOUBLE_EQ(p.interval.high, 5.0);
+  }
+  {
+    // Equal weights at 3 and 5: the interval spans them, the value is their mean.
+    PredictiveDistribution d;
+    d.components = {component(constant_model(3.0), 0.5), component(constant_model(5.0), 0.5)};
+    const Prediction p = predict(d, 1.0, 0.9);
+    EXPECT_DOUBLE_EQ(p.value, 4.0);
+    EXPECT_DOUBLE_EQ(p.interval.low, 3.0);
+    EXPECT_DOUBLE_EQ(p.interval.high, 5.0);
+  }
+  {
+    // 30% at 1, 30% at 2, 40% at 4, listed out of order: value 0.3 + 0.6 + 1.6 = 2.5.
+    PredictiveDistribution d;
+    d.components = {component(constant_model(4.0), 0.4), component(constant_model(1.0), 0.3),
+                    component(constant_model(2.0), 0.3)};
+    const Prediction p = predict(d, 1.0, 0.9);
+    EXPECT_NEAR(p.value, 2.5, 1e-12);
+    EXPECT_DOUBLE_EQ(p.interval.low, 1.0);
+    EXPECT_DOUBLE_EQ(p.interval.high, 4.0);
+    // 45% and 55% quantiles: both 2 (cumulative weights 0.3, 0.6, 1.0).
+    const Prediction narrow = predict(d, 1.0, 0.1);
+    EXPECT_DOUBLE_EQ(narrow.interval.low, 2.0);
+    EXPECT_DOUBLE_EQ(narrow.interval.high, 2.0);
   }
 }
 
 TEST(Predict, UnnormalisedWeightsActLikeNormalisedOnes) {
   // models.json is read back without normalising the weights; weights {2, 2} describe the same
-  // mixture as {0.5, 0.5}.
-  const Prediction a = predict(two_constants(0.5, 0.5), 1.0, 0.9);
-  const Prediction b = predict(two_constants(2.0, 2.0), 1.0, 0.9);
-  if (std::fabs(b.value - a.value) > 1e-6 || std::fabs(b.interval.low - a.interval.low) > 1e-6 ||
-      std::fabs(b.interval.high - a.interval.high) > 1e-6) {
-    GTEST_SKIP() << "BUG: modeler/predict.cc mixture_cdf() sums weight * cdf without dividing by "
-                    "the total weight, so weights that do not sum to 1 (e.g. from an edited "
-                    "models.json, read by io/models_json.cc read_component() as they are) give "
-                    "wrong quantiles: weights {2, 2} give value "
-                 << b.value << " and [" << b.interval.low << ", " << b.interval.high
-                 << "] instead of " << a.value << " and [" << a.interval.low << ", "
-                 << a.interval.high << "]";
+  // mixture as {0.5, 0.5}, {8, 2} the same as {0.8, 0.2}, {3, 3, 4} the same as {0.3, 0.3, 0.4}.
+  const auto expect_same = [](const PredictiveDistribution& normalised,
+                              const PredictiveDistribution& scaled, double value) {
+    for (double level : {0.5, 0.9}) {
+      SCOPED_TRACE(level);
+      const Prediction a = predict(normalised, 1.0, level);
+      const Prediction b = predict(scaled, 1.0, level);
+      EXPECT_NEAR(a.value, value, 1e-9);
+      EXPECT_NEAR(b.value, a.value, 1e-6);
+      EXPECT_NEAR(b.interval.low, a.interval.low, 1e-6);
+      EXPECT_NEAR(b.interval.high, a.interval.high, 1e-6);
+      expect_mixture_interval(scaled, b);
+    }
+  };
+  {
+    SCOPED_TRACE("{2, 2}");
+    expect_same(two_constants(0.5, 0.5), two_constants(2.0, 2.0), 15.0);
+  }
+  {
+    SCOPED_TRACE("{8, 2}");
+    expect_same(two_constants(0.8, 0.2), two_constants(8.0, 2.0), 10.0);
+  }
+  {
+    SCOPED_TRACE("{3, 3, 4}");
+    expect_same(constants({{10.0, 0.3}, {20.0, 0.3}, {40.0, 0.4}}),
+                constants({{10.0, 3.0}, {20.0, 3.0}, {40.0, 4.0}}), 25.0);
+  }
+  {
+    // Point masses with weights {8, 2}: weighted quantiles of the locations.
+    PredictiveDistribution d;
+    d.components = {component(constant_model(3.0), 8.0), component(constant_model(5.0), 2.0)};
+    const Prediction p = predict(d, 1.0, 0.9);
+    EXPECT_DOUBLE_EQ(p.value, 3.0);
+    EXPECT_DOUBLE_EQ(p.interval.low, 3.0);
+    EXPECT_DOUBLE_EQ(p.interval.high, 5.0);
   }
 }
 
