@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -81,15 +81,19 @@ int main(int argc, char** argv) {
   std::string modeler = OMPSCALE_MODELER_BIN;
   for (int a = 1; a + 1 < argc; a += 2) {
     const std::string flag = argv[a];
-    if (flag == "--kernels") kernels = std::stoul(argv[a + 1]);
-    else if (flag == "--runs") runs = std::stoi(argv[a + 1]);
-    else if (flag == "--modeler") modeler = argv[a + 1];
+    if (flag == "--kernels")
+      kernels = std::stoul(argv[a + 1]);
+    else if (flag == "--runs")
+      runs = std::stoi(argv[a + 1]);
+    else if (flag == "--modeler")
+      modeler = argv[a + 1];
     else {
       std::fprintf(stderr, "unknown option %s\n", flag.c_str());
       return 2;
     }
   }
-  const auto dir = std::filesystem::temp_directory_path() / ("ompscale-fit-speed-" + std::to_string(getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("ompscale-fit-speed-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   const std::string big = (dir / "kernels.txt").string();
   const std::string one = (dir / "one.txt").string();
@@ -104,9 +108,10 @@ int main(int argc, char** argv) {
     peak_one = std::max(peak_one, run(modeler, one, (dir / "one-models.txt").string()).max_rss_kib);
   }
   std::sort(seconds.begin(), seconds.end());
-  std::printf("modeler fit, %zu kernels x 6 thread counts x 5 repetitions, %d runs\n", kernels, runs);
-  std::printf("wall time median          %.3f s (min %.3f, max %.3f)\n", seconds[seconds.size() / 2],
-              seconds.front(), seconds.back());
+  std::printf("modeler fit, %zu kernels x 6 thread counts x 5 repetitions, %d runs\n", kernels,
+              runs);
+  std::printf("wall time median          %.3f s (min %.3f, max %.3f)\n",
+              seconds[seconds.size() / 2], seconds.front(), seconds.back());
   std::printf("peak RSS                  %ld KiB (one kernel: %ld KiB)\n", peak_big, peak_one);
   std::printf("memory per kernel         %.2f KiB\n",
               static_cast<double>(peak_big - peak_one) / static_cast<double>(kernels));

@@ -12,6 +12,8 @@
 // relative error of the prediction at 4x the largest thread count, and the share of kernels
 // whose true value there lies inside the 90% prediction interval.
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -21,8 +23,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "common/statistics.h"
 #include "modeler/fit.h"
@@ -100,7 +100,8 @@ Dataset generate(std::size_t count, unsigned seed, double noise, double share_mi
 
 bool recovered(const Model& model, const Truth& truth) {
   if (truth.c1 == 0.0) return model.terms.empty();
-  return model.terms.size() == 1 && std::fabs(model.terms[0].shape.exponent - truth.shape.exponent) < 1e-9 &&
+  return model.terms.size() == 1 &&
+         std::fabs(model.terms[0].shape.exponent - truth.shape.exponent) < 1e-9 &&
          model.terms[0].shape.log_exponent == truth.shape.log_exponent;
 }
 
@@ -115,13 +116,20 @@ int main(int argc, char** argv) {
   for (int a = 1; a + 1 < argc; a += 2) {
     const std::string flag = argv[a];
     const std::string value = argv[a + 1];
-    if (flag == "--kernels") count = std::stoul(value);
-    else if (flag == "--seed") seed = static_cast<unsigned>(std::stoul(value));
-    else if (flag == "--noise") noise = std::stod(value);
-    else if (flag == "--share-min") share_min = std::stod(value);
-    else if (flag == "--preset") preset = value;
-    else if (flag == "--reference") reference = value;
-    else if (flag == "--truth") truth_path = value;
+    if (flag == "--kernels")
+      count = std::stoul(value);
+    else if (flag == "--seed")
+      seed = static_cast<unsigned>(std::stoul(value));
+    else if (flag == "--noise")
+      noise = std::stod(value);
+    else if (flag == "--share-min")
+      share_min = std::stod(value);
+    else if (flag == "--preset")
+      preset = value;
+    else if (flag == "--reference")
+      reference = value;
+    else if (flag == "--truth")
+      truth_path = value;
     else {
       std::fprintf(stderr, "unknown option %s\n", flag.c_str());
       return 2;
@@ -130,8 +138,8 @@ int main(int argc, char** argv) {
   std::vector<Truth> truth;
   if (!reference.empty()) truth = read_truth(truth_path);
   // Constructed, not assigned: GCC 12 warns falsely (-Wrestrict) on the string move assignment.
-  const Dataset data =
-      reference.empty() ? generate(count, seed, noise, share_min, truth) : read_dataset(reference, {});
+  const Dataset data = reference.empty() ? generate(count, seed, noise, share_min, truth)
+                                         : read_dataset(reference, {});
   ModelerOptions options;
   options.aggregation = Aggregation::kMean;
   if (preset == "extrap") {
@@ -163,10 +171,12 @@ int main(int argc, char** argv) {
     errors.push_back(std::fabs(p.value - actual) / std::fabs(actual));
     if (actual >= p.interval.low && actual <= p.interval.high) ++covered;
     if (std::getenv("DIAG") && std::fabs(p.value - actual) / std::fabs(actual) > 0.15)
-      std::printf("DIAG truth i=%.3f j=%d share64=%.3g | chosen %s | pred %.4g [%.4g,%.4g] true %.4g comps %zu\n",
-                  truth[k].shape.exponent, truth[k].shape.log_exponent,
-                  truth[k].c1 * truth[k].shape.evaluate(64) / truth[k].c0, m.model.to_string().c_str(),
-                  p.value, p.interval.low, p.interval.high, actual, m.predictive.components.size());
+      std::printf(
+          "DIAG truth i=%.3f j=%d share64=%.3g | chosen %s | pred %.4g [%.4g,%.4g] true %.4g comps "
+          "%zu\n",
+          truth[k].shape.exponent, truth[k].shape.log_exponent,
+          truth[k].c1 * truth[k].shape.evaluate(64) / truth[k].c0, m.model.to_string().c_str(),
+          p.value, p.interval.low, p.interval.high, actual, m.predictive.components.size());
   }
   const double n = static_cast<double>(results.size());
   std::printf("kernels %zu (%s), preset %s\n", results.size(),

@@ -14,6 +14,8 @@ std::string locate(const std::string& file, std::size_t line, const std::string&
 InputError::InputError(std::string file, std::size_t line, const std::string& cause)
     : std::runtime_error(locate(file, line, cause)), file_(std::move(file)), line_(line) {}
 
-std::string version_string() { return fmt::format("{} (git {})", OMPSCALE_VERSION, OMPSCALE_GIT_HASH); }
+std::string version_string() {
+  return fmt::format("{} (git {})", OMPSCALE_VERSION, OMPSCALE_GIT_HASH);
+}
 
 }  // namespace ompscale

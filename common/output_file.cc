@@ -1,5 +1,6 @@
 #include "common/output_file.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,8 +11,6 @@
 #include <iterator>
 #include <sstream>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "common/error.h"
 

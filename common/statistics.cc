@@ -36,7 +36,9 @@ double quantile(std::span<const double> x, double q) {
   return s[lo] + (pos - static_cast<double>(lo)) * (s[hi] - s[lo]);
 }
 
-double median(std::span<const double> x) { return quantile(x, 0.5); }
+double median(std::span<const double> x) {
+  return quantile(x, 0.5);
+}
 
 double stddev(std::span<const double> x) {
   if (x.size() < 2) return 0.0;

@@ -1,17 +1,16 @@
 #include "modeler/cli.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "common/error.h"
 #include "common/output_file.h"
@@ -59,7 +58,8 @@ struct FitArguments {
 };
 
 void add_fit_options(CLI::App& cmd, FitArguments& a) {
-  cmd.add_option("inputs", a.inputs, "Measurement files (ompbench CSV, CSV, Extra-P text/JSON/JSONL); - reads stdin")
+  cmd.add_option("inputs", a.inputs,
+                 "Measurement files (ompbench CSV, CSV, Extra-P text/JSON/JSONL); - reads stdin")
       ->required();
   cmd.add_option("--input-format", a.input_format,
                  "auto, ompbench, csv, extrap, extrap-json or jsonl")
@@ -109,7 +109,8 @@ double parse_exponent(const std::string& text) {
     double v = 0.0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || end != s.data() + s.size()) {
-      throw UsageError(fmt::format("bad exponent '{}': use numbers or fractions such as 3/2", text));
+      throw UsageError(
+          fmt::format("bad exponent '{}': use numbers or fractions such as 3/2", text));
     }
     return v;
   };
@@ -144,13 +145,15 @@ Dataset read_inputs(const FitArguments& a) {
   Dataset data;
   for (const std::string& input : a.inputs) data.append(read_dataset(input, read));
   if (data.skipped_invalid > 0) {
-    std::cerr << fmt::format("modeler: {} value(s) marked valid=0 were not used (--include-invalid uses them)\n",
-                             data.skipped_invalid);
+    std::cerr << fmt::format(
+        "modeler: {} value(s) marked valid=0 were not used (--include-invalid uses them)\n",
+        data.skipped_invalid);
   }
   return data;
 }
 
-std::vector<platforms::ThreadClass> partition_classes(const std::vector<platforms::ThreadClass>& classes) {
+std::vector<platforms::ThreadClass> partition_classes(
+    const std::vector<platforms::ThreadClass>& classes) {
   // 8X and LINEAR are sweep sets that overlap everything; they make no partition.
   std::vector<platforms::ThreadClass> out;
   for (const auto& c : classes) {
@@ -175,17 +178,24 @@ ModelerOptions make_options(const FitArguments& a, const Dataset& data) {
     o.aggregation = is_ompbench(data) ? Aggregation::kTrimmedMean : Aggregation::kMean;
   }
   if (!a.selection.empty()) {
-    if (a.selection == "noise") o.selection = Selection::kNoiseAware;
-    else if (a.selection == "smape") o.selection = Selection::kSmape;
-    else if (a.selection == "rss") o.selection = Selection::kRss;
-    else throw UsageError(fmt::format("bad --selection '{}': use noise, smape or rss", a.selection));
+    if (a.selection == "noise")
+      o.selection = Selection::kNoiseAware;
+    else if (a.selection == "smape")
+      o.selection = Selection::kSmape;
+    else if (a.selection == "rss")
+      o.selection = Selection::kRss;
+    else
+      throw UsageError(fmt::format("bad --selection '{}': use noise, smape or rss", a.selection));
   }
-  if (a.folds == 1 || a.folds < -1) throw UsageError("bad --folds: use 0 (leave-one-out) or k >= 2");
+  if (a.folds == 1 || a.folds < -1)
+    throw UsageError("bad --folds: use 0 (leave-one-out) or k >= 2");
   if (a.folds >= 0) o.folds = a.folds;
   if (!a.exponents.empty() || !a.log_exponents.empty() || a.terms > 0) {
     std::vector<double> poly;
     for (const auto& e : a.exponents) poly.push_back(parse_exponent(e));
-    if (poly.empty()) poly = {0, 1.0 / 4, 1.0 / 3, 1.0 / 2, 2.0 / 3, 3.0 / 4, 1, 5.0 / 4, 4.0 / 3, 3.0 / 2, 5.0 / 3, 7.0 / 4, 2};
+    if (poly.empty())
+      poly = {0,       1.0 / 4, 1.0 / 3, 1.0 / 2, 2.0 / 3, 3.0 / 4, 1,
+              5.0 / 4, 4.0 / 3, 3.0 / 2, 5.0 / 3, 7.0 / 4, 2};
     std::vector<int> logs = a.log_exponents.empty() ? std::vector<int>{0, 1, 2} : a.log_exponents;
     for (int j : logs) {
       if (j < 0) throw UsageError("bad --logs: log exponents are 0 or positive integers");
@@ -193,23 +203,29 @@ ModelerOptions make_options(const FitArguments& a, const Dataset& data) {
     const int terms = a.terms > 0 ? a.terms : 1;
     if (terms > 3) throw UsageError("bad --terms: use 1, 2 or 3");
     if (o.extrap_compatible && (terms != 1 || !a.exponents.empty() || !a.log_exponents.empty())) {
-      throw UsageError("--preset extrap fixes the hypothesis space; drop --exponents/--logs/--terms");
+      throw UsageError(
+          "--preset extrap fixes the hypothesis space; drop --exponents/--logs/--terms");
     }
     o.space = HypothesisSpace::from_exponents(poly, logs, terms);
   }
   if (a.negative_exponents) o.space = o.space.with_negative_exponents();
   o.valid_adjusted_r2 = a.valid_r2;
-  if (a.loss == "ls") o.loss = Loss::kLeastSquares;
-  else if (a.loss == "huber") o.loss = Loss::kHuber;
-  else if (a.loss == "cauchy") o.loss = Loss::kCauchy;
-  else throw UsageError(fmt::format("bad --loss '{}': use ls, huber or cauchy", a.loss));
+  if (a.loss == "ls")
+    o.loss = Loss::kLeastSquares;
+  else if (a.loss == "huber")
+    o.loss = Loss::kHuber;
+  else if (a.loss == "cauchy")
+    o.loss = Loss::kCauchy;
+  else
+    throw UsageError(fmt::format("bad --loss '{}': use ls, huber or cauchy", a.loss));
   o.refine_exponents = a.refine_exponents;
   if (!(a.confidence > 0.0 && a.confidence < 1.0)) {
     throw UsageError("bad --confidence: use a level between 0 and 1, e.g. 0.9");
   }
   o.confidence = a.confidence;
   for (double t : a.predict_at) {
-    if (!(t > 0.0)) throw UsageError(fmt::format("bad --predict value {}: thread counts are positive", t));
+    if (!(t > 0.0))
+      throw UsageError(fmt::format("bad --predict value {}: thread counts are positive", t));
   }
   o.predict_at = a.predict_at;
   if (!a.budget.empty()) o.budget = parse_budget(a.budget);
@@ -220,8 +236,9 @@ ModelerOptions make_options(const FitArguments& a, const Dataset& data) {
     o.class_mode = ClassMode::kNone;
   } else if (a.classes == "auto") {
     o.class_mode = ClassMode::kAuto;
-    o.classes = a.platform.empty() ? platforms::paper_partition()
-                                   : partition_classes(platforms::find_platform(a.platform).classes);
+    o.classes = a.platform.empty()
+                    ? platforms::paper_partition()
+                    : partition_classes(platforms::find_platform(a.platform).classes);
   } else {
     o.class_mode = ClassMode::kList;
     // "po2,odd,mine=3,5,7": a spec with '=' swallows the plain numbers that follow it.
@@ -321,7 +338,8 @@ int run_predict(const std::string& models_path, const std::vector<double>& at, d
   std::optional<BudgetSpec> budget;
   if (!budget_text.empty()) budget = parse_budget(budget_text);
   for (double t : at) {
-    if (!(t > 0.0)) throw UsageError(fmt::format("bad --at value {}: thread counts are positive", t));
+    if (!(t > 0.0))
+      throw UsageError(fmt::format("bad --at value {}: thread counts are positive", t));
   }
   for (auto& result : file.results) {
     for (auto& m : result.models) {
@@ -353,17 +371,20 @@ int run_predict(const std::string& models_path, const std::vector<double>& at, d
 }  // namespace
 
 int run_cli(int argc, char** argv) {
-  CLI::App app{"modeler: scaling models (PMNF) of OpenMP construct costs and other kernels.\n"
-               "Reads ompbench CSV, generic CSV and Extra-P text/JSON/JSONL inputs."};
+  CLI::App app{
+      "modeler: scaling models (PMNF) of OpenMP construct costs and other kernels.\n"
+      "Reads ompbench CSV, generic CSV and Extra-P text/JSON/JSONL inputs."};
   app.require_subcommand(1);
   app.set_version_flag("--version", version_string());
 
   FitArguments fit_args;
   std::string fit_format = "text", fit_output;
   bool fail_on_worse = false;
-  CLI::App* fit = app.add_subcommand("fit", "Model every kernel and report (text, json, csv, extrap)");
+  CLI::App* fit =
+      app.add_subcommand("fit", "Model every kernel and report (text, json, csv, extrap)");
   add_fit_options(*fit, fit_args);
-  fit->add_option("--format", fit_format, "text, json (models.json), csv, or extrap (the data as Extra-P text)")
+  fit->add_option("--format", fit_format,
+                  "text, json (models.json), csv, or extrap (the data as Extra-P text)")
       ->capture_default_str();
   fit->add_option("-o,--output", fit_output, "Output file (default: stdout)");
   fit->add_flag("--fail-on-worse-than-log", fail_on_worse,
@@ -376,14 +397,16 @@ int run_cli(int argc, char** argv) {
   CLI::App* plot = app.add_subcommand("plot", "Fit and draw points, spread and models as SVG");
   add_fit_options(*plot, plot_args);
   plot->add_option("-o,--output", plot_output, "SVG file (default: stdout)");
-  plot->add_option("--extrapolate-to", extrapolate_to, "Draw models (dashed) up to this thread count (default 4x the largest)");
+  plot->add_option("--extrapolate-to", extrapolate_to,
+                   "Draw models (dashed) up to this thread count (default 4x the largest)");
   plot->add_flag("--log-y", log_y, "Logarithmic value axis");
 
   std::string models_path, predict_format = "text", predict_output, budget;
   std::vector<double> at;
   double confidence = 0.90, budget_limit = 1 << 20;
   CLI::App* pred = app.add_subcommand("predict", "Predictions with intervals from a models.json");
-  pred->add_option("models", models_path, "models.json written by modeler fit --format json")->required();
+  pred->add_option("models", models_path, "models.json written by modeler fit --format json")
+      ->required();
   pred->add_option("--at", at, "Thread counts, e.g. 512,1024")->delimiter(',');
   pred->add_option("--confidence", confidence, "Interval level")->capture_default_str();
   pred->add_option("--budget", budget, "Budget in the data's unit (0.3) or relative (4x)");
@@ -406,7 +429,8 @@ int run_cli(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::cerr << "modeler: " << e.what() << " (see modeler " << (argc > 1 ? argv[1] : "") << " --help)\n";
+    std::cerr << "modeler: " << e.what() << " (see modeler " << (argc > 1 ? argv[1] : "")
+              << " --help)\n";
     return 2;
   }
   try {
@@ -423,7 +447,8 @@ int run_cli(int argc, char** argv) {
       ComparisonNames n{compare_a, compare_b};
       if (!names.empty()) {
         const auto comma = names.find(',');
-        if (comma == std::string::npos) throw UsageError("bad --names: give two names, e.g. gnu,llvm");
+        if (comma == std::string::npos)
+          throw UsageError("bad --names: give two names, e.g. gnu,llvm");
         n.a = names.substr(0, comma);
         n.b = names.substr(comma + 1);
       }

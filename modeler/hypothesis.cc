@@ -5,23 +5,25 @@
 namespace ompscale::modeler {
 
 namespace {
-const std::vector<double> kPaperExponents = {0.0,       1.0 / 4, 1.0 / 3, 1.0 / 2, 2.0 / 3,
-                                             3.0 / 4,   1.0,     5.0 / 4, 4.0 / 3, 3.0 / 2,
-                                             5.0 / 3,   7.0 / 4, 2.0};
+const std::vector<double> kPaperExponents = {0.0,     1.0 / 4, 1.0 / 3, 1.0 / 2, 2.0 / 3,
+                                             3.0 / 4, 1.0,     5.0 / 4, 4.0 / 3, 3.0 / 2,
+                                             5.0 / 3, 7.0 / 4, 2.0};
 }  // namespace
 
-HypothesisSpace HypothesisSpace::paper() { return from_exponents(kPaperExponents, {0, 1, 2}, 1); }
+HypothesisSpace HypothesisSpace::paper() {
+  return from_exponents(kPaperExponents, {0, 1, 2}, 1);
+}
 
 HypothesisSpace HypothesisSpace::extrap_default() {
   // Extra-P 4.2.5's single-parameter default building blocks (numerator, denominator, log
   // exponent), in the order its SingleParameterModeler tries them; the order breaks SMAPE ties.
   static constexpr int kBlocks[][3] = {
-      {0, 1, 1},  {0, 1, 2},  {1, 4, 0},  {1, 3, 0},  {1, 4, 1},  {1, 3, 1},  {1, 4, 2},
-      {1, 3, 2},  {1, 2, 0},  {1, 2, 1},  {1, 2, 2},  {2, 3, 0},  {3, 4, 0},  {2, 3, 1},
-      {3, 4, 1},  {4, 5, 0},  {2, 3, 2},  {3, 4, 2},  {1, 1, 0},  {1, 1, 1},  {1, 1, 2},
-      {5, 4, 0},  {5, 4, 1},  {4, 3, 0},  {4, 3, 1},  {3, 2, 0},  {3, 2, 1},  {3, 2, 2},
-      {5, 3, 0},  {7, 4, 0},  {2, 1, 0},  {2, 1, 1},  {2, 1, 2},  {9, 4, 0},  {7, 3, 0},
-      {5, 2, 0},  {5, 2, 1},  {5, 2, 2},  {8, 3, 0},  {11, 4, 0}, {3, 1, 0},  {3, 1, 1},
+      {0, 1, 1}, {0, 1, 2}, {1, 4, 0}, {1, 3, 0}, {1, 4, 1},  {1, 3, 1}, {1, 4, 2},
+      {1, 3, 2}, {1, 2, 0}, {1, 2, 1}, {1, 2, 2}, {2, 3, 0},  {3, 4, 0}, {2, 3, 1},
+      {3, 4, 1}, {4, 5, 0}, {2, 3, 2}, {3, 4, 2}, {1, 1, 0},  {1, 1, 1}, {1, 1, 2},
+      {5, 4, 0}, {5, 4, 1}, {4, 3, 0}, {4, 3, 1}, {3, 2, 0},  {3, 2, 1}, {3, 2, 2},
+      {5, 3, 0}, {7, 4, 0}, {2, 1, 0}, {2, 1, 1}, {2, 1, 2},  {9, 4, 0}, {7, 3, 0},
+      {5, 2, 0}, {5, 2, 1}, {5, 2, 2}, {8, 3, 0}, {11, 4, 0}, {3, 1, 0}, {3, 1, 1},
   };
   HypothesisSpace space;
   for (const auto& b : kBlocks) {
@@ -47,7 +49,8 @@ HypothesisSpace HypothesisSpace::from_exponents(const std::vector<double>& poly_
 HypothesisSpace HypothesisSpace::with_negative_exponents() const {
   HypothesisSpace space = *this;
   for (const TermShape& shape : building_blocks) {
-    if (shape.exponent > 0.0) space.building_blocks.push_back({-shape.exponent, shape.log_exponent});
+    if (shape.exponent > 0.0)
+      space.building_blocks.push_back({-shape.exponent, shape.log_exponent});
   }
   return space;
 }

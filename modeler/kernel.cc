@@ -1,8 +1,8 @@
 #include "modeler/kernel.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "common/error.h"
 
@@ -12,7 +12,8 @@ namespace {
 constexpr char kKeySeparator = '\x1f';  // ASCII unit separator: never part of a key value
 }
 
-Kernel Kernel::from_samples(const std::vector<std::string>& key_values, std::vector<Sample> samples) {
+Kernel Kernel::from_samples(const std::vector<std::string>& key_values,
+                            std::vector<Sample> samples) {
   Kernel k;
   for (std::size_t i = 0; i < key_values.size(); ++i) {
     if (i > 0) k.key_ += kKeySeparator;
@@ -72,12 +73,14 @@ void Dataset::append(Dataset other) {
     return;
   }
   if (other.parameter != parameter) {
-    throw UsageError(fmt::format("inputs model different parameters ('{}' and '{}'); fit them separately",
-                                 parameter, other.parameter));
+    throw UsageError(
+        fmt::format("inputs model different parameters ('{}' and '{}'); fit them separately",
+                    parameter, other.parameter));
   }
   if (other.key_columns != key_columns) {
-    throw UsageError(fmt::format("inputs have different key columns ({} and {}); fit them separately",
-                                 fmt::join(key_columns, ","), fmt::join(other.key_columns, ",")));
+    throw UsageError(
+        fmt::format("inputs have different key columns ({} and {}); fit them separately",
+                    fmt::join(key_columns, ","), fmt::join(other.key_columns, ",")));
   }
   skipped_invalid += other.skipped_invalid;
   for (auto& k : other.kernels) kernels.push_back(std::move(k));

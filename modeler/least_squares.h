@@ -2,10 +2,9 @@
 // Weighted linear least squares for PMNF hypotheses: the design matrix has a column of ones (the
 // constant) and one column per term shape evaluated at the points.
 
+#include <Eigen/Dense>
 #include <span>
 #include <vector>
-
-#include <Eigen/Dense>
 
 #include "modeler/model.h"
 
@@ -19,8 +18,8 @@ struct LinearFit {
   Coefficients coefficients;  ///< constant first, then one per term
   /// (X^T W X)^-1: the coefficients' covariance when the weights are 1 / variance.
   Covariance inverse_normal;
-  Eigen::VectorXd leverage;  ///< diagonal of the hat matrix, for closed-form leave-one-out
-  Eigen::VectorXd residuals; ///< y - X c (unweighted)
+  Eigen::VectorXd leverage;   ///< diagonal of the hat matrix, for closed-form leave-one-out
+  Eigen::VectorXd residuals;  ///< y - X c (unweighted)
   double weighted_rss = 0.0;
 
   Model model(std::span<const TermShape> shapes) const;

@@ -1,11 +1,11 @@
 #include "modeler/model.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 namespace ompscale::modeler {
 
@@ -17,12 +17,18 @@ double TermShape::evaluate(double t) const {
 
 std::string_view to_string(GrowthClass growth) {
   switch (growth) {
-    case GrowthClass::kDecreasing: return "decreasing";
-    case GrowthClass::kConstant: return "constant";
-    case GrowthClass::kLogarithmic: return "logarithmic";
-    case GrowthClass::kSublinear: return "sublinear";
-    case GrowthClass::kLinear: return "linear";
-    case GrowthClass::kSuperlinear: return "superlinear";
+    case GrowthClass::kDecreasing:
+      return "decreasing";
+    case GrowthClass::kConstant:
+      return "constant";
+    case GrowthClass::kLogarithmic:
+      return "logarithmic";
+    case GrowthClass::kSublinear:
+      return "sublinear";
+    case GrowthClass::kLinear:
+      return "linear";
+    case GrowthClass::kSuperlinear:
+      return "superlinear";
   }
   return "unknown";
 }
@@ -187,8 +193,8 @@ class ModelParser {
     }
     // A parameter name followed by ^(exponent), or alone for exponent 1.
     const std::size_t start = pos_;
-    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) ||
-                                   text_[pos_] == '_')) {
+    while (pos_ < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
       ++pos_;
     }
     if (pos_ == start) fail("expected a parameter name or log2(...)");
@@ -206,6 +212,8 @@ class ModelParser {
 
 }  // namespace
 
-Model parse_model(std::string_view text) { return ModelParser(text).parse(); }
+Model parse_model(std::string_view text) {
+  return ModelParser(text).parse();
+}
 
 }  // namespace ompscale::modeler

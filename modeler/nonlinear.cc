@@ -1,9 +1,9 @@
 #include "modeler/nonlinear.h"
 
+#include <ceres/ceres.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <ceres/ceres.h>
 
 #include "common/statistics.h"
 
@@ -50,7 +50,8 @@ LinearFit fit_robust(const Eigen::MatrixXd& design, std::span<const double> y,
   // Robust scale of the normalised residuals (MAD), so the loss bends at outliers only.
   std::vector<double> normalised;
   for (Eigen::Index i = 0; i < n; ++i) {
-    normalised.push_back(std::fabs(start.residuals(i)) * std::sqrt(weights[static_cast<std::size_t>(i)]));
+    normalised.push_back(std::fabs(start.residuals(i)) *
+                         std::sqrt(weights[static_cast<std::size_t>(i)]));
   }
   double sigma = 1.4826 * stats::median(normalised);
   if (!(sigma > 0.0)) sigma = std::sqrt(start.weighted_rss / static_cast<double>(n)) + 1e-300;

@@ -1,12 +1,11 @@
 #include "modeler/predict.h"
 
 #include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
+#include <boost/math/tools/roots.hpp>
 #include <cmath>
 #include <functional>
 #include <limits>
-
-#include <boost/math/distributions/students_t.hpp>
-#include <boost/math/tools/roots.hpp>
 
 namespace ompscale::modeler {
 
@@ -23,8 +22,7 @@ struct ComponentAt {
   double dof;
 };
 
-std::vector<ComponentAt> evaluate_components(const PredictiveDistribution& distribution,
-                                             double t) {
+std::vector<ComponentAt> evaluate_components(const PredictiveDistribution& distribution, double t) {
   std::vector<ComponentAt> out;
   for (const PredictiveComponent& c : distribution.components) {
     const double location = c.model.evaluate(t);
@@ -38,8 +36,8 @@ std::vector<ComponentAt> evaluate_components(const PredictiveDistribution& distr
       }
     }
     const double relative = c.noise_sd_relative * location;
-    variance = std::max(0.0, variance) + c.noise_sd_absolute * c.noise_sd_absolute +
-               relative * relative;
+    variance =
+        std::max(0.0, variance) + c.noise_sd_absolute * c.noise_sd_absolute + relative * relative;
     out.push_back({c.weight, location, std::sqrt(variance), std::max(1.0, c.dof)});
   }
   return out;
@@ -135,7 +133,7 @@ BudgetCrossing find_budget_crossing(const PredictiveDistribution& distribution, 
   auto first_exceeding = [&](const std::function<double(double)>& value) -> std::optional<double> {
     if (value(from) > budget) return from;
     double previous = from;
-    for (double t = from * 1.0905; ; t *= 1.0905) {  // 2^(1/8): eight steps per doubling
+    for (double t = from * 1.0905;; t *= 1.0905) {  // 2^(1/8): eight steps per doubling
       const double clamped = std::min(t, limit);
       if (value(clamped) > budget) {
         std::uintmax_t iterations = 60;

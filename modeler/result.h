@@ -14,20 +14,20 @@ namespace ompscale::modeler {
 /// Aggregated measurements at one parameter value.
 struct PointSummary {
   double param = 0.0;
-  double value = 0.0;        ///< aggregated repetitions (see ModelerOptions::aggregation)
-  double min = 0.0;          ///< smallest repetition
-  double max = 0.0;          ///< largest repetition
-  double cv = 0.0;           ///< coefficient of variation of the repetitions
+  double value = 0.0;  ///< aggregated repetitions (see ModelerOptions::aggregation)
+  double min = 0.0;    ///< smallest repetition
+  double max = 0.0;    ///< largest repetition
+  double cv = 0.0;     ///< coefficient of variation of the repetitions
   std::size_t repetitions = 0;
 };
 
 struct FitStatistics {
   std::size_t points = 0;
-  double rss = 0.0;           ///< residual sum of squares (for the extrap preset: held-out RSS)
-  double tss = 0.0;           ///< total sum of squares around the mean
+  double rss = 0.0;  ///< residual sum of squares (for the extrap preset: held-out RSS)
+  double tss = 0.0;  ///< total sum of squares around the mean
   double adjusted_r2 = 0.0;
-  double smape = 0.0;         ///< symmetric mean absolute percentage error, in percent
-  double cv_error = 0.0;      ///< cross-validated SMAPE (percent) of held-out points
+  double smape = 0.0;     ///< symmetric mean absolute percentage error, in percent
+  double cv_error = 0.0;  ///< cross-validated SMAPE (percent) of held-out points
 };
 
 struct Interval {
@@ -63,11 +63,11 @@ struct Prediction {
 
 /// The smallest thread count at which the predicted cost exceeds a budget.
 struct BudgetCrossing {
-  double budget = 0.0;                 ///< absolute budget in the data's unit
-  std::optional<double> threads;       ///< none when the budget is never exceeded up to the limit
-  std::optional<double> threads_early; ///< crossing of the interval's upper bound (pessimistic)
-  std::optional<double> threads_late;  ///< crossing of the interval's lower bound (optimistic)
-  double search_limit = 0.0;           ///< largest thread count searched
+  double budget = 0.0;                  ///< absolute budget in the data's unit
+  std::optional<double> threads;        ///< none when the budget is never exceeded up to the limit
+  std::optional<double> threads_early;  ///< crossing of the interval's upper bound (pessimistic)
+  std::optional<double> threads_late;   ///< crossing of the interval's lower bound (optimistic)
+  double search_limit = 0.0;            ///< largest thread count searched
 };
 
 /// The model of one kernel for one thread-count class.
@@ -80,9 +80,9 @@ struct ClassModel {
   std::vector<Interval> coefficient_intervals;
   PredictiveDistribution predictive;
   GrowthClass growth = GrowthClass::kConstant;
-  bool valid = false;           ///< adjusted R^2 >= ModelerOptions::valid_adjusted_r2
-  bool worse_than_log = false;  ///< valid and the leading term grows faster than log t
-  bool noise_dominates = false; ///< noise exceeds the differences between competing hypotheses
+  bool valid = false;            ///< adjusted R^2 >= ModelerOptions::valid_adjusted_r2
+  bool worse_than_log = false;   ///< valid and the leading term grows faster than log t
+  bool noise_dominates = false;  ///< noise exceeds the differences between competing hypotheses
   std::vector<std::string> warnings;
   std::vector<Prediction> predictions;
   std::optional<BudgetCrossing> budget;

@@ -1,9 +1,9 @@
 #include "modeler/units.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "common/error.h"
 

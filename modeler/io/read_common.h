@@ -4,9 +4,9 @@
 // Every function here expects `content` without a UTF-8 byte order mark.
 
 #include <cstddef>
+#include <istream>
 #include <optional>
 #include <span>
-#include <istream>
 #include <string>
 #include <string_view>
 #include <unordered_map>

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <array>
+#include <istream>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,8 +22,6 @@
 
 #include "common/error.h"
 #include "modeler/io/read_common.h"
-
-#include <istream>
 
 namespace ompscale::modeler::io_detail {
 

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <array>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <utility>
 

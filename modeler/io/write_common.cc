@@ -1,12 +1,11 @@
 #include "modeler/io/write_common.h"
 
-#include <ostream>
-#include <sstream>
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <ostream>
+#include <sstream>
 #include <stdexcept>
 
 namespace ompscale::modeler::io_detail {

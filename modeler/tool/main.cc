@@ -1,4 +1,6 @@
 // `modeler`: PMNF scaling models from ompbench, Extra-P and generic inputs. See README.md.
 #include "modeler/cli.h"
 
-int main(int argc, char** argv) { return ompscale::modeler::run_cli(argc, argv); }
+int main(int argc, char** argv) {
+  return ompscale::modeler::run_cli(argc, argv);
+}

@@ -16,7 +16,8 @@
 namespace ompscale::modeler {
 namespace {
 
-const std::filesystem::path kExtrapDir = std::filesystem::path(OMPSCALE_SHARED_DIR) / "reference/extrap";
+const std::filesystem::path kExtrapDir =
+    std::filesystem::path(OMPSCALE_SHARED_DIR) / "reference/extrap";
 
 struct Expected {
   std::string file, callpath, metric, model;

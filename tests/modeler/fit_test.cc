@@ -1,6 +1,8 @@
 // fit_kernel / fit_dataset: term selection, coefficients, flags, statistics, intervals,
 // predictions, budgets, aggregation, thread-count classes, robust losses, cross-validation.
 
+#include "modeler/fit.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,7 +15,6 @@
 #include <utility>
 #include <vector>
 
-#include "modeler/fit.h"
 #include "modeler/units.h"
 #include "platforms/thread_class.h"
 
@@ -110,7 +111,8 @@ TEST(FitKernel, LowNoiseSelectsGeneratingTermAndCloseCoefficients) {
   std::uint64_t seed = 11;
   for (const Law& law : kLaws) {
     SCOPED_TRACE(law.describe());
-    const KernelResult r = fit_kernel(make_kernel(law, kPowersOfTwo, 5, 0.01, seed++), ModelerOptions{});
+    const KernelResult r =
+        fit_kernel(make_kernel(law, kPowersOfTwo, 5, 0.01, seed++), ModelerOptions{});
     const ClassModel& m = only_model(r);
     expect_single_term(m.model, law.i, law.j);
     if (m.model.terms.size() != 1) continue;
@@ -133,7 +135,8 @@ TEST(FitKernel, IntervalCoverageOverManySeeds) {
   options.predict_at = {256.0};
   int right_term = 0, coefficient_covered = 0, prediction_covered = 0;
   for (std::uint64_t seed = 1000; seed < 1100; ++seed) {
-    const ClassModel m = only_model(fit_kernel(make_kernel(law, kPowersOfTwo, 5, 0.01, seed), options));
+    const ClassModel m =
+        only_model(fit_kernel(make_kernel(law, kPowersOfTwo, 5, 0.01, seed), options));
     if (m.model.terms.size() == 1 && m.model.terms[0].shape == TermShape{law.i, law.j}) {
       ++right_term;
       const Interval& c1 = m.coefficient_intervals.at(1);
@@ -206,8 +209,8 @@ TEST(FitKernel, NegativeExponentsForStrongScaling) {
 // --- growth classes and flags ---------------------------------------------------------------
 
 TEST(FitKernel, ConstantKernelGivesConstantModel) {
-  const ClassModel& m =
-      only_model(fit_kernel(make_kernel([](double) { return 4.0; }, kPowersOfTwo), ModelerOptions{}));
+  const ClassModel& m = only_model(
+      fit_kernel(make_kernel([](double) { return 4.0; }, kPowersOfTwo), ModelerOptions{}));
   EXPECT_NEAR(m.model.constant, 4.0, 1e-12);
   EXPECT_EQ(m.growth, GrowthClass::kConstant);
   EXPECT_FALSE(m.worse_than_log);
@@ -251,7 +254,8 @@ TEST(FitKernel, NoisyConstantKernelsGiveConstantModels) {
 
 TEST(FitKernel, QuadraticKernelIsFlagged) {
   const Law law{1.0, 0.01, 2.0, 0};
-  const ClassModel& m = only_model(fit_kernel(make_kernel(law, kPowersOfTwo, 5, 0.01, 7), ModelerOptions{}));
+  const ClassModel& m =
+      only_model(fit_kernel(make_kernel(law, kPowersOfTwo, 5, 0.01, 7), ModelerOptions{}));
   expect_single_term(m.model, 2.0, 0);
   EXPECT_EQ(m.growth, GrowthClass::kSuperlinear);
   EXPECT_TRUE(m.valid);
@@ -260,7 +264,8 @@ TEST(FitKernel, QuadraticKernelIsFlagged) {
 
 TEST(FitKernel, LogKernelIsNotFlagged) {
   const Law law{5.0, 3.0, 0.0, 1};
-  const ClassModel& m = only_model(fit_kernel(make_kernel(law, kPowersOfTwo, 5, 0.01, 8), ModelerOptions{}));
+  const ClassModel& m =
+      only_model(fit_kernel(make_kernel(law, kPowersOfTwo, 5, 0.01, 8), ModelerOptions{}));
   expect_single_term(m.model, 0.0, 1);
   EXPECT_EQ(m.growth, GrowthClass::kLogarithmic);
   EXPECT_TRUE(m.valid);
@@ -268,18 +273,20 @@ TEST(FitKernel, LogKernelIsNotFlagged) {
 }
 
 TEST(FitKernel, LinearAndSublinearGrowth) {
-  EXPECT_EQ(only_model(fit_kernel(make_kernel(Law{2, 0.5, 1.0, 0}, kPowersOfTwo), ModelerOptions{})).growth,
+  EXPECT_EQ(only_model(fit_kernel(make_kernel(Law{2, 0.5, 1.0, 0}, kPowersOfTwo), ModelerOptions{}))
+                .growth,
             GrowthClass::kLinear);
-  EXPECT_EQ(only_model(fit_kernel(make_kernel(Law{5, 2, 0.5, 0}, kPowersOfTwo), ModelerOptions{})).growth,
-            GrowthClass::kSublinear);
+  EXPECT_EQ(
+      only_model(fit_kernel(make_kernel(Law{5, 2, 0.5, 0}, kPowersOfTwo), ModelerOptions{})).growth,
+      GrowthClass::kSublinear);
 }
 
 TEST(FitKernel, InvalidModelIsNotFlagged) {
   // A threshold no fit reaches: the model is invalid and therefore not flagged.
   ModelerOptions options;
   options.valid_adjusted_r2 = 1.5;
-  const ClassModel& m =
-      only_model(fit_kernel(make_kernel(Law{1.0, 0.01, 2.0, 0}, kPowersOfTwo, 5, 0.01, 7), options));
+  const ClassModel& m = only_model(
+      fit_kernel(make_kernel(Law{1.0, 0.01, 2.0, 0}, kPowersOfTwo, 5, 0.01, 7), options));
   EXPECT_TRUE(m.model.grows_faster_than_log());
   EXPECT_FALSE(m.valid);
   EXPECT_FALSE(m.worse_than_log);
@@ -289,7 +296,8 @@ TEST(FitKernel, InvalidModelIsNotFlagged) {
 
 TEST(FitKernel, StatisticsOfCleanData) {
   const Law law{2.0, 0.5, 1.0, 0};
-  const ClassModel& m = only_model(fit_kernel(make_kernel(law, kPowersOfTwo, 5, 0.01, 21), ModelerOptions{}));
+  const ClassModel& m =
+      only_model(fit_kernel(make_kernel(law, kPowersOfTwo, 5, 0.01, 21), ModelerOptions{}));
   EXPECT_GE(m.stats.adjusted_r2, 0.95);
   EXPECT_LE(m.stats.adjusted_r2, 1.0);
   EXPECT_EQ(m.stats.points, 7u);
@@ -321,7 +329,8 @@ TEST(FitKernel, PredictionIntervalContainsTruthAtFourTimesLargestT) {
     SCOPED_TRACE(law.describe());
     ModelerOptions options;
     options.predict_at = {256.0};
-    const ClassModel& m = only_model(fit_kernel(make_kernel(law, kPowersOfTwo, 5, 0.01, seed++), options));
+    const ClassModel& m =
+        only_model(fit_kernel(make_kernel(law, kPowersOfTwo, 5, 0.01, seed++), options));
     ASSERT_EQ(m.predictions.size(), 1u);
     const Prediction& p = m.predictions[0];
     EXPECT_EQ(p.param, 256.0);
@@ -351,7 +360,8 @@ TEST(FitKernel, PredictAtValues) {
     EXPECT_NEAR(m.predictions[k].value, m.model.evaluate(t), 1e-8 * law(t));
   }
   // No predict_at: no predictions.
-  EXPECT_TRUE(only_model(fit_kernel(make_kernel(law, kPowersOfTwo), ModelerOptions{})).predictions.empty());
+  EXPECT_TRUE(
+      only_model(fit_kernel(make_kernel(law, kPowersOfTwo), ModelerOptions{})).predictions.empty());
 }
 
 // --- budgets --------------------------------------------------------------------------------
@@ -405,18 +415,21 @@ TEST(FitKernel, BudgetNeverReached) {
   options.budget = BudgetSpec{1e6, false, ""};
   options.budget_search_limit = 1000;
   // 1 + t stays below 1e6 up to t = 1000.
-  const ClassModel& m = only_model(fit_kernel(make_kernel([](double t) { return 1.0 + t; }, kPowersOfTwo), options));
+  const ClassModel& m =
+      only_model(fit_kernel(make_kernel([](double t) { return 1.0 + t; }, kPowersOfTwo), options));
   ASSERT_TRUE(m.budget.has_value());
   EXPECT_FALSE(m.budget->threads.has_value());
   EXPECT_EQ(m.budget->search_limit, 1000.0);
   // A constant kernel never exceeds a budget above its value.
   options.budget = BudgetSpec{5.0, false, ""};
   options.budget_search_limit = 1 << 20;
-  const ClassModel& c = only_model(fit_kernel(make_kernel([](double) { return 4.0; }, kPowersOfTwo), options));
+  const ClassModel& c =
+      only_model(fit_kernel(make_kernel([](double) { return 4.0; }, kPowersOfTwo), options));
   ASSERT_TRUE(c.budget.has_value());
   EXPECT_FALSE(c.budget->threads.has_value());
   // No budget requested: none reported.
-  EXPECT_FALSE(only_model(fit_kernel(make_kernel([](double) { return 4.0; }, kPowersOfTwo), ModelerOptions{}))
+  EXPECT_FALSE(only_model(fit_kernel(make_kernel([](double) { return 4.0; }, kPowersOfTwo),
+                                     ModelerOptions{}))
                    .budget.has_value());
 }
 
@@ -424,9 +437,10 @@ TEST(FitDataset, BudgetIsConvertedToEachKernelsUnit) {
   // Kernels in ns and in us, budget 0.1005 us: 100.5 ns or 0.1005 us.
   Dataset data;
   data.key_columns = {"name", "unit"};
-  data.kernels.push_back(make_kernel([](double t) { return 1.0 + t; }, kPowersOfTwo, 5, 0.0, 1, {"a", "ns"}));
   data.kernels.push_back(
-      make_kernel([](double t) { return 0.001 * (1.0 + t); }, kPowersOfTwo, 5, 0.0, 1, {"b", "us"}));
+      make_kernel([](double t) { return 1.0 + t; }, kPowersOfTwo, 5, 0.0, 1, {"a", "ns"}));
+  data.kernels.push_back(make_kernel([](double t) { return 0.001 * (1.0 + t); }, kPowersOfTwo, 5,
+                                     0.0, 1, {"b", "us"}));
   ModelerOptions options;
   options.budget = parse_budget("0.1005us");
   const auto results = fit_dataset(data, options);
@@ -630,7 +644,8 @@ TEST(FitKernel, HuberLossResistsOneOutlier) {
   // Error of the model against the generating law over the measured range (outlier excluded).
   const auto error = [&](const Model& m) {
     double worst = 0.0;
-    for (double t : kPowersOfTwo) worst = std::max(worst, std::fabs(m.evaluate(t) - law(t)) / law(t));
+    for (double t : kPowersOfTwo)
+      worst = std::max(worst, std::fabs(m.evaluate(t) - law(t)) / law(t));
     return worst;
   };
   EXPECT_LT(error(huber), error(ls)) << "huber " << huber.to_string() << ", ls " << ls.to_string();
@@ -695,7 +710,8 @@ TEST(FitKernel, RefinedModelAndPredictionsAgree) {
   ModelerOptions options;
   options.refine_exponents = true;
   options.predict_at = {256.0};
-  const ClassModel m = only_model(fit_kernel(make_kernel(law, kPowersOfTwo, 5, 0.001, 71), options));
+  const ClassModel m =
+      only_model(fit_kernel(make_kernel(law, kPowersOfTwo, 5, 0.001, 71), options));
   ASSERT_TRUE(has_warning(m, "exponents refined")) << m.model.to_string();
   ASSERT_EQ(m.predictions.size(), 1u);
   const Prediction& p = m.predictions[0];
@@ -703,12 +719,11 @@ TEST(FitKernel, RefinedModelAndPredictionsAgree) {
   EXPECT_NEAR(refined, law(256.0), 0.002 * law(256.0));
   // Predictions come from the refined model, not from the rational-exponent candidates.
   EXPECT_NEAR(p.value, refined, 0.01 * refined)
-      << "prediction at t = 256 does not follow the refined model '" << m.model.to_string()
-      << "'";
-  EXPECT_LE(p.interval.low, law(256.0)) << "interval [" << p.interval.low << ", "
-                                        << p.interval.high << "] misses the truth";
-  EXPECT_GE(p.interval.high, law(256.0)) << "interval [" << p.interval.low << ", "
-                                         << p.interval.high << "] misses the truth";
+      << "prediction at t = 256 does not follow the refined model '" << m.model.to_string() << "'";
+  EXPECT_LE(p.interval.low, law(256.0))
+      << "interval [" << p.interval.low << ", " << p.interval.high << "] misses the truth";
+  EXPECT_GE(p.interval.high, law(256.0))
+      << "interval [" << p.interval.low << ", " << p.interval.high << "] misses the truth";
 }
 
 // --- cross-validation -----------------------------------------------------------------------
@@ -728,7 +743,8 @@ TEST(FitKernel, KFoldCrossValidation) {
   // With noise the cross-validated error is positive and finite; SMAPE selection with folds.
   options.selection = Selection::kSmape;
   const Law law{2.0, 0.5, 1.0, 0};
-  const ClassModel& m = only_model(fit_kernel(make_kernel(law, kPowersOfTwo, 5, 0.01, 51), options));
+  const ClassModel& m =
+      only_model(fit_kernel(make_kernel(law, kPowersOfTwo, 5, 0.01, 51), options));
   expect_single_term(m.model, 1.0, 0);
   EXPECT_GT(m.stats.cv_error, 0.0);
   EXPECT_LT(m.stats.cv_error, 5.0);
@@ -760,7 +776,8 @@ TEST(FitKernel, OnePointGivesConstantModelAndWarning) {
 TEST(FitKernel, OnePointPredictsItsValue) {
   ModelerOptions options;
   options.predict_at = {16.0};
-  const ClassModel& m = only_model(fit_kernel(make_kernel([](double) { return 7.5; }, {8}), options));
+  const ClassModel& m =
+      only_model(fit_kernel(make_kernel([](double) { return 7.5; }, {8}), options));
   ASSERT_EQ(m.predictions.size(), 1u);
   ASSERT_FALSE(m.predictive.components.empty());
   // A single point: one constant component of weight 1 (not 0 / 0 = NaN).
@@ -807,8 +824,10 @@ Dataset mixed_dataset() {
   for (const Law& law : kLaws) {
     data.kernels.push_back(make_kernel(law, kPowersOfTwo, 5, 0.01, seed++, {law.describe()}));
   }
-  data.kernels.push_back(make_kernel([](double) { return 4.0; }, kPowersOfTwo, 5, 0.01, seed++, {"flat"}));
-  data.kernels.push_back(make_kernel([](double) { return 4.0; }, {1, 2}, 5, 0.01, seed++, {"tiny"}));
+  data.kernels.push_back(
+      make_kernel([](double) { return 4.0; }, kPowersOfTwo, 5, 0.01, seed++, {"flat"}));
+  data.kernels.push_back(
+      make_kernel([](double) { return 4.0; }, {1, 2}, 5, 0.01, seed++, {"tiny"}));
   return data;
 }
 

@@ -1,5 +1,7 @@
 // Hypothesis spaces: the paper's and Extra-P's building blocks, combinations, variants.
 
+#include "modeler/hypothesis.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,8 +9,6 @@
 #include <tuple>
 #include <utility>
 #include <vector>
-
-#include "modeler/hypothesis.h"
 
 namespace ompscale::modeler {
 namespace {
@@ -23,9 +23,8 @@ TEST(HypothesisSpace, PaperHas38BuildingBlocks) {
   ASSERT_EQ(space.building_blocks.size(), 38u);
   EXPECT_EQ(space.max_terms, 1);
   EXPECT_FALSE(contains(space.building_blocks, {0.0, 0}));
-  const std::vector<double> exponents = {0.0,     1.0 / 4, 1.0 / 3, 1.0 / 2, 2.0 / 3,
-                                         3.0 / 4, 1.0,     5.0 / 4, 4.0 / 3, 3.0 / 2,
-                                         5.0 / 3, 7.0 / 4, 2.0};
+  const std::vector<double> exponents = {0.0,     1.0 / 4, 1.0 / 3, 1.0 / 2, 2.0 / 3, 3.0 / 4, 1.0,
+                                         5.0 / 4, 4.0 / 3, 3.0 / 2, 5.0 / 3, 7.0 / 4, 2.0};
   for (double i : exponents) {
     for (int j : {0, 1, 2}) {
       if (i == 0.0 && j == 0) continue;
@@ -49,12 +48,12 @@ TEST(HypothesisSpace, PaperHas38BuildingBlocks) {
 // denominator, log exponent), in the order Extra-P lists them
 // (extrap/modelers/single_parameter/basic.py).
 const std::vector<std::tuple<int, int, int>> kExtrapBlocks = {
-    {0, 1, 1},  {0, 1, 2},  {1, 4, 0}, {1, 3, 0}, {1, 4, 1}, {1, 3, 1}, {1, 4, 2}, {1, 3, 2},
-    {1, 2, 0},  {1, 2, 1},  {1, 2, 2}, {2, 3, 0}, {3, 4, 0}, {2, 3, 1}, {3, 4, 1}, {4, 5, 0},
-    {2, 3, 2},  {3, 4, 2},  {1, 1, 0}, {1, 1, 1}, {1, 1, 2}, {5, 4, 0}, {5, 4, 1}, {4, 3, 0},
-    {4, 3, 1},  {3, 2, 0},  {3, 2, 1}, {3, 2, 2}, {5, 3, 0}, {7, 4, 0}, {2, 1, 0}, {2, 1, 1},
-    {2, 1, 2},  {9, 4, 0},  {7, 3, 0}, {5, 2, 0}, {5, 2, 1}, {5, 2, 2}, {8, 3, 0}, {11, 4, 0},
-    {3, 1, 0},  {3, 1, 1}};
+    {0, 1, 1}, {0, 1, 2}, {1, 4, 0}, {1, 3, 0}, {1, 4, 1},  {1, 3, 1}, {1, 4, 2},
+    {1, 3, 2}, {1, 2, 0}, {1, 2, 1}, {1, 2, 2}, {2, 3, 0},  {3, 4, 0}, {2, 3, 1},
+    {3, 4, 1}, {4, 5, 0}, {2, 3, 2}, {3, 4, 2}, {1, 1, 0},  {1, 1, 1}, {1, 1, 2},
+    {5, 4, 0}, {5, 4, 1}, {4, 3, 0}, {4, 3, 1}, {3, 2, 0},  {3, 2, 1}, {3, 2, 2},
+    {5, 3, 0}, {7, 4, 0}, {2, 1, 0}, {2, 1, 1}, {2, 1, 2},  {9, 4, 0}, {7, 3, 0},
+    {5, 2, 0}, {5, 2, 1}, {5, 2, 2}, {8, 3, 0}, {11, 4, 0}, {3, 1, 0}, {3, 1, 1}};
 
 TEST(HypothesisSpace, ExtrapDefaultHas42BlocksInOrder) {
   const HypothesisSpace space = HypothesisSpace::extrap_default();
@@ -116,8 +115,10 @@ TEST(HypothesisSpace, FromExponentsAllPairs) {
       ++singles;
       continue;
     }
-    const auto a = static_cast<std::size_t>(std::find(want.begin(), want.end(), shapes[0]) - want.begin());
-    const auto b = static_cast<std::size_t>(std::find(want.begin(), want.end(), shapes[1]) - want.begin());
+    const auto a =
+        static_cast<std::size_t>(std::find(want.begin(), want.end(), shapes[0]) - want.begin());
+    const auto b =
+        static_cast<std::size_t>(std::find(want.begin(), want.end(), shapes[1]) - want.begin());
     ASSERT_LT(a, want.size());
     ASSERT_LT(b, want.size());
     EXPECT_LT(a, b) << "pairs keep building block order and never repeat a block";
@@ -143,9 +144,8 @@ TEST(HypothesisSpace, WithNegativeExponents) {
   // base: log, t^(1/2), t^(1/2) log, t, t log
   ASSERT_EQ(base.building_blocks.size(), 5u);
   const HypothesisSpace neg = base.with_negative_exponents();
-  const std::vector<TermShape> want = {{0.0, 1},  {0.5, 0},  {0.5, 1},
-                                       {1.0, 0},  {1.0, 1},  {-0.5, 0},
-                                       {-0.5, 1}, {-1.0, 0}, {-1.0, 1}};
+  const std::vector<TermShape> want = {{0.0, 1},  {0.5, 0},  {0.5, 1},  {1.0, 0}, {1.0, 1},
+                                       {-0.5, 0}, {-0.5, 1}, {-1.0, 0}, {-1.0, 1}};
   EXPECT_EQ(neg.building_blocks, want);
   EXPECT_EQ(neg.max_terms, base.max_terms);
   EXPECT_EQ(base.building_blocks.size(), 5u) << "the original is left alone";

@@ -1,15 +1,15 @@
 // Weighted linear least squares (and the Ceres-based robust fit and exponent refinement built on
 // it): exact recovery, weights, rank deficiency, leverage, covariance.
 
+#include "modeler/least_squares.h"
+
 #include <gtest/gtest.h>
 
+#include <Eigen/Dense>
 #include <cmath>
 #include <numeric>
 #include <vector>
 
-#include <Eigen/Dense>
-
-#include "modeler/least_squares.h"
 #include "modeler/nonlinear.h"
 
 namespace ompscale::modeler {
@@ -30,9 +30,9 @@ TEST(DesignMatrix, OnesThenShapes) {
   ASSERT_EQ(x.rows(), 3);
   ASSERT_EQ(x.cols(), 4);
   Eigen::MatrixXd want(3, 4);
-  want << 1, 1, 0, 0,   //
-      1, 2, 2, 16,      // 4^(1/2), log2 4, 4 * 2^2
-      1, 4, 4, 256;     // 16^(1/2), log2 16, 16 * 4^2
+  want << 1, 1, 0, 0,  //
+      1, 2, 2, 16,     // 4^(1/2), log2 4, 4 * 2^2
+      1, 4, 4, 256;    // 16^(1/2), log2 16, 16 * 4^2
   EXPECT_EQ(x, want);
 }
 
@@ -157,7 +157,8 @@ TEST(LeastSquares, RankDeficientIsNotOk) {
     const std::vector<double> t = {1, 1, 1, 1};
     const std::vector<double> y = {1, 2, 3, 4};
     const std::vector<double> w(4, 1.0);
-    const LinearFit fit = fit_least_squares(design_matrix(t, std::vector<TermShape>{{0.0, 1}}), y, w);
+    const LinearFit fit =
+        fit_least_squares(design_matrix(t, std::vector<TermShape>{{0.0, 1}}), y, w);
     EXPECT_FALSE(fit.ok);
   }
   // t^1 where every t is 2: the column is twice the constant's.
@@ -165,7 +166,8 @@ TEST(LeastSquares, RankDeficientIsNotOk) {
     const std::vector<double> t = {2, 2, 2};
     const std::vector<double> y = {1, 2, 3};
     const std::vector<double> w(3, 1.0);
-    const LinearFit fit = fit_least_squares(design_matrix(t, std::vector<TermShape>{{1.0, 0}}), y, w);
+    const LinearFit fit =
+        fit_least_squares(design_matrix(t, std::vector<TermShape>{{1.0, 0}}), y, w);
     EXPECT_FALSE(fit.ok);
   }
   // The same shape twice.
@@ -285,9 +287,9 @@ TEST(FitOneTerm, RankDeficientIsNotOk) {
   const std::vector<double> twos(4, 2.0);
   EXPECT_FALSE(fit_one_term(twos, y, w).ok);
   // One point.
-  EXPECT_FALSE(fit_one_term(std::vector<double>{1.0}, std::vector<double>{1.0},
-                            std::vector<double>{1.0})
-                   .ok);
+  EXPECT_FALSE(
+      fit_one_term(std::vector<double>{1.0}, std::vector<double>{1.0}, std::vector<double>{1.0})
+          .ok);
 }
 
 // --- nonlinear.h: robust losses and exponent refinement -------------------------------------
@@ -314,7 +316,8 @@ TEST(RobustFit, HuberAndCauchyResistOneOutlier) {
   const std::vector<double> w(t.size(), 1.0);
   const Eigen::MatrixXd x = design_matrix(t, std::vector<TermShape>{{1.0, 0}});
   const LinearFit ls = fit_least_squares(x, y, w);
-  const double ls_error = std::fabs(ls.coefficients(0) - 10.0) + std::fabs(ls.coefficients(1) - 2.0);
+  const double ls_error =
+      std::fabs(ls.coefficients(0) - 10.0) + std::fabs(ls.coefficients(1) - 2.0);
   ASSERT_GT(ls_error, 5.0) << "the outlier should spoil least squares";
   for (Loss loss : {Loss::kHuber, Loss::kCauchy}) {
     SCOPED_TRACE(static_cast<int>(loss));

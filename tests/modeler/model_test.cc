@@ -1,13 +1,13 @@
 // Model: term evaluation, growth classes, Extra-P notation (format and parse).
 
+#include "modeler/model.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include "modeler/model.h"
 
 namespace ompscale::modeler {
 namespace {
@@ -280,8 +280,8 @@ TEST(ParseModel, RoundTripWithToString) {
 
 TEST(ParseModel, MalformedThrows) {
   for (const char* bad : {"", "   ", "abc", "1 +", "1 + ", "1 2", "1 + 2 *", "1 + 2 * t^2",
-                          "1 + 2 * t^(2", "1 + 2 * t^(3/0)", "1 + 2 * log2(t", "1 * * t",
-                          "1 + * t", "1 + 2 * t^()", "1 + 2 * log2(t)^2", "1 ; 2"}) {
+                          "1 + 2 * t^(2", "1 + 2 * t^(3/0)", "1 + 2 * log2(t", "1 * * t", "1 + * t",
+                          "1 + 2 * t^()", "1 + 2 * log2(t)^2", "1 ; 2"}) {
     SCOPED_TRACE(bad);
     EXPECT_THROW(parse_model(bad), std::invalid_argument);
   }

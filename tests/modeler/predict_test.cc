@@ -1,17 +1,16 @@
 // Predictions from a predictive mixture, and budget crossings.
 
+#include "modeler/predict.h"
+
 #include <gtest/gtest.h>
 
+#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <functional>
 #include <numbers>
 #include <optional>
 #include <utility>
 #include <vector>
-
-#include <boost/math/distributions/students_t.hpp>
-
-#include "modeler/predict.h"
 
 namespace ompscale::modeler {
 namespace {
@@ -116,7 +115,8 @@ double mixture_cdf(const PredictiveDistribution& d, double x) {
   for (const auto& c : d.components) total += c.weight;
   for (const auto& c : d.components) {
     cdf += c.weight / total *
-           boost::math::cdf(boost::math::students_t(c.dof), (x - c.model.constant) / c.noise_sd_absolute);
+           boost::math::cdf(boost::math::students_t(c.dof),
+                            (x - c.model.constant) / c.noise_sd_absolute);
   }
   return cdf;
 }

@@ -1,11 +1,12 @@
 // Time units and budget specifications.
 
+#include "modeler/units.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "common/error.h"
-#include "modeler/units.h"
 
 namespace ompscale::modeler {
 namespace {

@@ -1,0 +1,106 @@
+#include "modeler/points.h"
+
+#include <algorithm>
+#include <cmath>
+#include <span>
+
+#include "common/statistics.h"
+
+namespace ompscale::modeler {
+
+namespace {
+
+// Pseudo degrees of freedom with which each point's noise estimate is pulled towards the pooled
+// one: 5 repetitions say little about their own spread, 100 say a lot.
+constexpr double kNoisePriorDof = 30.0;
+
+double aggregate(std::span<const double> reps, Aggregation aggregation) {
+  switch (aggregation) {
+    case Aggregation::kMean:
+      return stats::mean(reps);
+    case Aggregation::kMedian:
+      return stats::median(reps);
+    case Aggregation::kMin:
+      return stats::min(reps);
+    case Aggregation::kMax:
+      return stats::max(reps);
+    case Aggregation::kTrimmedMean:
+      return stats::trimmed_mean(reps, 0.25);
+  }
+  return stats::mean(reps);
+}
+
+}  // namespace
+
+Points summarize(const Kernel& kernel, Aggregation aggregation) {
+  Points p;
+  double pooled = 0.0;
+  std::vector<double> reps_count;
+  for (std::size_t i = 0; i < kernel.size(); ++i) {
+    const auto reps = kernel.repetitions(i);
+    PointSummary s;
+    s.param = kernel.param(i);
+    s.value = aggregate(reps, aggregation);
+    s.min = stats::min(reps);
+    s.max = stats::max(reps);
+    s.cv = stats::coefficient_of_variation(reps);
+    s.repetitions = reps.size();
+    p.summary.push_back(s);
+    p.t.push_back(s.param);
+    p.y.push_back(s.value);
+    reps_count.push_back(static_cast<double>(reps.size()));
+    if (reps.size() > 1) {
+      pooled += static_cast<double>(reps.size() - 1) * s.cv * s.cv;
+      p.noise_dof += static_cast<double>(reps.size() - 1);
+    }
+  }
+  p.typical_reps = reps_count.empty() ? 1.0 : stats::median(reps_count);
+  p.noise_from_repetitions = p.noise_dof > 0.0 && pooled > 0.0;
+  double max_abs = 0.0;
+  for (double v : p.y) max_abs = std::max(max_abs, std::fabs(v));
+  const double floor = max_abs > 0.0 ? 1e-9 * max_abs : 1e-300;
+  if (p.noise_from_repetitions) {
+    p.noise_cv = std::sqrt(pooled / p.noise_dof);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      const double own_dof = static_cast<double>(p.summary[i].repetitions) - 1.0;
+      const double cv2 =
+          (own_dof * p.summary[i].cv * p.summary[i].cv + kNoisePriorDof * p.noise_cv * p.noise_cv) /
+          (own_dof + kNoisePriorDof);
+      const double sd = std::sqrt(cv2) * std::fabs(p.y[i]) / std::sqrt(reps_count[i]);
+      p.sd.push_back(std::max(sd, floor));
+    }
+  } else {
+    // No repetitions to learn the noise from: relative weights, scale estimated from residuals.
+    for (double v : p.y) p.sd.push_back(std::max(std::fabs(v), floor));
+  }
+  return p;
+}
+
+Points subset(const Points& all, const std::vector<std::size_t>& indices) {
+  Points p = all;
+  p.t.clear();
+  p.y.clear();
+  p.sd.clear();
+  p.summary.clear();
+  for (std::size_t i : indices) {
+    p.t.push_back(all.t[i]);
+    p.y.push_back(all.y[i]);
+    p.sd.push_back(all.sd[i]);
+    p.summary.push_back(all.summary[i]);
+  }
+  return p;
+}
+
+double smape_term(double actual, double predicted) {
+  const double denominator = std::fabs(actual) + std::fabs(predicted);
+  return denominator == 0.0 ? 0.0 : 200.0 * std::fabs(actual - predicted) / denominator;
+}
+
+double total_sum_of_squares(const std::vector<double>& y) {
+  const double m = stats::mean(y);
+  double tss = 0.0;
+  for (double v : y) tss += (v - m) * (v - m);
+  return tss;
+}
+
+}  // namespace ompscale::modeler

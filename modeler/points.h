@@ -1,0 +1,36 @@
+#pragma once
+// Internal to the modeler: a kernel's (or class's) points ready for fitting, with the noise model
+// learnt from the repetitions (docs/methods.md, "Noise model").
+
+#include <cstddef>
+#include <vector>
+
+#include "modeler/kernel.h"
+#include "modeler/options.h"
+#include "modeler/result.h"
+
+namespace ompscale::modeler {
+
+struct Points {
+  std::vector<double> t;
+  std::vector<double> y;
+  std::vector<double> sd;  ///< standard deviation of each aggregated value
+  std::vector<PointSummary> summary;
+  double noise_cv = 0.0;   ///< pooled relative spread of one repetition
+  double noise_dof = 0.0;  ///< degrees of freedom behind noise_cv
+  double typical_reps = 1.0;
+  bool noise_from_repetitions = false;
+
+  std::size_t size() const { return t.size(); }
+};
+
+/// Aggregates each thread count's repetitions and estimates each aggregated value's noise.
+Points summarize(const Kernel& kernel, Aggregation aggregation);
+/// The points at `indices`, with the noise model of `all`.
+Points subset(const Points& all, const std::vector<std::size_t>& indices);
+/// One term of SMAPE in percent: 200 |a - p| / (|a| + |p|), 0 when both are 0.
+double smape_term(double actual, double predicted);
+/// Sum of squares around the mean.
+double total_sum_of_squares(const std::vector<double>& y);
+
+}  // namespace ompscale::modeler
