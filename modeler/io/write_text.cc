@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <ostream>
 #include <sstream>
@@ -36,6 +37,13 @@ std::string marks_of(const ClassModel& model) {
   if (!model.valid) marks += kInvalid.symbol;
   if (model.noise_dominates) marks += kNoisy.symbol;
   return marks;
+}
+
+// The noisiest point's coefficient of variation across repetitions, in percent.
+double largest_cv(const ClassModel& model) {
+  double cv = 0.0;
+  for (const PointSummary& point : model.points) cv = std::max(cv, point.cv);
+  return 100.0 * cv;
 }
 
 std::string flags_of(const ClassModel& model) {
@@ -75,8 +83,9 @@ std::string format_threads(const std::optional<double>& threads) {
 
 TextTable model_table() {
   TextTable table({Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft, Align::kRight,
-                   Align::kRight, Align::kRight, Align::kLeft, Align::kLeft});
-  table.add_row({"", "kernel", "class", "model", "adj.R2", "SMAPE%", "CV%", "growth", "flags"});
+                   Align::kRight, Align::kRight, Align::kRight, Align::kLeft, Align::kLeft});
+  table.add_row(
+      {"", "kernel", "class", "model", "adj.R2", "SMAPE%", "xval%", "noise%", "growth", "flags"});
   return table;
 }
 
@@ -114,7 +123,8 @@ void TextReport::add(const KernelResult& result) {
     models_.add_row({marks, label, model.thread_class,
                      model.model.to_string(dataset_.parameter, options_.digits),
                      format_fixed(model.stats.adjusted_r2, 4), format_fixed(model.stats.smape, 2),
-                     format_fixed(model.stats.cv_error, 2), std::string(to_string(model.growth)),
+                     format_fixed(model.stats.cv_error, 2), format_fixed(largest_cv(model), 1),
+                     std::string(to_string(model.growth)),
                      flags_of(model)});
     for (const Prediction& p : model.predictions) {
       predictions_.add_row({label, model.thread_class, format_significant(p.param, 6),
