@@ -38,6 +38,12 @@ std::size_t display_width(std::string_view text) {
   }));
 }
 
+void TextTable::reserve(std::size_t rows, std::size_t bytes_per_row) {
+  text_.reserve(rows * bytes_per_row);
+  cell_end_.reserve(rows * alignment_.size());
+  row_end_.reserve(rows);
+}
+
 void TextTable::add_row(const std::vector<std::string>& cells) {
   for (std::size_t c = 0; c < cells.size(); ++c) {
     text_ += cells[c];

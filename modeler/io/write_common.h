@@ -33,6 +33,9 @@ class TextTable {
   explicit TextTable(std::vector<Align> alignment) : alignment_(std::move(alignment)) {}
 
   void add_row(const std::vector<std::string>& cells);
+  /// Room for `rows` rows of about `bytes_per_row` characters: a large table then grows once,
+  /// not by doubling (which briefly holds the old and the new buffer).
+  void reserve(std::size_t rows, std::size_t bytes_per_row);
   bool empty() const { return row_end_.empty(); }
   std::size_t rows() const { return row_end_.size(); }
 

@@ -110,7 +110,10 @@ TextReport::TextReport(const Dataset& dataset, const TextReportOptions& options)
       options_(options),
       models_(model_table()),
       predictions_(predictions_table(dataset)),
-      budgets_(budget_table()) {}
+      budgets_(budget_table()) {
+  // One row per kernel (more with classes): the key, a model and a few numbers.
+  models_.reserve(dataset.kernels.size() + 1, 64 + 2 * dataset.key_columns.size() * 12);
+}
 
 void TextReport::add(const KernelResult& result) {
   const std::string label = kernel_label(dataset_, kernel_of(dataset_, result));
