@@ -120,6 +120,16 @@ double parse_exponent(const std::string& text) {
   return number(std::string_view(text).substr(0, slash)) / den;
 }
 
+/// Runs `parse`, prefixing a UsageError's message with the option it came from.
+template <typename Parse>
+auto naming_option(std::string_view option, Parse parse) {
+  try {
+    return parse();
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("{}: {}", option, e.what()));
+  }
+}
+
 Aggregation parse_aggregation(const std::string& s) {
   if (s == "mean") return Aggregation::kMean;
   if (s == "median") return Aggregation::kMedian;
@@ -228,7 +238,9 @@ ModelerOptions make_options(const FitArguments& a, const Dataset& data) {
       throw UsageError(fmt::format("bad --predict value {}: thread counts are positive", t));
   }
   o.predict_at = a.predict_at;
-  if (!a.budget.empty()) o.budget = parse_budget(a.budget);
+  if (!a.budget.empty()) {
+    o.budget = naming_option("--budget", [&] { return parse_budget(a.budget); });
+  }
   o.budget_search_limit = a.budget_limit;
   o.threads = a.threads;
   o.parameter = data.parameter;
@@ -255,7 +267,10 @@ ModelerOptions make_options(const FitArguments& a, const Dataset& data) {
       }
       rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     }
-    for (const auto& s : specs) o.classes.push_back(platforms::ThreadClass::parse(s));
+    for (const auto& s : specs) {
+      o.classes.push_back(
+          naming_option("--classes", [&] { return platforms::ThreadClass::parse(s); }));
+    }
   }
   return o;
 }
@@ -336,7 +351,9 @@ int run_predict(const std::string& models_path, const std::vector<double>& at, d
                 const std::string& output) {
   ModelsFile file = read_models_json(models_path);
   std::optional<BudgetSpec> budget;
-  if (!budget_text.empty()) budget = parse_budget(budget_text);
+  if (!budget_text.empty()) {
+    budget = naming_option("--budget", [&] { return parse_budget(budget_text); });
+  }
   for (double t : at) {
     if (!(t > 0.0))
       throw UsageError(fmt::format("bad --at value {}: thread counts are positive", t));
@@ -429,8 +446,12 @@ int run_cli(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::cerr << "modeler: " << e.what() << " (see modeler " << (argc > 1 ? argv[1] : "")
-              << " --help)\n";
+    // Point to the help of the subcommand that was named, if it is one.
+    std::string help = "modeler --help";
+    for (const CLI::App* sub : {fit, plot, pred, cmp}) {
+      if (argc > 1 && sub->get_name() == argv[1]) help = "modeler " + sub->get_name() + " --help";
+    }
+    std::cerr << "modeler: " << e.what() << " (see " << help << ")\n";
     return 2;
   }
   try {

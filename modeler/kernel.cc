@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "common/error.h"
 
@@ -37,6 +38,19 @@ Kernel Kernel::from_samples(const std::vector<std::string>& key_values,
   k.data_.insert(k.data_.end(), begins.begin(), begins.end());
   for (const Sample& sample : samples) k.data_.push_back(sample.value);
   return k;
+}
+
+void Kernel::absorb(const Kernel& other) {
+  std::vector<Sample> samples;
+  samples.reserve(sample_count() + other.sample_count());
+  for (const Kernel* k : {static_cast<const Kernel*>(this), &other}) {
+    for (std::size_t i = 0; i < k->size(); ++i) {
+      for (double v : k->repetitions(i)) samples.push_back({k->param(i), v});
+    }
+  }
+  std::string key = std::move(key_);
+  *this = from_samples({}, std::move(samples));
+  key_ = std::move(key);
 }
 
 std::vector<std::string_view> Kernel::key_values() const {
@@ -83,7 +97,17 @@ void Dataset::append(Dataset other) {
                     fmt::join(key_columns, ","), fmt::join(other.key_columns, ",")));
   }
   skipped_invalid += other.skipped_invalid;
-  for (auto& k : other.kernels) kernels.push_back(std::move(k));
+  std::unordered_map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < kernels.size(); ++i) index.emplace(kernels[i].joined_key(), i);
+  for (auto& k : other.kernels) {
+    const auto found = index.find(k.joined_key());
+    if (found != index.end()) {
+      kernels[found->second].absorb(k);
+    } else {
+      index.emplace(k.joined_key(), kernels.size());
+      kernels.push_back(std::move(k));
+    }
+  }
   for (auto& s : other.sources) sources.push_back(std::move(s));
 }
 

@@ -47,6 +47,11 @@ class Kernel {
     return points_ == 0 ? 0 : static_cast<std::size_t>(data_[2 * points_]);
   }
 
+  /// The repetitions of `other` (a kernel with the same key) added to this kernel's.
+  void absorb(const Kernel& other);
+  /// The key values joined, for comparing keys.
+  const std::string& joined_key() const { return key_; }
+
   /// The same kernel restricted to the points whose parameter value satisfies `keep`.
   template <typename Predicate>
   Kernel filtered(Predicate keep) const {
@@ -85,7 +90,9 @@ struct Dataset {
 
   /// "construct=barrier bind=spread": the kernel's key as a person reads it.
   std::string describe(const Kernel& kernel) const;
-  /// Appends another dataset's kernels. Throws UsageError when the parameter or key columns differ.
+  /// Appends another dataset's kernels; a kernel whose key is already present gets the other's
+  /// repetitions added (two runs of one sweep pool their values). Throws UsageError when the
+  /// parameter or key columns differ.
   void append(Dataset other);
 };
 
