@@ -15,6 +15,5 @@ ctest --test-dir build --output-on-failure -j "$jobs"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOMPSCALE_SANITIZE=ON \
   -DOMPSCALE_WERROR=OFF -DOMPSCALE_BUILD_BENCH=OFF
 cmake --build build-asan -j "$jobs"
-# libomp/libgomp keep thread pools alive at exit: leak reports there are not ours.
-ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs"
