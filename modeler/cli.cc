@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -30,6 +31,25 @@ namespace ompscale::modeler {
 
 namespace {
 
+// The spellings of the enum options; CLI11 checks values against them.
+const std::map<std::string, Aggregation> kAggregations = {{"mean", Aggregation::kMean},
+                                                          {"median", Aggregation::kMedian},
+                                                          {"min", Aggregation::kMin},
+                                                          {"max", Aggregation::kMax},
+                                                          {"trimmed", Aggregation::kTrimmedMean}};
+const std::map<std::string, Selection> kSelections = {
+    {"noise", Selection::kNoiseAware}, {"smape", Selection::kSmape}, {"rss", Selection::kRss}};
+const std::map<std::string, Loss> kLosses = {
+    {"ls", Loss::kLeastSquares}, {"huber", Loss::kHuber}, {"cauchy", Loss::kCauchy}};
+
+template <typename Enum>
+std::string name_of(const std::map<std::string, Enum>& names, Enum value) {
+  for (const auto& [name, v] : names) {
+    if (v == value) return name;
+  }
+  return "?";
+}
+
 /// Everything `fit` and `plot` share: how inputs are read and how models are made.
 struct FitArguments {
   std::vector<std::string> inputs;
@@ -39,7 +59,7 @@ struct FitArguments {
   bool include_invalid = false;
   std::string preset = "default";
   std::string aggregation;  // empty: trimmed for ompbench results, mean otherwise
-  std::string selection;
+  std::string selection;    // empty: the preset's
   int folds = -1;
   std::vector<std::string> exponents;
   std::vector<int> log_exponents;
@@ -72,8 +92,11 @@ void add_fit_options(CLI::App& cmd, FitArguments& a) {
       ->capture_default_str();
   cmd.add_option("--aggregate", a.aggregation,
                  "mean, median, min, max or trimmed (drop 25% best and worst); default: trimmed "
-                 "for ompbench results, mean otherwise");
-  cmd.add_option("--selection", a.selection, "noise (default), smape or rss");
+                 "for ompbench results, mean otherwise")
+      ->check(CLI::IsMember(kAggregations));
+  cmd.add_option("--selection", a.selection,
+                 "noise (default), smape or rss (the extrap preset's default: smape)")
+      ->check(CLI::IsMember(kSelections));
   cmd.add_option("--folds", a.folds, "0: leave-one-out (default); k >= 2: k-fold cross-validation");
   cmd.add_option("--exponents", a.exponents, "Polynomial exponents, e.g. 0,1/2,1,3/2,2")
       ->delimiter(',');
@@ -84,7 +107,8 @@ void add_fit_options(CLI::App& cmd, FitArguments& a) {
   cmd.add_option("--valid-r2", a.valid_r2, "Adjusted R^2 at which a model is valid")
       ->capture_default_str();
   cmd.add_option("--loss", a.loss, "ls (least squares), huber or cauchy (robust, with Ceres)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::IsMember(kLosses));
   cmd.add_flag("--refine-exponents", a.refine_exponents,
                "Refine exponents to continuous values; kept only when held-out error improves");
   cmd.add_option("--confidence", a.confidence, "Level of all intervals")->capture_default_str();
@@ -128,15 +152,6 @@ auto naming_option(std::string_view option, Parse parse) {
   } catch (const UsageError& e) {
     throw UsageError(fmt::format("{}: {}", option, e.what()));
   }
-}
-
-Aggregation parse_aggregation(const std::string& s) {
-  if (s == "mean") return Aggregation::kMean;
-  if (s == "median") return Aggregation::kMedian;
-  if (s == "min") return Aggregation::kMin;
-  if (s == "max") return Aggregation::kMax;
-  if (s == "trimmed") return Aggregation::kTrimmedMean;
-  throw UsageError(fmt::format("bad --aggregate '{}': use mean, median, min, max or trimmed", s));
 }
 
 bool is_ompbench(const Dataset& data) {
@@ -183,29 +198,18 @@ ModelerOptions make_options(const FitArguments& a, const Dataset& data) {
     throw UsageError(fmt::format("bad --preset '{}': use default or extrap", a.preset));
   }
   if (!a.aggregation.empty()) {
-    o.aggregation = parse_aggregation(a.aggregation);
+    o.aggregation = kAggregations.at(a.aggregation);
   } else if (!o.extrap_compatible) {
     o.aggregation = is_ompbench(data) ? Aggregation::kTrimmedMean : Aggregation::kMean;
   }
-  if (!a.selection.empty()) {
-    if (a.selection == "noise")
-      o.selection = Selection::kNoiseAware;
-    else if (a.selection == "smape")
-      o.selection = Selection::kSmape;
-    else if (a.selection == "rss")
-      o.selection = Selection::kRss;
-    else
-      throw UsageError(fmt::format("bad --selection '{}': use noise, smape or rss", a.selection));
-  }
+  if (!a.selection.empty()) o.selection = kSelections.at(a.selection);
   if (a.folds == 1 || a.folds < -1)
     throw UsageError("bad --folds: use 0 (leave-one-out) or k >= 2");
   if (a.folds >= 0) o.folds = a.folds;
   if (!a.exponents.empty() || !a.log_exponents.empty() || a.terms > 0) {
     std::vector<double> poly;
     for (const auto& e : a.exponents) poly.push_back(parse_exponent(e));
-    if (poly.empty())
-      poly = {0,       1.0 / 4, 1.0 / 3, 1.0 / 2, 2.0 / 3, 3.0 / 4, 1,
-              5.0 / 4, 4.0 / 3, 3.0 / 2, 5.0 / 3, 7.0 / 4, 2};
+    if (poly.empty()) poly = HypothesisSpace::paper_exponents();
     std::vector<int> logs = a.log_exponents.empty() ? std::vector<int>{0, 1, 2} : a.log_exponents;
     for (int j : logs) {
       if (j < 0) throw UsageError("bad --logs: log exponents are 0 or positive integers");
@@ -220,14 +224,7 @@ ModelerOptions make_options(const FitArguments& a, const Dataset& data) {
   }
   if (a.negative_exponents) o.space = o.space.with_negative_exponents();
   o.valid_adjusted_r2 = a.valid_r2;
-  if (a.loss == "ls")
-    o.loss = Loss::kLeastSquares;
-  else if (a.loss == "huber")
-    o.loss = Loss::kHuber;
-  else if (a.loss == "cauchy")
-    o.loss = Loss::kCauchy;
-  else
-    throw UsageError(fmt::format("bad --loss '{}': use ls, huber or cauchy", a.loss));
+  o.loss = kLosses.at(a.loss);
   o.refine_exponents = a.refine_exponents;
   if (!(a.confidence > 0.0 && a.confidence < 1.0)) {
     throw UsageError("bad --confidence: use a level between 0 and 1, e.g. 0.9");
@@ -278,16 +275,12 @@ ModelerOptions make_options(const FitArguments& a, const Dataset& data) {
 nlohmann::json options_json(const FitArguments& a, const ModelerOptions& o) {
   nlohmann::json j;
   j["preset"] = a.preset;
-  j["aggregation"] = a.aggregation.empty()
-                         ? (o.aggregation == Aggregation::kTrimmedMean ? "trimmed" : "mean")
-                         : a.aggregation;
-  j["selection"] = o.selection == Selection::kNoiseAware ? "noise"
-                   : o.selection == Selection::kSmape    ? "smape"
-                                                         : "rss";
+  j["aggregation"] = name_of(kAggregations, o.aggregation);
+  j["selection"] = name_of(kSelections, o.selection);
   j["folds"] = o.folds;
   j["hypotheses"] = o.space.hypotheses().size();
   j["valid_r2"] = o.valid_adjusted_r2;
-  j["loss"] = a.loss;
+  j["loss"] = name_of(kLosses, o.loss);
   j["refine_exponents"] = o.refine_exponents;
   j["confidence"] = o.confidence;
   j["classes"] = a.classes;

@@ -10,6 +10,10 @@ const std::vector<double> kPaperExponents = {0.0,     1.0 / 4, 1.0 / 3, 1.0 / 2,
                                              5.0 / 3, 7.0 / 4, 2.0};
 }  // namespace
 
+const std::vector<double>& HypothesisSpace::paper_exponents() {
+  return kPaperExponents;
+}
+
 HypothesisSpace HypothesisSpace::paper() {
   return from_exponents(kPaperExponents, {0, 1, 2}, 1);
 }

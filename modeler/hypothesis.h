@@ -16,6 +16,8 @@ struct HypothesisSpace {
   /// The "too many threads" paper: i in {0, 1/4, 1/3, 1/2, 2/3, 3/4, 1, 5/4, 4/3, 3/2, 5/3, 7/4,
   /// 2} times j in {0, 1, 2} (39 shades; i = j = 0 is the constant model), one term.
   static HypothesisSpace paper();
+  /// The paper's polynomial exponents {0, 1/4, 1/3, 1/2, 2/3, 3/4, 1, 5/4, 4/3, 3/2, 5/3, 7/4, 2}.
+  static const std::vector<double>& paper_exponents();
   /// Extra-P 4.2.5's default single-parameter building blocks (42), in Extra-P's order.
   static HypothesisSpace extrap_default();
   /// Every combination of the given exponents (i = 0 with j = 0 skipped: that is the constant).
