@@ -52,19 +52,6 @@ class Kernel {
   /// The key values joined, for comparing keys.
   const std::string& joined_key() const { return key_; }
 
-  /// The same kernel restricted to the points whose parameter value satisfies `keep`.
-  template <typename Predicate>
-  Kernel filtered(Predicate keep) const {
-    std::vector<Sample> samples;
-    for (std::size_t i = 0; i < size(); ++i) {
-      if (!keep(param(i))) continue;
-      for (double v : repetitions(i)) samples.push_back({param(i), v});
-    }
-    Kernel out = from_samples({}, std::move(samples));
-    out.key_ = key_;
-    return out;
-  }
-
  private:
   std::size_t values_offset() const { return 2 * points_ + 1; }
 

@@ -180,8 +180,7 @@ struct SelectionOutcome {
 
 SelectionOutcome select_noise_aware(const Points& p, const ModelerOptions& options) {
   SelectionOutcome sel;
-  std::vector<double> weights;
-  for (double sd : p.sd) weights.push_back(1.0 / (sd * sd));
+  const std::vector<double> weights = p.weights();
   sel.candidates.push_back(fit_candidate(p, {}, weights, options));
   if (p.size() >= 3) {
     const bool below_one = *std::min_element(p.t.begin(), p.t.end()) < 1.0;
@@ -276,9 +275,9 @@ PredictiveComponent make_component(const Points& p, const Candidate& c, double w
 
 /// Frees the chosen model's exponents (Ceres). The refined model replaces the chosen one only
 /// when its leave-one-out weighted error, refitted per fold, is lower.
-void refine_chosen(const Points& p, const Candidate& chosen, ClassModel& result) {
-  std::vector<double> weights;
-  for (double sd : p.sd) weights.push_back(1.0 / (sd * sd));
+void refine_chosen(const Points& p, const Candidate& chosen, double noise_scale,
+                   ClassModel& result) {
+  const std::vector<double> weights = p.weights();
   const RefinedFit refined = refine_exponents(chosen.model, p.t, p.y, weights);
   if (!refined.ok || p.size() < chosen.parameters() + chosen.shapes.size() + 1) return;
   double held_out = 0.0;
@@ -309,15 +308,8 @@ void refine_chosen(const Points& p, const Candidate& chosen, ClassModel& result)
   result.stats = describe_fit(p, refined_candidate, before.tss);
   // Predictions follow the refined model; its coefficient covariance is the rational model's
   // (the exponent's own uncertainty is not propagated).
-  PredictiveComponent component = result.predictive.components.front();
-  for (const auto& c : result.predictive.components) {
-    if (c.model.terms.size() == chosen.model.terms.size() &&
-        c.model.constant == chosen.model.constant) {
-      component = c;
-    }
-  }
+  PredictiveComponent component = make_component(p, chosen, 1.0, noise_scale);
   component.model = refined.model;
-  component.weight = 1.0;
   result.predictive.components = {component};
   result.warnings.push_back(fmt::format(
       "exponents refined (held-out error {:.3g} against {:.3g} for the rational exponents)",
@@ -365,7 +357,7 @@ ClassModel fit_noise_aware(const Points& p, const ModelerOptions& options) {
     result.coefficient_intervals.push_back({coefficient - half, coefficient + half});
   }
 
-  if (options.refine_exponents && !chosen.shapes.empty()) refine_chosen(p, chosen, result);
+  if (options.refine_exponents && !chosen.shapes.empty()) refine_chosen(p, chosen, sel.noise_scale, result);
 
   // Competing hypotheses of another growth class that the noise cannot rule out.
   const GrowthClass growth = chosen.model.growth();

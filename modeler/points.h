@@ -22,6 +22,13 @@ struct Points {
   bool noise_from_repetitions = false;
 
   std::size_t size() const { return t.size(); }
+  /// Least-squares weights: 1 / sd^2.
+  std::vector<double> weights() const {
+    std::vector<double> w;
+    w.reserve(sd.size());
+    for (double s : sd) w.push_back(1.0 / (s * s));
+    return w;
+  }
 };
 
 /// Aggregates each thread count's repetitions and estimates each aggregated value's noise.

@@ -137,14 +137,13 @@ BudgetCrossing find_budget_crossing(const PredictiveDistribution& distribution, 
       const double clamped = std::min(t, limit);
       if (value(clamped) > budget) {
         std::uintmax_t iterations = 60;
-        const auto [a, b] = boost::math::tools::toms748_solve(
+        const auto bracket = boost::math::tools::toms748_solve(
             [&](double x) { return value(x) - budget; }, previous, clamped,
             boost::math::tools::eps_tolerance<double>(30), iterations);
-        double whole = std::ceil(b);
+        double whole = std::ceil(bracket.second);
         // The bracket's end is within rounding of the root: step to the first whole t that is over.
         while (whole > from && value(whole - 1.0) > budget) whole -= 1.0;
         while (whole < clamped && !(value(whole) > budget)) whole += 1.0;
-        (void)a;
         return whole;
       }
       if (clamped >= limit) return std::nullopt;

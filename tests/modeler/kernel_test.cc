@@ -26,15 +26,6 @@ TEST(Kernel, GroupsSamplesByParameterInOrder) {
   EXPECT_EQ(k.key_value(1), "us");
 }
 
-TEST(Kernel, FilteredKeepsKeyAndSelectedPoints) {
-  const Kernel k = Kernel::from_samples({"x"}, {{1, 1.0}, {2, 2.0}, {3, 3.0}, {3, 4.0}});
-  const Kernel odd = k.filtered([](double t) { return static_cast<int>(t) % 2 == 1; });
-  ASSERT_EQ(odd.size(), 2u);
-  EXPECT_EQ(odd.param(1), 3.0);
-  EXPECT_EQ(odd.repetitions(1).size(), 2u);
-  EXPECT_EQ(odd.key_value(0), "x");
-}
-
 TEST(Dataset, AppendPoolsRepetitionsOfTheSameKernel) {
   Dataset a;
   a.key_columns = {"construct"};

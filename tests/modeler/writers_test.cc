@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -40,9 +41,12 @@ Kernel make_kernel(std::vector<std::string> key, const std::vector<double>& para
   return Kernel::from_samples(key, std::move(samples));
 }
 
-std::vector<PointSummary> summarize(const Kernel& kernel) {
+/// The points of `kernel` whose parameter value satisfies `keep` (all by default).
+std::vector<PointSummary> summarize(const Kernel& kernel,
+                                    const std::function<bool(double)>& keep = {}) {
   std::vector<PointSummary> points;
   for (std::size_t i = 0; i < kernel.size(); ++i) {
+    if (keep && !keep(kernel.param(i))) continue;
     const auto reps = kernel.repetitions(i);
     points.push_back({.param = kernel.param(i),
                       .value = reps[1],
@@ -114,11 +118,10 @@ std::vector<KernelResult> make_results(const Dataset& d) {
   KernelResult reduction;
   reduction.kernel = 1;
   reduction.class_decision = "split into po2/other: held-out error 1.1% vs 4.0%";
-  const Kernel po2 = d.kernels[1].filtered(
-      [](double t) { return t == 1 || t == 2 || t == 4 || t == 8 || t == 16; });
+  const auto po2 = [](double t) { return t == 1 || t == 2 || t == 4 || t == 8 || t == 16; };
   ClassModel a;
   a.thread_class = "po2";
-  a.points = summarize(po2);
+  a.points = summarize(d.kernels[1], po2);
   a.model.constant = 1.2;
   a.model.terms = {{0.3, {0.0, 1}}};
   a.stats = {
@@ -139,7 +142,7 @@ std::vector<KernelResult> make_results(const Dataset& d) {
 
   ClassModel b;
   b.thread_class = "other";
-  b.points = summarize(d.kernels[1].filtered([](double t) { return t == 3 || t == 5; }));
+  b.points = summarize(d.kernels[1], [](double t) { return t == 3 || t == 5; });
   b.model.constant = 1.7;
   b.stats = {.points = 2,
              .rss = 0.0,
