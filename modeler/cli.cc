@@ -1,6 +1,7 @@
 #include "modeler/cli.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -57,6 +58,7 @@ struct FitArguments {
   std::string param_column, value_column;
   std::vector<std::string> key_columns;
   bool include_invalid = false;
+  std::vector<std::string> where;  // "column=value": keep only kernels whose key matches all
   std::string preset = "default";
   std::string aggregation;  // empty: trimmed for ompbench results, mean otherwise
   std::string selection;    // empty: the preset's
@@ -88,6 +90,10 @@ void add_fit_options(CLI::App& cmd, FitArguments& a) {
   cmd.add_option("--value", a.value_column, "Generic CSV: the column holding the measured value");
   cmd.add_option("--key", a.key_columns, "Generic CSV: columns that name a kernel")->delimiter(',');
   cmd.add_flag("--include-invalid", a.include_invalid, "Also use rows marked valid=0");
+  cmd.add_option("--where", a.where,
+                 "Keep only kernels whose key column has this value, e.g. metric=avg_cost "
+                 "(repeatable; all must hold)")
+      ->allow_extra_args(false);
   cmd.add_option("--preset", a.preset, "default, or extrap (Extra-P 4.2.5's default modeler)")
       ->capture_default_str();
   cmd.add_option("--aggregate", a.aggregation,
@@ -160,6 +166,31 @@ bool is_ompbench(const Dataset& data) {
          std::find(k.begin(), k.end(), "method") != k.end();
 }
 
+// Keeps the kernels whose key matches every "column=value" condition.
+void select_kernels(Dataset& data, const std::vector<std::string>& conditions) {
+  std::vector<std::pair<std::size_t, std::string>> wanted;  // key column index, value
+  for (const std::string& condition : conditions) {
+    const std::size_t equals = condition.find('=');
+    if (equals == std::string::npos)
+      throw UsageError("--where '" + condition + "': expected COLUMN=VALUE, e.g. metric=avg_cost");
+    const std::string column = condition.substr(0, equals);
+    const auto it = std::find(data.key_columns.begin(), data.key_columns.end(), column);
+    if (it == data.key_columns.end())
+      throw UsageError(fmt::format("--where '{}': '{}' is not a key column; the inputs have {}",
+                                   condition, column, fmt::join(data.key_columns, ", ")));
+    wanted.emplace_back(static_cast<std::size_t>(it - data.key_columns.begin()),
+                        condition.substr(equals + 1));
+  }
+  std::erase_if(data.kernels, [&](const Kernel& kernel) {
+    const std::vector<std::string_view> values = kernel.key_values();
+    return std::any_of(wanted.begin(), wanted.end(),
+                       [&](const auto& w) { return values[w.first] != w.second; });
+  });
+  if (data.kernels.empty())
+    throw UsageError("--where: no kernel matches " +
+                     fmt::format("{}", fmt::join(conditions, " and ")));
+}
+
 Dataset read_inputs(const FitArguments& a) {
   ReadOptions read;
   read.format = parse_input_format(a.input_format);
@@ -169,6 +200,7 @@ Dataset read_inputs(const FitArguments& a) {
   read.include_invalid = a.include_invalid;
   Dataset data;
   for (const std::string& input : a.inputs) data.append(read_dataset(input, read));
+  if (!a.where.empty()) select_kernels(data, a.where);
   if (data.skipped_invalid > 0) {
     std::cerr << fmt::format(
         "modeler: {} value(s) marked valid=0 were not used (--include-invalid uses them)\n",

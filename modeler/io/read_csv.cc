@@ -23,8 +23,9 @@ namespace {
 
 // ompbench columns that vary between the measurements of one kernel; every other column, including
 // any the file adds, identifies the kernel.
-constexpr std::array<std::string_view, 8> kPerMeasurementColumns = {
-    "threads", "thread_class", "rep", "value", "valid", "canary_ns", "run_id", "timestamp"};
+constexpr std::array<std::string_view, 9> kPerMeasurementColumns = {
+    "threads",   "thread_class", "rep",       "value",         "valid",
+    "canary_ns", "run_id",       "timestamp", "oversubscribed"};
 
 bool is_per_measurement(std::string_view column) {
   return std::find(kPerMeasurementColumns.begin(), kPerMeasurementColumns.end(), column) !=

@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/process.h"
+
 extern char** environ;
 
 namespace {
@@ -38,24 +40,9 @@ using ::testing::StartsWith;
 // ---------------------------------------------------------------------------------------------
 // Running the binary
 
-struct Outcome {
-  int status = -1;  // exit status, or -1 when the child did not exit normally
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void spit(const fs::path& path, const std::string& content) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << content;
-  ASSERT_TRUE(out.good()) << "cannot write " << path;
-}
+using ompscale::test_support::Outcome;
+using ompscale::test_support::slurp;
+using ompscale::test_support::spit;
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
@@ -104,41 +91,10 @@ class CliTest : public ::testing::Test {
   // Runs `modeler args...`; stdin from `stdin_file` (or /dev/null).
   Outcome run(const std::vector<std::string>& args,
               const std::optional<fs::path>& stdin_file = {}) {
-    const fs::path out_file = dir_ / fmt_name("stdout");
-    const fs::path err_file = dir_ / fmt_name("stderr");
-    ++runs_;
-
-    std::vector<std::string> argv_storage{OMPSCALE_MODELER_BIN};
-    argv_storage.insert(argv_storage.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (std::string& a : argv_storage) argv.push_back(a.data());
-    argv.push_back(nullptr);
-
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    const std::string in_name = stdin_file ? stdin_file->string() : std::string("/dev/null");
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, in_name.c_str(), O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_file.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_file.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid = 0;
-    const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    Outcome result;
-    if (rc != 0) {
-      ADD_FAILURE() << "posix_spawn " << argv[0] << ": " << std::strerror(rc);
-      return result;
-    }
-    int wstatus = 0;
-    while (::waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
-    }
-    result.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
-    result.out = slurp(out_file);
-    result.err = slurp(err_file);
-    fs::remove(out_file);
-    fs::remove(err_file);
-    return result;
+    std::vector<std::string> argv{OMPSCALE_MODELER_BIN};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return ompscale::test_support::run_program(argv, dir_,
+                                               stdin_file ? *stdin_file : fs::path("/dev/null"));
   }
 
   // The files in the temporary directory (to see that nothing stray was left behind).
@@ -151,12 +107,6 @@ class CliTest : public ::testing::Test {
   }
 
   fs::path dir_;
-
- private:
-  std::string fmt_name(const char* what) const {
-    return "run" + std::to_string(runs_) + "." + what;
-  }
-  int runs_ = 0;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -302,6 +252,23 @@ TEST_F(CliFit, TextReportFindsSquareLawAndFlagsIt) {
   EXPECT_THAT(line, HasSubstr("worse-than-log"));
   EXPECT_THAT(line, StartsWith("!"));
   EXPECT_EQ(r.err, "");
+}
+
+TEST_F(CliFit, WhereSelectsKernelsByKeyColumn) {
+  const std::string input = std::string(OMPSCALE_TEST_DATA) + "/readers/ompbench.csv";
+  const Outcome all = run({"fit", input});
+  ASSERT_EQ(all.status, 0) << all.err;
+  EXPECT_THAT(all.out, HasSubstr("construct=for"));
+  const Outcome barrier = run({"fit", input, "--where", "construct=barrier", "--where", "unit=us"});
+  ASSERT_EQ(barrier.status, 0) << barrier.err;
+  EXPECT_THAT(barrier.out, HasSubstr("construct=barrier"));
+  EXPECT_THAT(barrier.out, Not(HasSubstr("construct=for")));
+  for (const char* bad : {"construct", "nosuch=1", "construct=nosuch"}) {
+    const Outcome r = run({"fit", input, "--where", bad});
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_THAT(r.err, StartsWith("modeler: --where")) << r.err;
+    EXPECT_TRUE(r.out.empty());
+  }
 }
 
 TEST_F(CliFit, FailOnWorseThanLogExitsOneForSquareLaw) {
