@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fresh Debian 12 -> installed dependencies, a Release build in build/, and the main job run on
-# an example: models of real barrier measurements, with predictions at 64 threads.
+# an example: models of real barrier measurements, with predictions at 64 threads, then a barrier
+# sweep of this machine (both runtimes) piped into the modeler.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -8,3 +9,5 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build build
 build/modeler/modeler fit data/examples/barrier-algorithms-intel-16t.csv \
   --param threads --value value --key construct,unit --classes auto --predict 64
+build/microbench/ompbench --construct barrier --bind spread --threads 1,2 |
+  build/modeler/modeler fit - --where metric=avg_cost

@@ -1,0 +1,111 @@
+// Scheduling kernels: EPCC schedbench. One construct execution is one worksharing loop of
+// kItersPerThread iterations per thread, each iteration one delay; the reference runs one
+// thread's share of the iterations, so the difference is the scheduling cost per loop.
+#include "microbench/constructs/epcc_kernels.h"
+
+namespace ompscale::microbench::epcc {
+
+namespace {
+
+void refer_loop(const KernelArgs& args) {
+  for (long j = 0; j < args.inner; ++j)
+    for (int i = 0; i < kItersPerThread; ++i) delay(args.delay_length);
+}
+
+void test_static(const KernelArgs& args) {
+  const int length = args.delay_length;
+  const int chunk = args.param;
+  const int iterations = kItersPerThread * args.threads;
+  const long inner = args.inner;
+#pragma omp parallel num_threads(args.threads)
+  for (long j = 0; j < inner; ++j) {
+#pragma omp for schedule(static, chunk)
+    for (int i = 0; i < iterations; ++i) delay(length);
+  }
+}
+
+void test_dynamic_monotonic(const KernelArgs& args) {
+  const int length = args.delay_length;
+  const int chunk = args.param;
+  const int iterations = kItersPerThread * args.threads;
+  const long inner = args.inner;
+#pragma omp parallel num_threads(args.threads)
+  for (long j = 0; j < inner; ++j) {
+#pragma omp for schedule(monotonic : dynamic, chunk)
+    for (int i = 0; i < iterations; ++i) delay(length);
+  }
+}
+
+void test_dynamic_nonmonotonic(const KernelArgs& args) {
+  const int length = args.delay_length;
+  const int chunk = args.param;
+  const int iterations = kItersPerThread * args.threads;
+  const long inner = args.inner;
+#pragma omp parallel num_threads(args.threads)
+  for (long j = 0; j < inner; ++j) {
+#pragma omp for schedule(nonmonotonic : dynamic, chunk)
+    for (int i = 0; i < iterations; ++i) delay(length);
+  }
+}
+
+void test_guided_monotonic(const KernelArgs& args) {
+  const int length = args.delay_length;
+  const int chunk = args.param;
+  const int iterations = kItersPerThread * args.threads;
+  const long inner = args.inner;
+#pragma omp parallel num_threads(args.threads)
+  for (long j = 0; j < inner; ++j) {
+#pragma omp for schedule(monotonic : guided, chunk)
+    for (int i = 0; i < iterations; ++i) delay(length);
+  }
+}
+
+void test_guided_nonmonotonic(const KernelArgs& args) {
+  const int length = args.delay_length;
+  const int chunk = args.param;
+  const int iterations = kItersPerThread * args.threads;
+  const long inner = args.inner;
+#pragma omp parallel num_threads(args.threads)
+  for (long j = 0; j < inner; ++j) {
+#pragma omp for schedule(nonmonotonic : guided, chunk)
+    for (int i = 0; i < iterations; ++i) delay(length);
+  }
+}
+
+// EPCC taskloopn with grainsize(chunk) in place of num_tasks(iterations / chunk): the same task
+// count when chunk divides the iterations, and it names the parameter directly. The taskloop's
+// implicit taskgroup completes every loop before the next.
+void test_taskloop(const KernelArgs& args) {
+  const int length = args.delay_length;
+  const int chunk = args.param;
+  // Unsigned: clang 14 compares a signed taskloop variable with its unsigned trip count and warns.
+  const unsigned iterations = kItersPerThread * args.threads;
+  const long inner = args.inner;
+#pragma omp parallel num_threads(args.threads)
+  {
+    OMPSCALE_EPCC_MASKED
+    for (long j = 0; j < inner; ++j) {
+#pragma omp taskloop grainsize(chunk)
+      for (unsigned i = 0; i < iterations; ++i) delay(length);
+    }
+  }
+}
+
+constexpr Kernel kSchedKernels[] = {
+    {.name = "for_static", .test = test_static, .reference = refer_loop},
+    {.name = "for_dynamic_monotonic", .test = test_dynamic_monotonic, .reference = refer_loop},
+    {.name = "for_dynamic_nonmonotonic",
+     .test = test_dynamic_nonmonotonic,
+     .reference = refer_loop},
+    {.name = "for_guided_monotonic", .test = test_guided_monotonic, .reference = refer_loop},
+    {.name = "for_guided_nonmonotonic", .test = test_guided_nonmonotonic, .reference = refer_loop},
+    {.name = "taskloop", .test = test_taskloop, .reference = refer_loop},
+};
+
+}  // namespace
+
+std::span<const Kernel> sched_kernels() {
+  return kSchedKernels;
+}
+
+}  // namespace ompscale::microbench::epcc

@@ -1,0 +1,225 @@
+#include "microbench/driver/cli.h"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <map>
+
+#include "common/error.h"
+#include "common/output_file.h"
+#include "common/text.h"
+#include "microbench/catalogue.h"
+#include "microbench/driver/import_epcc.h"
+#include "microbench/driver/sweep.h"
+#include "platforms/platform.h"
+#include "platforms/thread_class.h"
+
+namespace ompscale::microbench {
+
+namespace {
+
+int list_constructs() {
+  Suite current = Suite::task;
+  bool first = true;
+  for (const ConstructInfo& c : catalogue()) {
+    if (first || c.suite != current) {
+      std::printf("%s%s suite:\n", first ? "" : "\n", to_string(c.suite));
+      current = c.suite;
+      first = false;
+    }
+    std::string methods = c.direct && c.epcc ? "direct, epcc" : c.direct ? "direct" : "epcc";
+    std::string param = c.param.empty() ? "" : fmt::format(" [{}]", c.param);
+    std::printf("  %-26s %s%s (%s)\n", std::string(c.name).c_str(),
+                std::string(c.description).c_str(), param.c_str(), methods.c_str());
+  }
+  return 0;
+}
+
+int print_platform(const std::string& name, int max_threads) {
+  const platforms::Platform detected = platforms::detect_platform();
+  const platforms::Platform platform = name.empty() ? detected : platforms::find_platform(name);
+  std::printf("platform: %s\n%s\n", platform.name.c_str(), platform.description.c_str());
+  std::printf(
+      "topology: %d board(s) x %d socket(s) x %d core(s) x %d thread(s) per core = %d "
+      "hardware threads, %d NUMA node(s)\n",
+      platform.boards, platform.sockets_per_board, platform.cores_per_socket,
+      platform.threads_per_core, platform.hardware_threads(), platform.numa_nodes);
+  const int limit = max_threads > 0 ? max_threads : platform.hardware_threads();
+  std::printf("thread counts up to %d per class:\n", limit);
+  std::vector<platforms::ThreadClass> classes = platform.classes;
+  for (const auto& extra :
+       {platforms::ThreadClass::multiple_of_8(), platforms::ThreadClass::linear()})
+    if (std::find(classes.begin(), classes.end(), extra) == classes.end()) classes.push_back(extra);
+  for (const platforms::ThreadClass& c : classes) {
+    std::string counts;
+    for (int t : c.thread_counts(limit)) {
+      if (!counts.empty()) counts += ',';
+      counts += std::to_string(t);
+    }
+    std::printf("  %-8s %s\n", c.name().c_str(), counts.empty() ? "(none)" : counts.c_str());
+  }
+  if (!name.empty() && platform.hardware_threads() > detected.hardware_threads())
+    std::printf(
+        "note: this machine has %d hardware threads; counts above it need --oversubscribe\n",
+        detected.hardware_threads());
+  return 0;
+}
+
+// Imports every file and writes all rows at once: a bad file anywhere means no output at all.
+// Repetition numbers continue across files, so runs in separate files stay distinct values.
+int import_epcc_files(const std::vector<std::string>& files, const std::string& output,
+                      const EpccImportOptions& options, const std::vector<std::string>& metrics) {
+  std::string csv = results_header();
+  std::map<std::string, int> rep_offset;  // per construct/param/threads/metric
+  for (const std::string& file : files) {
+    EpccImport imported = import_epcc(read_input(file), file, options);
+    for (const std::string& warning : imported.warnings)
+      std::fprintf(stderr, "ompbench: warning: %s\n", warning.c_str());
+    std::map<std::string, int> next;
+    for (ResultRow& row : imported.rows) {
+      if (!metrics.empty() &&
+          std::find(metrics.begin(), metrics.end(), row.metric) == metrics.end())
+        continue;
+      const std::string key =
+          fmt::format("{}/{}/{}/{}", row.construct, row.param_value, row.threads, row.metric);
+      row.rep += rep_offset[key];
+      next[key] = std::max(next[key], row.rep + 1);
+      csv += format_row(row);
+    }
+    for (const auto& [key, rep] : next) rep_offset[key] = rep;
+  }
+  write_output(output, csv);
+  return 0;
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{
+      "ompbench: microbenchmarks of OpenMP constructs (direct per-construct timing with clock "
+      "calibration and window release, and the EPCC method), swept over thread counts, bindings "
+      "and runtimes. Writes tidy CSV for `modeler fit`."};
+  app.set_version_flag("--version", version_string());
+  app.require_subcommand(0, 1);
+
+  RunOptions o;
+  for (int i = 0; i < argc; ++i) o.command_line.push_back(argv[i]);
+  app.add_option("--threads", o.threads,
+                 "Thread counts: 1,2,4 | 1-64 | po2 | odd | even | 8x | linear | all")
+      ->capture_default_str();
+  app.add_option("--max-threads", o.max_threads,
+                 "Largest count class names expand to (default: hardware threads)");
+  app.add_option("--bind", o.binds, "OMP_PROC_BIND: spread, close, master, false, all")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--places", o.places, "OMP_PLACES: cores, threads, sockets")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--runtime", o.runtime,
+                 "gnu (gcc + libgomp), llvm (clang + libomp) or both "
+                 "(default: both when the clang worker was built)");
+  app.add_option("--construct", o.constructs, "Constructs to measure (see `ompbench list`)")
+      ->delimiter(',');
+  app.add_option("--suite", o.suites, "sync, sched, data, task, all (default: sync)")
+      ->delimiter(',');
+  app.add_option("--method", o.method, "auto (direct where it applies), direct, epcc, both")
+      ->capture_default_str();
+  app.add_option("--chunk", o.chunks, "Chunk sizes for schedules and taskloop (default 16)")
+      ->delimiter(',');
+  app.add_option("--array-size", o.array_sizes,
+                 "Array sizes (doubles) for the data constructs (default 1,27,729,19683)")
+      ->delimiter(',');
+  app.add_option("--reps", o.reps, "Valid values per configuration")->capture_default_str();
+  app.add_option("--batch", o.batch, "Values per interleaved batch")->capture_default_str();
+  app.add_flag("--oversubscribe", o.oversubscribe,
+               "Allow more threads than hardware threads (rows marked oversubscribed=1)");
+  app.add_option("-o,--output", o.output,
+                 "Results CSV; appended to and resumed when it exists (default: stdout)");
+  app.add_option("--meta", o.meta, "JSON sidecar (default: OUTPUT.meta.json; none on stdout)");
+  app.add_option("--platform", o.platform,
+                 "Platform description (name or file) for thread classes and the platform column "
+                 "(default: detected, named after the host)");
+  app.add_option("--run-id", o.run_id, "Run id written into every row (default: from the time)");
+  app.add_option("--slow-factor", o.slow_factor,
+                 "Re-measure a batch whose canary exceeds this multiple of the reference")
+      ->capture_default_str();
+  app.add_option("--compute-slow-factor", o.compute_slow_factor,
+                 "Re-measure a batch whose compute canary exceeds this multiple of the reference")
+      ->capture_default_str();
+  app.add_option("--max-remeasure", o.max_remeasure,
+                 "Extra batches per configuration for slow phases and missed windows")
+      ->capture_default_str();
+  app.add_option("--canary", o.canary_exchanges,
+                 "Round trips per noise canary (0: no canary, no re-measurement)")
+      ->capture_default_str();
+  app.add_option("--seed", o.seed, "Seed of the interleaved order")->capture_default_str();
+  app.add_option("--epcc-delay", o.epcc_delay_us, "EPCC delay per construct execution (us)")
+      ->capture_default_str();
+  app.add_option("--epcc-test-time", o.epcc_test_time_us,
+                 "EPCC target time per outer repetition (us)")
+      ->capture_default_str();
+  app.add_option("--progress", o.progress, "Progress bar on stderr: auto, always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  app.add_option("--worker-dir", o.worker_dir,
+                 "Directory of ompbench-worker-gnu/-llvm (default: next to ompbench)");
+
+  CLI::App* list = app.add_subcommand("list", "Print the constructs with a one-line description");
+  std::string platform_name;
+  int platform_max = 0;
+  CLI::App* platform =
+      app.add_subcommand("platform", "Print the detected topology and each class's thread counts");
+  platform->add_option("--platform", platform_name, "A description (name or file) instead");
+  platform->add_option("--max-threads", platform_max, "List counts up to this (default: hardware)");
+
+  CLI::App* import = app.add_subcommand(
+      "import-epcc", "Turn EPCC syncbench/schedbench/taskbench/arraybench output into results CSV");
+  std::vector<std::string> import_files;
+  std::string import_output;
+  EpccImportOptions import_options;
+  import->add_option("files", import_files, "EPCC output files")->required();
+  import->add_option("-o,--output", import_output, "Results CSV (default: stdout)");
+  import->add_option("--threads", import_options.threads,
+                     "Thread count for files whose header does not state it");
+  import->add_option("--bind", import_options.bind, "OMP_PROC_BIND of the EPCC run");
+  import->add_option("--places", import_options.places, "OMP_PLACES of the EPCC run");
+  import->add_option("--runtime", import_options.runtime, "Runtime, e.g. libgomp or libomp");
+  import->add_option("--runtime-version", import_options.runtime_version, "Runtime version");
+  import->add_option("--compiler", import_options.compiler, "Compiler, e.g. gcc-12.2.0");
+  import->add_option("--platform", import_options.platform, "Platform name");
+  import->add_option("--run-id", import_options.run_id, "Run id for the rows");
+  std::string import_metrics;  // one string, split below: a vector option would swallow the files
+  import->add_option("--metric", import_metrics,
+                     "Keep only these metrics, e.g. overhead or overhead,time_min (default: all)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::fprintf(stderr, "ompbench: %s (see ompbench --help)\n", e.what());
+    return 2;
+  }
+  try {
+    if (list->parsed()) return list_constructs();
+    if (platform->parsed()) return print_platform(platform_name, platform_max);
+    if (import->parsed())
+      return import_epcc_files(
+          import_files, import_output, import_options,
+          import_metrics.empty() ? std::vector<std::string>{} : split(import_metrics, ','));
+    return run_sweep(o);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "ompbench: %s\n", e.what());
+    return 2;
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "ompbench: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ompbench: error: %s\n", e.what());
+    return 1;
+  }
+}
+
+}  // namespace ompscale::microbench

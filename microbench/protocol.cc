@@ -1,0 +1,152 @@
+#include "microbench/protocol.h"
+
+#include <cstdlib>
+#include <sstream>
+
+namespace ompscale::microbench {
+
+namespace {
+
+bool parse_double(const std::string& text, double& value) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  value = std::strtod(text.c_str(), &end);
+  return end == text.c_str() + text.size();
+}
+
+bool parse_int(const std::string& text, long& value) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  value = std::strtol(text.c_str(), &end, 10);
+  return end == text.c_str() + text.size();
+}
+
+bool parse_int_list(const std::string& text, std::vector<std::int64_t>& values) {
+  values.clear();
+  std::stringstream stream(text);
+  std::string item;
+  while (std::getline(stream, item, ',')) {
+    long value = 0;
+    if (!parse_int(item, value)) return false;
+    values.push_back(value);
+  }
+  return !values.empty();
+}
+
+}  // namespace
+
+bool apply_option(Job& job, const std::string& name, const std::string& value) {
+  double number = 0;
+  long integer = 0;
+  if (name == "epcc.delay_us") return parse_double(value, job.epcc.delay_us);
+  if (name == "epcc.test_time_us") return parse_double(value, job.epcc.test_time_us);
+  if (name == "epcc.probes") {
+    if (!parse_int(value, integer) || integer < 1) return false;
+    job.epcc.probes = static_cast<int>(integer);
+    return true;
+  }
+  if (name == "epcc.warmup") {
+    if (!parse_int(value, integer) || integer < 0) return false;
+    job.epcc.warmup = static_cast<int>(integer);
+    return true;
+  }
+  if (name == "direct.warmup") {
+    if (!parse_int(value, integer) || integer < 0) return false;
+    job.direct.warmup = static_cast<int>(integer);
+    return true;
+  }
+  if (name == "direct.exchanges") {
+    if (!parse_int(value, integer) || integer < 1) return false;
+    job.direct.calibration.exchanges_per_batch = static_cast<int>(integer);
+    return true;
+  }
+  if (name == "direct.batches") {
+    if (!parse_int(value, integer) || integer < 2) return false;
+    job.direct.calibration.batches = static_cast<int>(integer);
+    return true;
+  }
+  if (name == "direct.skew_ticks") return parse_int_list(value, job.direct.skew_ticks);
+  (void)number;
+  return false;
+}
+
+bool parse_job(const std::string& text, Job& job, std::string& error) {
+  std::istringstream lines(text);
+  std::string line;
+  int number = 0;
+  while (std::getline(lines, line)) {
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string kind;
+    fields >> kind;
+    auto fail = [&](const std::string& cause) {
+      error = "line " + std::to_string(number) + ": " + cause;
+      return false;
+    };
+    if (kind == "clock") {
+      std::string source;
+      std::string hz;
+      fields >> source >> hz;
+      if (source != "tsc" && source != "monotonic_raw") return fail("clock must be tsc or monotonic_raw");
+      job.allow_tsc = source == "tsc";
+      if (!parse_double(hz, job.ticks_per_second) || job.ticks_per_second < 0)
+        return fail("clock needs a tick rate (0 = calibrate)");
+    } else if (kind == "canary") {
+      std::string value;
+      fields >> value;
+      long exchanges = 0;
+      if (!parse_int(value, exchanges) || exchanges < 0) return fail("canary needs a count >= 0");
+      job.canary_exchanges = static_cast<int>(exchanges);
+    } else if (kind == "option") {
+      std::string name;
+      std::string value;
+      fields >> name >> value;
+      if (!apply_option(job, name, value)) return fail("bad option '" + name + " " + value + "'");
+    } else if (kind == "batch") {
+      JobBatch batch;
+      std::string id, method, threads, param, count, first;
+      fields >> id >> batch.construct >> method >> threads >> param >> count >> first;
+      long value = 0;
+      if (!parse_int(id, value)) return fail("batch id must be an integer");
+      batch.id = static_cast<int>(value);
+      const ConstructInfo* construct = find_construct(batch.construct);
+      if (construct == nullptr) return fail("unknown construct '" + batch.construct + "'");
+      if (method == "direct" && construct->direct) {
+        batch.method = Method::direct;
+      } else if (method == "epcc" && construct->epcc) {
+        batch.method = Method::epcc;
+      } else {
+        return fail("method '" + method + "' does not apply to " + batch.construct);
+      }
+      if (!parse_int(threads, value) || value < 1) return fail("threads must be >= 1");
+      batch.threads = static_cast<int>(value);
+      batch.param_value = param == "-" ? "" : param;
+      if (!parse_int(count, value) || value < 1) return fail("count must be >= 1");
+      batch.count = static_cast<int>(value);
+      if (!parse_int(first, value) || value < 0) return fail("first rep must be >= 0");
+      batch.first_rep = static_cast<int>(value);
+      job.batches.push_back(batch);
+    } else {
+      return fail("unknown item '" + kind + "'");
+    }
+  }
+  return true;
+}
+
+std::string format_job(const Job& job, const std::string& options_text) {
+  std::ostringstream out;
+  out.precision(17);
+  out << "clock " << (job.allow_tsc ? "tsc" : "monotonic_raw") << ' ' << job.ticks_per_second
+      << '\n';
+  out << "canary " << job.canary_exchanges << '\n';
+  out << options_text;
+  for (const JobBatch& b : job.batches)
+    out << "batch " << b.id << ' ' << b.construct << ' ' << to_string(b.method) << ' '
+        << b.threads << ' ' << (b.param_value.empty() ? "-" : b.param_value) << ' ' << b.count
+        << ' ' << b.first_rep << '\n';
+  return out.str();
+}
+
+}  // namespace ompscale::microbench

@@ -1,0 +1,343 @@
+// End-to-end tests of `ompbench`: the built driver (OMPSCALE_OMPBENCH_BIN) runs as a child process
+// and starts the real workers (gcc + libgomp and, where built, clang + libomp). Measurements are
+// kept tiny (few repetitions, short EPCC test times); nothing here checks how fast a construct is,
+// only that every value arrives, is labelled right, and survives interrupts and resumes.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+
+#include "common/csv.h"
+#include "microbench/catalogue.h"
+#include "microbench/result_row.h"
+#include "tests/support/process.h"
+
+namespace ompscale::microbench {
+namespace {
+
+namespace fs = std::filesystem;
+using test_support::Outcome;
+using test_support::slurp;
+using ::testing::HasSubstr;
+
+bool llvm_worker_built() {
+  return access((fs::path(OMPSCALE_OMPBENCH_BIN).parent_path() / "ompbench-worker-llvm").c_str(),
+                X_OK) == 0;
+}
+
+// The rows of a results file as maps column -> value; fails the test on a malformed file.
+std::vector<std::map<std::string, std::string>> read_rows(const std::string& text) {
+  std::vector<std::map<std::string, std::string>> rows;
+  const std::vector<CsvRecord> records = read_csv(text, "results");
+  EXPECT_FALSE(records.empty());
+  if (records.empty()) return rows;
+  const std::vector<std::string>& header = records[0].fields;
+  for (std::size_t i = 1; i < records.size(); ++i) {
+    EXPECT_EQ(records[i].fields.size(), header.size()) << "line " << records[i].line;
+    std::map<std::string, std::string> row;
+    for (std::size_t c = 0; c < header.size() && c < records[i].fields.size(); ++c)
+      row[header[c]] = records[i].fields[c];
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+class OmpbenchCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/ompbench-cli-XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  Outcome run(const std::vector<std::string>& args) {
+    std::vector<std::string> argv{OMPSCALE_OMPBENCH_BIN};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return test_support::run_program(argv, dir_);
+  }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  fs::path dir_;
+};
+
+TEST_F(OmpbenchCli, ListNamesEveryConstructOfTheCatalogue) {
+  const Outcome out = run({"list"});
+  ASSERT_EQ(out.status, 0) << out.err;
+  for (const ConstructInfo& c : catalogue())
+    EXPECT_THAT(out.out, HasSubstr("  " + std::string(c.name) + " ")) << c.name;
+  EXPECT_THAT(out.out, HasSubstr("sched suite:"));
+}
+
+TEST_F(OmpbenchCli, PlatformPrintsTopologyAndClasses) {
+  const Outcome out = run({"platform"});
+  ASSERT_EQ(out.status, 0) << out.err;
+  EXPECT_THAT(out.out, HasSubstr("hardware threads"));
+  EXPECT_THAT(out.out, HasSubstr("po2"));
+  const Outcome bcs = run({"platform", "--platform", "rwth-bcs"});
+  ASSERT_EQ(bcs.status, 0) << bcs.err;
+  EXPECT_THAT(bcs.out, HasSubstr("128"));  // its PO2 class reaches 128
+}
+
+TEST_F(OmpbenchCli, MalformedOptionsGiveOneLineAndStatus2) {
+  const std::vector<std::vector<std::string>> cases = {
+      {"--threads", "0"},          {"--threads", "1,x"}, {"--construct", "barier"},
+      {"--bind", "sideways"},      {"--suite", "io"},    {"--method", "fast"},
+      {"--runtime", "intel"},      {"--reps", "0"},      {"--threads", "64"},
+      {"--progress", "sometimes"}, {"--no-such-option"}, {"--places", "cpus"}};
+  for (const auto& args : cases) {
+    const Outcome out = run(args);
+    EXPECT_EQ(out.status, 2) << args[0] << ": " << out.err;
+    EXPECT_EQ(std::count(out.err.begin(), out.err.end(), '\n'), 1) << out.err;
+    EXPECT_THAT(out.err, HasSubstr("ompbench: ")) << out.err;
+    EXPECT_TRUE(out.out.empty());
+  }
+}
+
+TEST_F(OmpbenchCli, ForeignOutputFileIsRefusedAndKept) {
+  test_support::spit(path("mine.csv"), "x,y\n1,2\n");
+  const Outcome out =
+      run({"--construct", "barrier", "--threads", "1", "--reps", "2", "-o", path("mine.csv")});
+  EXPECT_EQ(out.status, 2);
+  EXPECT_THAT(out.err, HasSubstr(path("mine.csv") + ":1:"));
+  EXPECT_EQ(slurp(path("mine.csv")), "x,y\n1,2\n");
+  EXPECT_FALSE(fs::exists(path("mine.csv.meta.json")));
+}
+
+TEST_F(OmpbenchCli, BarrierSweepWritesValidRowsSidecarAndResumes) {
+  const std::vector<std::string> args = {"--construct", "barrier",    "--threads", "1,2",
+                                         "--reps",      "12",         "--batch",   "5",
+                                         "-o",          path("r.csv")};
+  const Outcome out = run(args);
+  ASSERT_EQ(out.status, 0) << out.err;
+  const auto rows = read_rows(slurp(path("r.csv")));
+  std::map<std::string, int> valid;  // runtime/threads -> valid avg_cost values
+  std::set<std::string> metrics;
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.at("construct"), "barrier");
+    EXPECT_EQ(row.at("method"), "direct");
+    EXPECT_EQ(row.at("bind"), "spread");
+    EXPECT_EQ(row.at("places"), "cores");
+    EXPECT_EQ(row.at("unit"), "us");
+    EXPECT_EQ(row.at("oversubscribed"), "0");
+    EXPECT_EQ(row.at("thread_class"), "PO2");
+    metrics.insert(row.at("metric"));
+    if (row.at("metric") == "avg_cost" && row.at("valid") == "1")
+      ++valid[row.at("runtime") + "/" + row.at("threads")];
+  }
+  EXPECT_EQ(metrics, (std::set<std::string>{"min_cost", "avg_cost", "max_cost", "release_skew"}));
+  std::vector<std::string> runtimes = {"libgomp"};
+  if (llvm_worker_built()) runtimes.push_back("libomp");
+  for (const std::string& runtime : runtimes)
+    for (const char* t : {"1", "2"}) EXPECT_GE(valid[runtime + "/" + t], 12) << runtime << " " << t;
+
+  const nlohmann::json meta = nlohmann::json::parse(slurp(path("r.csv.meta.json")));
+  ASSERT_EQ(meta["runs"].size(), 1u);
+  const nlohmann::json& run0 = meta["runs"][0];
+  EXPECT_EQ(run0["status"], "complete");
+  EXPECT_TRUE(run0["workers"].contains("gnu"));
+  EXPECT_EQ(run0["workers"]["gnu"]["runtime"], "libgomp");
+  EXPECT_FALSE(run0["workers"]["gnu"]["clock"]["source"].get<std::string>().empty());
+  EXPECT_GT(run0["workers"]["gnu"]["clock"]["ticks_per_second"].get<double>(), 0);
+  EXPECT_FALSE(run0["calibrations"].empty());
+  EXPECT_FALSE(run0["noise"]["canary_ns"].empty());
+
+  // The same command again: everything is complete, nothing is measured or written.
+  const std::string before = slurp(path("r.csv"));
+  const Outcome again = run(args);
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_EQ(slurp(path("r.csv")), before);
+  EXPECT_THAT(again.err, HasSubstr("resuming"));
+
+  // More repetitions: only the missing values are measured, numbered after the existing ones.
+  std::vector<std::string> more = args;
+  more[5] = "15";
+  const Outcome extended = run(more);
+  ASSERT_EQ(extended.status, 0) << extended.err;
+  const auto all = read_rows(slurp(path("r.csv")));
+  std::map<std::string, std::set<std::string>> reps;
+  std::map<std::string, int> valid_after;
+  for (const auto& row : all)
+    if (row.at("metric") == "avg_cost") {
+      const std::string key = row.at("runtime") + "/" + row.at("threads");
+      EXPECT_TRUE(reps[key].insert(row.at("rep")).second) << "rep " << row.at("rep") << " twice";
+      if (row.at("valid") == "1") ++valid_after[key];
+    }
+  for (const auto& [key, count] : valid_after) EXPECT_GE(count, 15) << key;
+  EXPECT_EQ(nlohmann::json::parse(slurp(path("r.csv.meta.json")))["runs"].size(), 3u);
+}
+
+TEST_F(OmpbenchCli, StdoutFeedsTheModeler) {
+  const Outcome bench =
+      run({"--construct", "barrier", "--threads", "1,2", "--reps", "10", "--runtime", "gnu"});
+  ASSERT_EQ(bench.status, 0) << bench.err;
+  EXPECT_EQ(bench.out.rfind(results_header(), 0), 0u);
+  test_support::spit(path("piped.csv"), bench.out);
+  const Outcome fit =
+      test_support::run_program({OMPSCALE_MODELER_BIN, "fit", "-"}, dir_, path("piped.csv"));
+  ASSERT_EQ(fit.status, 0) << fit.err;
+  EXPECT_THAT(fit.out, HasSubstr("barrier"));
+  EXPECT_THAT(fit.out, HasSubstr("avg_cost"));
+}
+
+TEST_F(OmpbenchCli, OversubscribedRowsAreMarked) {
+  const int hardware = static_cast<int>(std::thread::hardware_concurrency());
+  const std::string over = std::to_string(hardware + 1);
+  const Outcome refused = run({"--construct", "barrier", "--threads", over, "--runtime", "gnu"});
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_THAT(refused.err, HasSubstr("--oversubscribe"));
+  const Outcome out = run({"--construct", "barrier", "--threads", "1," + over, "--reps", "3",
+                           "--runtime", "gnu", "--oversubscribe", "-o", path("o.csv")});
+  ASSERT_EQ(out.status, 0) << out.err;
+  EXPECT_THAT(out.err, HasSubstr("oversubscribed"));
+  for (const auto& row : read_rows(slurp(path("o.csv"))))
+    EXPECT_EQ(row.at("oversubscribed"), row.at("threads") == over ? "1" : "0");
+  const nlohmann::json meta = nlohmann::json::parse(slurp(path("o.csv.meta.json")));
+  EXPECT_TRUE(meta["runs"][0]["oversubscribed"].get<bool>());
+}
+
+// The interrupt test: SIGINT while a sweep runs leaves a valid file with only whole batches, exit
+// status 130 and the resume command; running that command completes the sweep.
+TEST_F(OmpbenchCli, SigintKeepsWholeBatchesAndResumes) {
+  const std::vector<std::string> args = {OMPSCALE_OMPBENCH_BIN,
+                                         "--construct",
+                                         "barrier,single,critical",
+                                         "--threads",
+                                         "1,2",
+                                         "--reps",
+                                         "40",
+                                         "--batch",
+                                         "4",
+                                         "--method",
+                                         "both",
+                                         "--runtime",
+                                         "gnu",
+                                         "-o",
+                                         path("i.csv"),
+                                         "--canary",  // this test is about interrupts, not noise
+                                         "0",
+                                         "--max-remeasure",
+                                         "40"};
+  {
+    test_support::ChildProcess child(args, "/dev/null", path("i.out"), path("i.err"));
+    // Wait until some batches are in the file, then interrupt.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (fs::exists(path("i.csv")) && read_rows(slurp(path("i.csv"))).size() >= 20) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    child.signal(SIGINT);
+    EXPECT_EQ(child.wait(), 130) << slurp(path("i.err"));
+  }
+  const std::string err = slurp(path("i.err"));
+  EXPECT_THAT(err, HasSubstr("interrupted"));
+  EXPECT_THAT(err, HasSubstr("resume with: "));
+  const std::string text = slurp(path("i.csv"));
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(text.back(), '\n');
+  const auto rows = read_rows(text);
+  // Whole batches: per configuration, every repetition has all of its metrics.
+  std::map<std::string, std::map<std::string, int>> metrics_per_rep;
+  for (const auto& row : rows)
+    ++metrics_per_rep[row.at("construct") + row.at("method") + row.at("threads")][row.at("rep")];
+  for (const auto& [config, reps] : metrics_per_rep) {
+    const int first = reps.begin()->second;
+    for (const auto& [rep, count] : reps) EXPECT_EQ(count, first) << config << " rep " << rep;
+  }
+  const nlohmann::json meta = nlohmann::json::parse(slurp(path("i.csv.meta.json")));
+  EXPECT_EQ(meta["runs"][0]["status"], "interrupted");
+
+  // Resume with the same arguments: completes, and keeps every row that was there.
+  std::vector<std::string> resume(args.begin() + 1, args.end());
+  const Outcome resumed = run(resume);
+  ASSERT_EQ(resumed.status, 0) << resumed.err;
+  const std::string completed = slurp(path("i.csv"));
+  EXPECT_EQ(completed.rfind(text, 0), 0u) << "resume changed existing rows";
+  std::map<std::string, int> valid;
+  for (const auto& row : read_rows(completed))
+    if (row.at("valid") == "1" &&
+        (row.at("metric") == "avg_cost" || row.at("metric") == "overhead"))
+      ++valid[row.at("construct") + "/" + row.at("method") + "/" + row.at("threads")];
+  EXPECT_EQ(valid.size(), 3u * 2 * 2);
+  for (const auto& [config, count] : valid) EXPECT_GE(count, 40) << config << "\n" << resumed.err;
+}
+
+// Every construct of the catalogue, with every method it claims, at 1 and 2 threads, on both
+// runtimes: each configuration yields valid values or is reported unavailable with a reason.
+TEST_F(OmpbenchCli, EveryConstructRunsAtOneAndTwoThreadsOnEveryRuntime) {
+  const Outcome out =
+      run({"--suite", "all", "--method", "both", "--threads", "1,2", "--reps", "3", "--batch", "3",
+           "--epcc-test-time", "100", "--max-remeasure", "2", "-o", path("all.csv")});
+  ASSERT_EQ(out.status, 0) << out.err;
+  std::set<std::string> measured;
+  for (const auto& row : read_rows(slurp(path("all.csv"))))
+    if (row.at("valid") == "1")
+      measured.insert(row.at("construct") + "/" + row.at("method") + "/" + row.at("runtime") + "/" +
+                      row.at("threads"));
+  const nlohmann::json meta = nlohmann::json::parse(slurp(path("all.csv.meta.json")));
+  const std::string unavailable = meta["runs"][0]["unavailable"].dump();
+  std::vector<std::string> runtimes = {"libgomp"};
+  if (llvm_worker_built()) runtimes.push_back("libomp");
+  for (const ConstructInfo& c : catalogue())
+    for (Method m : {Method::direct, Method::epcc}) {
+      if ((m == Method::direct && !c.direct) || (m == Method::epcc && !c.epcc)) continue;
+      for (const std::string& runtime : runtimes)
+        for (const char* t : {"1", "2"}) {
+          const std::string key =
+              std::string(c.name) + "/" + to_string(m) + "/" + runtime + "/" + t;
+          const bool skipped = unavailable.find(std::string(c.name) + " (" + to_string(m) +
+                                                " method) on " + runtime) != std::string::npos;
+          EXPECT_TRUE(measured.count(key) == 1 || skipped) << key;
+          // Only the lock hints may be missing, and only where the runtime lacks them.
+          if (skipped) {
+            EXPECT_EQ(runtime, "libgomp") << key << " skipped on libomp";
+            EXPECT_EQ(std::string(c.name).rfind("lock_hint", 0), 0u) << key << " skipped";
+          }
+        }
+    }
+}
+
+TEST_F(OmpbenchCli, ImportEpccWritesRowsTheModelerReads) {
+  const std::string fixture = std::string(OMPSCALE_TEST_DATA) + "/epcc";
+  std::vector<std::string> args = {"import-epcc", "-o", path("epcc.csv"), "--runtime", "libgomp"};
+  for (const auto& entry : fs::directory_iterator(fixture))
+    if (entry.path().filename().string().rfind("syncbench_v4_2", 0) == 0 ||
+        entry.path().filename().string().rfind("schedbench_v4_2", 0) == 0)
+      args.push_back(entry.path().string());
+  ASSERT_GT(args.size(), 5u) << "no syncbench fixture in " << fixture;
+  const Outcome out = run(args);
+  ASSERT_EQ(out.status, 0) << out.err;
+  const auto rows = read_rows(slurp(path("epcc.csv")));
+  ASSERT_FALSE(rows.empty());
+  for (const auto& row : rows) EXPECT_EQ(row.at("method"), "epcc");
+  const Outcome fit =
+      test_support::run_program({OMPSCALE_MODELER_BIN, "fit", path("epcc.csv")}, dir_);
+  EXPECT_EQ(fit.status, 0) << fit.err;
+
+  // The same run imported twice: only the chosen metric, repetitions numbered across files.
+  const std::string sync = fixture + "/syncbench_v4_2threads.txt";
+  const Outcome twice = run({"import-epcc", "--metric", "overhead", sync, sync});
+  ASSERT_EQ(twice.status, 0) << twice.err;
+  std::set<std::string> parallel_reps;
+  for (const auto& row : read_rows(twice.out)) {
+    EXPECT_EQ(row.at("metric"), "overhead");
+    if (row.at("construct") == "parallel") parallel_reps.insert(row.at("rep"));
+  }
+  EXPECT_EQ(parallel_reps, (std::set<std::string>{"0", "1"}));
+
+  const Outcome missing = run({"import-epcc", path("nope.txt")});
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_THAT(missing.err, HasSubstr("nope.txt"));
+}
+
+}  // namespace
+}  // namespace ompscale::microbench
