@@ -149,6 +149,12 @@ int run_cli(int argc, char** argv) {
   app.add_option("--compute-slow-factor", o.compute_slow_factor,
                  "Re-measure a batch whose compute canary exceeds this multiple of the reference")
       ->capture_default_str();
+  app.add_option("--canary-store", o.canary_store,
+                 "The machine's canary history across runs (default "
+                 "~/.cache/ompscale/canaries.json; none: no history)");
+  app.add_option("--max-wait", o.max_wait,
+                 "Seconds to wait for the machine's best state before measuring in a slow one")
+      ->capture_default_str();
   app.add_option("--max-remeasure", o.max_remeasure,
                  "Extra batches per configuration for slow phases and missed windows")
       ->capture_default_str();

@@ -30,7 +30,7 @@ struct RunOptions {
   /// Valid values per configuration (and metric), after warm-up. The paper used 100.
   int reps = 100;
   /// Values per batch: a configuration is measured in reps / batch interleaved batches.
-  int batch = 10;
+  int batch = 5;
   /// Allow thread counts above the hardware threads (rows are marked oversubscribed).
   bool oversubscribe = false;
   /// Output CSV; "" or "-" = stdout. An existing file is resumed (appended to).
@@ -46,6 +46,11 @@ struct RunOptions {
   double compute_slow_factor = 1.15;
   /// Extra batches per configuration for re-measurement (slow phases, missed windows).
   int max_remeasure = 4;
+  /// The machine's canary history across runs: "" = the default location, "none" = none.
+  std::string canary_store;
+  /// Longest total wait (s) for the machine's best state (canary_store.h) before measuring in the
+  /// current one.
+  double max_wait = 20;
   /// Canary exchanges per measurement (0 disables the canary and re-measurement).
   int canary_exchanges = 200;
   /// Seed of the interleaving order.

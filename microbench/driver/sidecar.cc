@@ -137,6 +137,8 @@ void append_run(const std::string& path, const RunRecord& run) {
          "median cross-core round trip (ns) before and after each batch; the "
          "larger of the two is the batch's canary_ns"},
         {"reference_ns", run.canary_reference_ns},
+        {"machine_typical_ns", run.canary_typical_ns},
+        {"waited_seconds", run.waited_seconds},
         {"slow_factor", run.slow_factor},
         {"batches", run.batches},
         {"slow_batches_remeasured", run.slow_batches},

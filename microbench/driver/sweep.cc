@@ -1,11 +1,14 @@
 #include "microbench/driver/sweep.h"
 
 #include <fmt/format.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -14,6 +17,7 @@
 
 #include "common/error.h"
 #include "common/text.h"
+#include "microbench/driver/canary_store.h"
 #include "microbench/driver/plan.h"
 #include "microbench/driver/progress.h"
 #include "microbench/driver/results_file.h"
@@ -91,16 +95,31 @@ std::string hostname() {
   return host;
 }
 
-// Canaries the driver measures itself before the first batch, with two plain threads, so the
-// reference does not depend on which configuration happens to be measured first.
+// Round-trip canaries the driver measures itself, with two threads pinned to CPUs 0 and 1 (as a
+// bound team would be): before the first batch, so the reference does not depend on which
+// configuration happens to come first, and while it waits for a fast phase.
 std::vector<double> driver_canaries(int exchanges, int probes) {
   std::vector<double> values;
   if (exchanges <= 0 || std::thread::hardware_concurrency() < 2) return values;
+  const auto pin = [](int cpu) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+  };
   for (int p = 0; p < probes; ++p) {
     sync::RoundTripCanary canary;
-    std::thread other([&] { canary.measure(1, exchanges); });
-    const double value = canary.measure(0, exchanges);
-    other.join();
+    double value = 0;
+    std::thread first([&] {
+      pin(0);
+      value = canary.measure(0, exchanges);
+    });
+    std::thread second([&] {
+      pin(1);
+      canary.measure(1, exchanges);
+    });
+    first.join();
+    second.join();
     if (value > 0) values.push_back(value);
   }
   return values;
@@ -235,20 +254,73 @@ int run_sweep(const RunOptions& options) {
         hardware_threads);
 
   const sync::ClockInfo& clock = sync::init_clock();
-  CanaryReference reference;          // cross-core round trip
-  CanaryReference compute_reference;  // compute speed
-  for (double probe : driver_canaries(options.canary_exchanges, 10)) reference.add(probe);
   InterruptGuard interrupt_guard;
   ProgressBar progress(
       options.progress == "always" || (options.progress == "auto" && isatty(2) != 0),
       static_cast<long>(plan.configs.size()) * options.reps);
+  CanaryReference reference;          // cross-core round trip
+  CanaryReference compute_reference;  // compute speed
+  for (double probe : driver_canaries(options.canary_exchanges, 10)) reference.add(probe);
+  // The machine's typical state from earlier runs (canary_store.h): batches are judged against it
+  // while the sweep can wait for it; after --max-wait in another state, against this run's own
+  // canaries.
+  const CanaryStore store(options.canary_store);
+  const std::string machine = CanaryStore::machine_key(hardware_threads);
+  const double typical_round_trip =
+      options.canary_exchanges > 0 ? store.typical_round_trip_ns(machine) : 0;
+  bool use_typical = typical_round_trip > 0;
+  double waited_seconds = 0;
+  record.canary_typical_ns = typical_round_trip;
+  // Another state than the typical one, in either direction: both change what a construct costs.
+  const auto off_state = [&](double round_trip) {
+    return round_trip > options.slow_factor * typical_round_trip ||
+           round_trip * options.slow_factor < typical_round_trip;
+  };
+  const auto round_trip_reference = [&] {
+    return use_typical ? typical_round_trip : reference.value();
+  };
+  // Waits (bounded, interruptible) until the round trip is back in the machine's typical state.
+  const auto wait_for_typical_state = [&] {
+    if (!use_typical) return;
+    const auto median_probe = [&] {
+      std::vector<double> probes = driver_canaries(options.canary_exchanges, 3);
+      std::sort(probes.begin(), probes.end());
+      return probes.empty() ? 0.0 : probes[probes.size() / 2];
+    };
+    double now = median_probe();
+    while (off_state(now) && waited_seconds < options.max_wait && !g_interrupted.load()) {
+      if (waited_seconds == 0) {
+        progress.clear();
+        std::fprintf(stderr,
+                     "ompbench: the machine is in an unusual phase (round trip %.0f ns, typically "
+                     "%.0f ns); waiting up to %.0f s for its typical state\n",
+                     now, typical_round_trip, options.max_wait);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+      waited_seconds += 0.5;
+      now = median_probe();
+    }
+    if (off_state(now) && !g_interrupted.load()) {
+      use_typical = false;
+      const std::string note = fmt::format(
+          "measured in an unusual phase: round trip {:.0f} ns against this machine's typical "
+          "{:.0f} ns after waiting {:.1f} s; values are judged against this run's own canaries",
+          now, typical_round_trip, waited_seconds);
+      record.warnings.push_back(note);
+      progress.clear();
+      std::fprintf(stderr, "ompbench: warning: %s\n", note.c_str());
+    }
+  };
   long done_values = already;
   std::mt19937 rng(options.seed);
   std::map<std::string, std::string> runtime_version, compiler;  // by setting runtime
   int round = 0;
+  int phase_stops = 0;
+  constexpr int kMaxPhaseStops = 20;
   bool failed = false;
 
   while (!g_interrupted.load()) {
+    wait_for_typical_state();
     // Which configurations still need values, grouped by setting.
     std::vector<std::vector<std::size_t>> by_setting(plan.settings.size());
     bool any = false;
@@ -285,6 +357,7 @@ int run_sweep(const RunOptions& options) {
       launch.job = format_job(job, method_options(options));
 
       std::map<int, PendingBatch> pending;
+      bool phase_changed = false;
       WorkerFacts& facts = record.workers[setting.runtime];
       const auto on_line = [&](const std::string& line) {
         const std::vector<std::string> f = split(line, '\t');
@@ -300,7 +373,6 @@ int run_sweep(const RunOptions& options) {
           ConfigState& state = states[index];
           PendingBatch batch = std::move(pending[id]);
           pending.erase(id);
-          ++state.batches;
           ++record.batches;
           if (!batch.unavailable.empty()) {
             state.unavailable = true;
@@ -317,10 +389,16 @@ int run_sweep(const RunOptions& options) {
           const double compute = std::max(std::atof(f[4].c_str()), std::atof(f[5].c_str()));
           if (canary > 0) reference.add(canary);
           if (compute > 0) compute_reference.add(compute);
+          // A round trip outside the machine's typical state is a phase change: the batch is kept
+          // (valid=0), the worker stopped, and the next round waits for the typical state; this
+          // costs no re-measurement budget (waiting is bounded by --max-wait instead).
+          const bool phase = use_typical && canary > 0 && off_state(canary);
+          if (phase) phase_changed = true;
           const bool slow =
-              (canary > 0 && canary > options.slow_factor * reference.value()) ||
+              phase || (canary > 0 && canary > options.slow_factor * round_trip_reference()) ||
               (compute > 0 && compute > options.compute_slow_factor * compute_reference.value());
-          const bool remeasure = slow && !state.exhausted();
+          if (!phase) ++state.batches;
+          const bool remeasure = slow && (phase || !state.exhausted());
           if (slow && remeasure) ++record.slow_batches;
           if (slow && !remeasure) ++record.accepted_slow;
           record.canary_ns.push_back(canary);
@@ -382,8 +460,17 @@ int run_sweep(const RunOptions& options) {
                                          std::vector<std::string>(f.begin() + 1, f.end()), kind});
         }
       };
-      const WorkerExit exit = run_worker(launch, g_interrupted, on_line);
-      if (exit.interrupted) break;
+      const WorkerExit exit = run_worker(
+          launch, [&] { return g_interrupted.load() || phase_changed; }, on_line);
+      if (exit.stopped && phase_changed && ++phase_stops >= kMaxPhaseStops) {
+        // A machine that flaps between states faster than a round: stop waiting for it.
+        use_typical = false;
+        record.warnings.push_back(fmt::format(
+            "the round trip left this machine's typical state {} times during the sweep; later "
+            "batches are judged against this run's own canaries",
+            phase_stops));
+      }
+      if (exit.stopped) break;  // interrupted, or the phase changed: the next round waits
       if (exit.status != 0) {
         const std::string message =
             fmt::format("worker {} (bind={}, places={}) failed with {} in round {}",
@@ -399,7 +486,8 @@ int run_sweep(const RunOptions& options) {
     ++round;
   }
   progress.clear();
-  record.canary_reference_ns = reference.value();
+  record.canary_reference_ns = round_trip_reference();
+  record.waited_seconds = waited_seconds;
   record.compute_reference_ns = compute_reference.value();
   const bool interrupted = g_interrupted.load();
   record.finished = utc_timestamp();
@@ -418,6 +506,12 @@ int run_sweep(const RunOptions& options) {
                   : record.incomplete.empty() ? "complete"
                                               : "incomplete";
   if (!meta.empty()) append_run(meta, record);
+  if (record.status == "complete" && !record.canary_ns.empty()) {
+    std::vector<double> canaries = record.canary_ns;
+    std::sort(canaries.begin(), canaries.end());
+    const std::string problem = store.record(machine, canaries[canaries.size() / 2]);
+    if (!problem.empty()) std::fprintf(stderr, "ompbench: warning: %s\n", problem.c_str());
+  }
 
   for (const std::string& u : record.unavailable)
     std::fprintf(stderr, "ompbench: skipped %s\n", u.c_str());

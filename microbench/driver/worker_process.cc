@@ -46,7 +46,7 @@ void write_all(int fd, const std::string& text) {
 
 }  // namespace
 
-WorkerExit run_worker(const WorkerLaunch& launch, const std::atomic<bool>& interrupted,
+WorkerExit run_worker(const WorkerLaunch& launch, const std::function<bool()>& should_stop,
                       const std::function<void(const std::string&)>& on_line) {
   int to_child[2];
   int from_child[2];
@@ -99,8 +99,8 @@ WorkerExit run_worker(const WorkerLaunch& launch, const std::atomic<bool>& inter
   char buffer[65536];
   bool open = true;
   while (open) {
-    if (interrupted.load() && !result.interrupted) {
-      result.interrupted = true;
+    if (!result.stopped && should_stop()) {
+      result.stopped = true;
       kill(pid, SIGTERM);
     }
     pollfd fd{from_child[0], POLLIN, 0};
@@ -116,7 +116,7 @@ WorkerExit run_worker(const WorkerLaunch& launch, const std::atomic<bool>& inter
     pending.append(buffer, static_cast<std::size_t>(n));
     std::size_t start = 0;
     for (std::size_t end; (end = pending.find('\n', start)) != std::string::npos; start = end + 1)
-      if (!result.interrupted) on_line(pending.substr(start, end - start));
+      if (!result.stopped) on_line(pending.substr(start, end - start));
     pending.erase(0, start);
   }
   close(from_child[0]);

@@ -1,6 +1,6 @@
 #pragma once
 // Runs one ompbench worker as a child process: the job goes to its stdin, its records come back
-// line by line from its stdout. Interruptible: when `interrupted` becomes true the worker is
+// line by line from its stdout. Stoppable: when `should_stop()` becomes true the worker is
 // terminated and whatever batch it was measuring is lost whole (the caller only keeps batches
 // whose `end` record arrived).
 
@@ -22,14 +22,14 @@ struct WorkerLaunch {
 };
 
 struct WorkerExit {
-  bool interrupted = false;
+  bool stopped = false;  // ended by should_stop(), not by itself
   int status = 0;        // exit status, or 128 + signal
   std::string describe;  // "exit status 2", "killed by signal 11"
 };
 
 /// Runs the worker to completion; calls `on_line` for every line of its stdout (without the line
 /// end). Throws std::runtime_error when the worker cannot be started.
-WorkerExit run_worker(const WorkerLaunch& launch, const std::atomic<bool>& interrupted,
+WorkerExit run_worker(const WorkerLaunch& launch, const std::function<bool()>& should_stop,
                       const std::function<void(const std::string&)>& on_line);
 
 }  // namespace ompscale::microbench

@@ -55,6 +55,8 @@ class OmpbenchCli : public ::testing::Test {
     char pattern[] = "/tmp/ompbench-cli-XXXXXX";
     ASSERT_NE(mkdtemp(pattern), nullptr);
     dir_ = pattern;
+    // Tests neither read nor extend the user's canary history (children inherit this).
+    setenv("OMPBENCH_CANARY_STORE", "none", 1);
   }
   void TearDown() override {
     std::error_code ec;
