@@ -1,6 +1,7 @@
 #include "common/output_file.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -19,8 +20,12 @@ namespace ompscale {
 OutputFile::OutputFile(const std::string& path)
     : path_(path), to_stdout_(path.empty() || path == "-") {
   if (to_stdout_) return;
-  tmp_ = fmt::format("{}.tmp.{}", path, getpid());
-  file_.open(tmp_, std::ios::binary | std::ios::trunc);
+  // A device or pipe (/dev/null, /dev/stdout, a FIFO) is written directly: renaming a temporary
+  // file over it would replace the device with a regular file.
+  struct stat info {};
+  direct_ = ::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode) && !S_ISDIR(info.st_mode);
+  tmp_ = direct_ ? path : fmt::format("{}.tmp.{}", path, getpid());
+  file_.open(tmp_, direct_ ? std::ios::binary : std::ios::binary | std::ios::trunc);
   if (!file_) {
     throw std::runtime_error(
         fmt::format("{}: cannot write ({}); check the directory exists and is writable", path,
@@ -29,7 +34,7 @@ OutputFile::OutputFile(const std::string& path)
 }
 
 OutputFile::~OutputFile() {
-  if (!to_stdout_ && !committed_) {
+  if (!to_stdout_ && !direct_ && !committed_) {
     file_.close();
     std::remove(tmp_.c_str());
   }
@@ -44,7 +49,7 @@ void OutputFile::commit() {
   file_.flush();
   if (!file_) throw std::runtime_error(fmt::format("{}: write failed (disk full?)", path_));
   file_.close();
-  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+  if (!direct_ && std::rename(tmp_.c_str(), path_.c_str()) != 0) {
     throw std::runtime_error(fmt::format("{}: cannot replace ({})", path_, std::strerror(errno)));
   }
   committed_ = true;

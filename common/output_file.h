@@ -11,7 +11,8 @@ namespace ompscale {
 
 /// An output written in pieces and published whole: the pieces go to "PATH.tmp.PID", commit()
 /// renames it over PATH, and destruction without commit() removes it. "" or "-" is standard
-/// output (written as it comes).
+/// output (written as it comes); an existing device or pipe (/dev/null, a FIFO) is written
+/// directly, never replaced.
 class OutputFile {
  public:
   explicit OutputFile(const std::string& path);
@@ -27,6 +28,7 @@ class OutputFile {
   std::string path_;
   std::string tmp_;
   bool to_stdout_;
+  bool direct_ = false;  // PATH is a device or pipe: no temporary file
   bool committed_ = false;
   std::ofstream file_;
 };
