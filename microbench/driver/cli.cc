@@ -13,6 +13,7 @@
 #include "common/text.h"
 #include "microbench/catalogue.h"
 #include "microbench/driver/import_epcc.h"
+#include "microbench/driver/summary.h"
 #include "microbench/driver/sweep.h"
 #include "platforms/platform.h"
 #include "platforms/thread_class.h"
@@ -201,6 +202,19 @@ int run_cli(int argc, char** argv) {
   import->add_option("--metric", import_metrics,
                      "Keep only these metrics, e.g. overhead or overhead,time_min (default: all)");
 
+  CLI::App* summary = app.add_subcommand(
+      "summary",
+      "Per configuration: n, mean, median, min, max, sd, 95% CI, outliers (EPCC's stats)");
+  std::string summary_file, summary_output;
+  SummaryOptions summary_options;
+  summary->add_option("file", summary_file, "Results CSV (- for stdin)")->required();
+  summary->add_option("--format", summary_options.format, "text or csv")
+      ->check(CLI::IsMember({"text", "csv"}))
+      ->capture_default_str();
+  summary->add_flag("--include-invalid", summary_options.include_invalid,
+                    "Also use valid=0 values");
+  summary->add_option("-o,--output", summary_output, "Output file (default: stdout)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -211,6 +225,11 @@ int run_cli(int argc, char** argv) {
   try {
     if (list->parsed()) return list_constructs();
     if (platform->parsed()) return print_platform(platform_name, platform_max);
+    if (summary->parsed()) {
+      write_output(summary_output,
+                   summarize_results(read_input(summary_file), summary_file, summary_options));
+      return 0;
+    }
     if (import->parsed())
       return import_epcc_files(
           import_files, import_output, import_options,

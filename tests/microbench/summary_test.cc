@@ -1,0 +1,66 @@
+#include "microbench/driver/summary.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "common/error.h"
+#include "microbench/result_row.h"
+
+namespace ompscale::microbench {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string results(const std::vector<std::pair<double, bool>>& values) {
+  std::string text = results_header();
+  int rep = 0;
+  for (const auto& [value, valid] : values) {
+    ResultRow row;
+    row.construct = "barrier";
+    row.method = "epcc";
+    row.metric = "overhead";
+    row.threads = 2;
+    row.runtime = "libgomp";
+    row.bind = "spread";
+    row.rep = rep++;
+    row.value = value;
+    row.valid = valid;
+    text += format_row(row);
+  }
+  return text;
+}
+
+TEST(Summary, EpccStatisticsPerConfiguration) {
+  // 20 values near 1 and one far outlier; one invalid value that must not count.
+  std::vector<std::pair<double, bool>> values;
+  for (int i = 0; i < 20; ++i) values.push_back({1.0 + 0.01 * (i % 5), true});
+  values.push_back({9.0, true});
+  values.push_back({100.0, false});
+  SummaryOptions csv;
+  csv.format = "csv";
+  const std::string out = summarize_results(results(values), "r.csv", csv);
+  const std::string line = out.substr(out.find('\n') + 1);
+  // n=21, median 1.02, min 1.0, max 9.0, one outlier (> 3 sd), one invalid.
+  EXPECT_THAT(line, HasSubstr(",21,"));
+  EXPECT_THAT(line, HasSubstr(",1.020000,1.000000,9.000000,"));
+  EXPECT_THAT(line, HasSubstr(",1,1,us"));
+  SummaryOptions all = csv;
+  all.include_invalid = true;
+  EXPECT_THAT(summarize_results(results(values), "r.csv", all), HasSubstr(",22,"));
+}
+
+TEST(Summary, ConfidenceIntervalIsStudentT) {
+  // Values 1..5: mean 3, sd 1.5811, t(0.975, 4) = 2.7764 -> half width 1.9632.
+  const std::string out = summarize_results(
+      results({{1, true}, {2, true}, {3, true}, {4, true}, {5, true}}), "r.csv", {"csv", false});
+  EXPECT_THAT(out, HasSubstr(",3.000000,3.000000,1.000000,5.000000,1.581139,1.036"));
+  EXPECT_THAT(out, HasSubstr(",4.963"));
+}
+
+TEST(Summary, ForeignFileIsAnInputError) {
+  EXPECT_THROW(summarize_results("a,b\n1,2\n", "x.csv", {}), InputError);
+  EXPECT_THROW(summarize_results("", "x.csv", {}), InputError);
+}
+
+}  // namespace
+}  // namespace ompscale::microbench
