@@ -9,10 +9,12 @@
 #include <cctype>
 #include <charconv>
 #include <cstdint>
+#include <set>
 #include <system_error>
 #include <utility>
 
 #include "common/error.h"
+#include "common/text.h"
 
 namespace ompscale::platforms {
 
@@ -76,6 +78,16 @@ int parse_positive(std::string_view spec, std::string_view what, std::string_vie
   }
   if (value <= 0) throw_bad_spec(spec, fmt::format("{} {} is not positive", what, value));
   return value;
+}
+
+constexpr std::string_view kThreadCountForms =
+    "expected a list like 1,2,4, a range like 1-64, or po2, odd, even, 8x, linear, all";
+
+// Strict: the whole text is a positive integer, no spaces or signs.
+bool parse_count(std::string_view text, int& value) {
+  const char* end = text.data() + text.size();
+  const auto [ptr, error] = std::from_chars(text.data(), end, value);
+  return error == std::errc() && ptr == end && value > 0;
 }
 
 }  // namespace
@@ -243,6 +255,44 @@ std::optional<std::string> classify(int t, const std::vector<ThreadClass>& class
 
 std::vector<ThreadClass> paper_partition() {
   return {ThreadClass::po2(), ThreadClass::even(), ThreadClass::odd()};
+}
+
+std::vector<int> parse_thread_counts(const std::string& spec, int max_threads,
+                                     std::string_view option) {
+  std::set<int> counts;
+  for (const std::string& item : split(spec, ',')) {
+    if (item.empty())
+      throw UsageError(fmt::format("{} '{}': empty item; {}", option, spec, kThreadCountForms));
+    int value = 0;
+    if (parse_count(item, value)) {
+      counts.insert(value);
+      continue;
+    }
+    if (const std::size_t dash = item.find('-'); dash != std::string::npos) {
+      int low = 0;
+      int high = 0;
+      if (!parse_count(std::string_view(item).substr(0, dash), low) ||
+          !parse_count(std::string_view(item).substr(dash + 1), high) || high < low)
+        throw UsageError(
+            fmt::format("{} '{}': bad range '{}'; {}", option, spec, item, kThreadCountForms));
+      for (int t = low; t <= high; ++t) counts.insert(t);
+      continue;
+    }
+    if (item == "all") {
+      for (int t = 1; t <= max_threads; ++t) counts.insert(t);
+      continue;
+    }
+    try {
+      for (int t : ThreadClass::parse(item).thread_counts(max_threads)) counts.insert(t);
+    } catch (const UsageError&) {
+      throw UsageError(
+          fmt::format("{} '{}': unknown item '{}'; {}", option, spec, item, kThreadCountForms));
+    }
+  }
+  if (counts.empty())
+    throw UsageError(
+        fmt::format("{} '{}' names no thread count up to {}", option, spec, max_threads));
+  return {counts.begin(), counts.end()};
 }
 
 }  // namespace ompscale::platforms

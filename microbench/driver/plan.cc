@@ -7,15 +7,11 @@
 #include <set>
 
 #include "common/error.h"
-#include "common/text.h"
 #include "platforms/thread_class.h"
 
 namespace ompscale::microbench {
 
 namespace {
-
-const char* kThreadForms =
-    "expected a list like 1,2,4, a range like 1-64, or po2, odd, even, 8x, linear, all";
 
 bool parse_positive(std::string_view text, int& value) {
   const char* end = text.data() + text.size();
@@ -42,48 +38,10 @@ std::vector<std::string> expand_binds(const std::vector<std::string>& binds) {
 
 }  // namespace
 
-std::vector<int> parse_thread_spec(const std::string& spec, int max_threads) {
-  std::set<int> counts;
-  for (const std::string& item : split(spec, ',')) {
-    if (item.empty())
-      throw UsageError(fmt::format("--threads '{}': empty item; {}", spec, kThreadForms));
-    int value = 0;
-    if (parse_positive(item, value)) {
-      counts.insert(value);
-      continue;
-    }
-    if (const std::size_t dash = item.find('-'); dash != std::string::npos) {
-      int low = 0;
-      int high = 0;
-      if (!parse_positive(std::string_view(item).substr(0, dash), low) ||
-          !parse_positive(std::string_view(item).substr(dash + 1), high) || high < low)
-        throw UsageError(
-            fmt::format("--threads '{}': bad range '{}'; {}", spec, item, kThreadForms));
-      for (int t = low; t <= high; ++t) counts.insert(t);
-      continue;
-    }
-    if (item == "all") {
-      for (int t = 1; t <= max_threads; ++t) counts.insert(t);
-      continue;
-    }
-    try {
-      const platforms::ThreadClass thread_class = platforms::ThreadClass::parse(item);
-      for (int t : thread_class.thread_counts(max_threads)) counts.insert(t);
-    } catch (const UsageError&) {
-      throw UsageError(
-          fmt::format("--threads '{}': unknown item '{}'; {}", spec, item, kThreadForms));
-    }
-  }
-  if (counts.empty())
-    throw UsageError(
-        fmt::format("--threads '{}' names no thread count up to {}", spec, max_threads));
-  return {counts.begin(), counts.end()};
-}
-
 Plan make_plan(const RunOptions& options, bool llvm_available, int hardware_threads) {
   Plan plan;
   const int max_threads = options.max_threads > 0 ? options.max_threads : hardware_threads;
-  plan.thread_counts = parse_thread_spec(options.threads, max_threads);
+  plan.thread_counts = platforms::parse_thread_counts(options.threads, max_threads, "--threads");
   if (!options.oversubscribe && plan.thread_counts.back() > hardware_threads)
     throw UsageError(
         fmt::format("--threads: {} threads exceed the {} hardware threads of this machine; pass "

@@ -34,10 +34,6 @@ struct Plan {
   std::vector<int> thread_counts;
 };
 
-/// The thread counts a --threads spec names, ascending and unique. Class names expand up to
-/// `max_threads`. Throws UsageError naming the spec and the accepted forms.
-std::vector<int> parse_thread_spec(const std::string& spec, int max_threads);
-
 /// Builds the plan. `llvm_available` says whether the clang worker exists; `hardware_threads`
 /// bounds thread counts unless options.oversubscribe. Throws UsageError for unknown constructs,
 /// suites, methods, bindings, places, runtimes, and for thread counts above the hardware without

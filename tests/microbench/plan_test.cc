@@ -7,26 +7,6 @@
 namespace ompscale::microbench {
 namespace {
 
-TEST(ThreadSpec, ListsRangesAndClasses) {
-  EXPECT_EQ(parse_thread_spec("1,2,4", 8), (std::vector<int>{1, 2, 4}));
-  EXPECT_EQ(parse_thread_spec("3-5", 8), (std::vector<int>{3, 4, 5}));
-  EXPECT_EQ(parse_thread_spec("po2", 16), (std::vector<int>{1, 2, 4, 8, 16}));
-  EXPECT_EQ(parse_thread_spec("8x", 24), (std::vector<int>{8, 16, 24}));
-  EXPECT_EQ(parse_thread_spec("all", 3), (std::vector<int>{1, 2, 3}));
-  EXPECT_EQ(parse_thread_spec("2,po2", 4), (std::vector<int>{1, 2, 4}));  // unique, sorted
-}
-
-TEST(ThreadSpec, RejectsMalformedSpecsWithTheAcceptedForms) {
-  for (const char* bad : {"", "1,,2", "0", "5-3", "a-b", "threads", "-1"}) {
-    try {
-      parse_thread_spec(bad, 8);
-      ADD_FAILURE() << "accepted '" << bad << "'";
-    } catch (const UsageError& e) {
-      EXPECT_NE(std::string(e.what()).find("--threads"), std::string::npos) << e.what();
-    }
-  }
-}
-
 TEST(Plan, ExpandsSettingsConstructsAndThreads) {
   RunOptions options;
   options.threads = "1,2";
@@ -119,7 +99,7 @@ TEST(Plan, SuitesSelectTheirConstructs) {
   RunOptions options;
   options.suites = {"task"};
   options.runtime = "gnu";
-  options.threads = "1";
+  options.threads = std::string("1");  // GCC 12 warns falsely (-Wrestrict) on a literal here
   const Plan plan = make_plan(options, false, 2);
   for (const Config& c : plan.configs) EXPECT_EQ(c.construct->suite, Suite::task);
   EXPECT_FALSE(plan.configs.empty());

@@ -258,5 +258,51 @@ TEST(PaperPartition, IsPo2EvenOdd) {
   EXPECT_EQ(partition[2], ThreadClass::odd());
 }
 
+TEST(ParseThreadCounts, ListsRangesAndClasses) {
+  EXPECT_EQ(parse_thread_counts("1,2,4", 8, "--threads"), (std::vector<int>{1, 2, 4}));
+  EXPECT_EQ(parse_thread_counts("3-5", 8, "--threads"), (std::vector<int>{3, 4, 5}));
+  EXPECT_EQ(parse_thread_counts("po2", 16, "--threads"), (std::vector<int>{1, 2, 4, 8, 16}));
+  EXPECT_EQ(parse_thread_counts("8x", 24, "--threads"), (std::vector<int>{8, 16, 24}));
+  EXPECT_EQ(parse_thread_counts("all", 3, "--threads"), (std::vector<int>{1, 2, 3}));
+  // Unique and sorted.
+  EXPECT_EQ(parse_thread_counts("2,po2", 4, "--threads"), (std::vector<int>{1, 2, 4}));
+  // Explicit counts above the maximum stay: oversubscription is the caller's decision.
+  EXPECT_EQ(parse_thread_counts("1,16", 2, "--threads"), (std::vector<int>{1, 16}));
+}
+
+TEST(ParseThreadCounts, RejectsMalformedSpecsWithTheAcceptedForms) {
+  for (const char* bad : {"", "1,,2", "0", "5-3", "a-b", "threads", "-1"}) {
+    try {
+      parse_thread_counts(bad, 8, "--threads");
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const UsageError& e) {
+      EXPECT_THAT(e.what(), HasSubstr("--threads '"));
+      EXPECT_THAT(e.what(), ::testing::Not(HasSubstr("\n")));
+    }
+  }
+  try {
+    parse_thread_counts("1,x", 8, "--threads");
+    ADD_FAILURE() << "accepted 1,x";
+  } catch (const UsageError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("unknown item 'x'"));
+    EXPECT_THAT(e.what(), HasSubstr("expected a list like 1,2,4, a range like 1-64"));
+  }
+}
+
+TEST(ParseThreadCounts, MessagesNameTheCallersOption) {
+  try {
+    parse_thread_counts("5-3", 8, "--counts");
+    ADD_FAILURE() << "accepted 5-3";
+  } catch (const UsageError& e) {
+    EXPECT_THAT(e.what(), ::testing::StartsWith("--counts '5-3': bad range '5-3'"));
+  }
+  try {
+    parse_thread_counts("even", 8, "--counts");
+    ADD_FAILURE() << "even names nothing up to 8";
+  } catch (const UsageError& e) {
+    EXPECT_STREQ(e.what(), "--counts 'even' names no thread count up to 8");
+  }
+}
+
 }  // namespace
 }  // namespace ompscale::platforms
