@@ -1,0 +1,136 @@
+// The ompscan tool's overhead: each test application runs 5 times without the tool and 5 times
+// under it (OMP_TOOL_LIBRARIES + LD_PRELOAD, profile written), interleaved, at 2 threads; the
+// figure is the median wall time with over without, minus one. For the region-heavy and the
+// lock-heavy application it also prints the cost per region instance and per lock acquisition.
+//
+//   build/bench/ompscan_overhead [--runs 5] [--threads 2] [--compiler llvm|gnu]
+//
+// Targets (issue 4): at most 2% on mandelbrot, nested and tasks; at most 10% on `locks fast`
+// (millions of acquisitions per second per thread) and on many_regions (a million regions of
+// about 2 us). Attaching any OMPT tool to libomp 14 already costs about 25 ns per fork/join.
+// GCC-built applications run on libomp through its GOMP ABI (a libgomp.so.1 link to libomp).
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "common/statistics.h"
+#include "tests/support/process.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct App {
+  std::string name;
+  std::vector<std::string> args;
+  double target_percent;
+  double units = 0;       // regions or lock acquisitions per run (0: none)
+  const char* unit = "";  // "region", "acquisition"
+};
+
+double run_seconds(const std::vector<std::string>& argv, const fs::path& dir) {
+  const auto start = std::chrono::steady_clock::now();
+  const ompscale::test_support::Outcome outcome = ompscale::test_support::run_program(argv, dir);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (outcome.status != 0) {
+    std::fprintf(stderr, "ompscan_overhead: %s failed (status %d): %s\n", argv[0].c_str(),
+                 outcome.status, outcome.err.c_str());
+    std::exit(1);
+  }
+  return seconds;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int runs = 5;
+  std::string threads = "2";
+  std::string compiler = "llvm";
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (flag == "--runs")
+      runs = std::atoi(argv[i + 1]);
+    else if (flag == "--threads")
+      threads = argv[i + 1];
+    else if (flag == "--compiler")
+      compiler = argv[i + 1];
+    else {
+      std::fprintf(stderr, "ompscan_overhead: unknown option %s\n", flag.c_str());
+      return 2;
+    }
+  }
+  const fs::path apps =
+      compiler == "gnu" ? fs::path(OMPSCALE_APPS_GNU_DIR) : fs::path(OMPSCALE_APPS_LLVM_DIR);
+  char pattern[] = "/tmp/ompscan-overhead-XXXXXX";
+  const fs::path dir = mkdtemp(pattern);
+
+  // GCC-built applications find libomp under libgomp's name.
+  std::string library_path;
+  if (compiler == "gnu") {
+    fs::create_symlink(std::string(OMPSCALE_LIBOMP_DIR) + "/libomp.so.5", dir / "libgomp.so.1");
+    library_path = dir.string();
+    if (const char* old = std::getenv("LD_LIBRARY_PATH")) library_path += std::string(":") + old;
+  }
+  setenv("OMP_NUM_THREADS", threads.c_str(), 1);
+  setenv("OMP_PROC_BIND", "spread", 1);
+  setenv("OMP_PLACES", "cores", 1);
+  if (!library_path.empty()) setenv("LD_LIBRARY_PATH", library_path.c_str(), 1);
+
+  const std::vector<App> apps_list = {
+      {"mandelbrot", {}, 2},
+      {"nested", {}, 2},
+      {"tasks", {}, 2},
+      {"locks", {"fast", "4000000"}, 10, 4e6, "acquisition"},
+      {"many_regions", {"1000000", "2000"}, 10, 1e6, "region"},
+  };
+  std::printf(
+      "ompscan tool overhead, %s-built apps, %s threads, median of %d runs each "
+      "(interleaved with uninstrumented runs)\n",
+      compiler.c_str(), threads.c_str(), runs);
+  std::printf("%-14s %10s %10s %9s %8s %14s\n", "app", "base s", "tool s", "overhead", "target",
+              "cost per unit");
+  bool all_met = true;
+  for (const App& app : apps_list) {
+    std::vector<std::string> command = {(apps / app.name).string()};
+    command.insert(command.end(), app.args.begin(), app.args.end());
+    if (access(command[0].c_str(), X_OK) != 0) {
+      std::fprintf(stderr, "ompscan_overhead: %s is not built\n", command[0].c_str());
+      return 1;
+    }
+    std::vector<double> base, tool;
+    for (int r = 0; r < runs; ++r) {
+      unsetenv("OMP_TOOL_LIBRARIES");
+      unsetenv("LD_PRELOAD");
+      unsetenv("OMPSCAN_OUTPUT");
+      base.push_back(run_seconds(command, dir));
+      setenv("OMP_TOOL_LIBRARIES", OMPSCALE_OMPSCAN_TOOL, 1);
+      setenv("LD_PRELOAD", OMPSCALE_OMPSCAN_TOOL, 1);
+      setenv("OMPSCAN_OUTPUT", (dir / "profile.json").c_str(), 1);
+      tool.push_back(run_seconds(command, dir));
+    }
+    const double b = ompscale::stats::median(base);
+    const double t = ompscale::stats::median(tool);
+    const double overhead = 100 * (t - b) / b;
+    all_met = all_met && overhead <= app.target_percent;
+    std::string per_unit = "";
+    if (app.units > 0) {
+      char text[64];
+      std::snprintf(text, sizeof text, "%.1f ns/%s", (t - b) * 1e9 / app.units, app.unit);
+      per_unit = text;
+    }
+    std::printf("%-14s %10.4f %10.4f %8.2f%% %7.0f%% %14s\n", app.name.c_str(), b, t, overhead,
+                app.target_percent, per_unit.c_str());
+  }
+  unsetenv("LD_PRELOAD");
+  std::printf("%s\n", all_met ? "all targets met" : "some targets missed");
+  fs::remove_all(dir);
+  return 0;
+}

@@ -1,0 +1,266 @@
+#include "regions/report/analysis.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ompscale::regions::report {
+
+namespace {
+
+/// "1.91 s", "430 ms", "12.5 us": durations in hint texts.
+std::string duration(double seconds) {
+  const double a = std::fabs(seconds);
+  if (a >= 1.0) return fmt::format("{:.3g} s", seconds);
+  if (a >= 1e-3) return fmt::format("{:.3g} ms", seconds * 1e3);
+  if (a >= 1e-6) return fmt::format("{:.3g} us", seconds * 1e6);
+  return fmt::format("{:.3g} ns", seconds * 1e9);
+}
+
+std::string count(double n) {
+  if (n >= 1e9) return fmt::format("{:.3g} G", n / 1e9);
+  if (n >= 1e6) return fmt::format("{:.3g} M", n / 1e6);
+  if (n >= 1e4) return fmt::format("{:.3g} k", n / 1e3);
+  return fmt::format("{:.0f}", n);
+}
+
+CategoryCosts scaled_difference(const CategoryCosts& at_p, const CategoryCosts& at_p0,
+                                double ratio) {
+  return {at_p.imbalance - at_p0.imbalance * ratio, at_p.walkthrough - at_p0.walkthrough * ratio,
+          at_p.startup - at_p0.startup * ratio,
+          at_p.lock_contention - at_p0.lock_contention * ratio,
+          at_p.lock_algorithm - at_p0.lock_algorithm * ratio};
+}
+
+// Speedup, efficiency and lost time of a series of (threads, time) against its first point.
+void scale_against_first(std::vector<PointAnalysis>& points) {
+  if (points.empty()) return;
+  const PointAnalysis& base = points.front();
+  for (PointAnalysis& p : points) {
+    const double ratio = static_cast<double>(base.threads) / static_cast<double>(p.threads);
+    p.speedup = p.time > 0.0 ? base.time / p.time : 0.0;
+    p.efficiency = p.speedup * ratio;
+    p.lost = p.time - base.time * ratio;
+  }
+}
+
+const LockSite* dominant_site(const std::vector<LockSite>& sites, bool contention) {
+  const LockSite* best = nullptr;
+  for (const LockSite& s : sites) {
+    const double v = contention ? s.contention : s.algorithm;
+    if (best == nullptr || v > (contention ? best->contention : best->algorithm)) best = &s;
+  }
+  return best;
+}
+
+std::string lock_algorithm_advice(const std::string& kind) {
+  if (kind == "critical") {
+    return "fewer critical sections (accumulate privately, merge once), `#pragma omp atomic` "
+           "for simple updates, or a reduction clause";
+  }
+  if (kind == "atomic") {
+    return "fewer atomic updates: accumulate in a private variable and update once per thread, "
+           "or a reduction clause";
+  }
+  if (kind == "reduction") {
+    return "fewer reductions: reduce once after the loop rather than per iteration";
+  }
+  return "fewer lock calls (privatise and merge), `#pragma omp atomic` for simple updates, or "
+         "omp_init_lock_with_hint(..., omp_sync_hint_uncontended) so the runtime picks a lock "
+         "that is cheap without contention";
+}
+
+std::string lock_contention_advice(const std::string& kind) {
+  if (kind == "critical") {
+    return "less sharing: privatise the data or use a reduction; named critical sections or "
+           "finer-grained locks for independent data; or a lock that copes with contention "
+           "(omp_sync_hint_contended, a queuing lock such as MCS)";
+  }
+  return "less sharing: privatise or partition the protected data, finer-grained locks; or "
+         "another lock that copes with contention (omp_sync_hint_contended, a queuing lock such "
+         "as MCS)";
+}
+
+void add_hints(const Region& region, const RegionPoint& at, const PointAnalysis& p,
+               const AnalysisOptions& options, SeriesAnalysis& out) {
+  const double threshold = options.min_hint_fraction * p.time;
+  auto add = [&](HintKind kind, double gain, std::string problem, std::string advice) {
+    if (!(gain > 0.0) || gain < threshold) return;
+    out.hints.push_back({kind, gain, p.time - gain, std::move(problem), std::move(advice)});
+  };
+  if (region.kind == RegionKind::kSerial) {
+    add(HintKind::kSerial, p.lost,
+        fmt::format("serial code: {} above perfect scaling from {} thread(s)", duration(p.lost),
+                    out.base_threads),
+        "parallelise it or overlap it with parallel work (the gain assumes it scaled "
+        "perfectly)");
+    return;
+  }
+  const CategoryCosts& c = p.cost;
+  std::string schedules = fmt::format("{}", fmt::join(at.schedules, ", "));
+  const bool dynamic_already =
+      !at.schedules.empty() && std::none_of(at.schedules.begin(), at.schedules.end(),
+                                            [](const std::string& s) { return s == "static"; });
+  add(HintKind::kImbalance, c.imbalance,
+      fmt::format("load imbalance: threads wait {} on average for the last one at the region's "
+                  "barriers",
+                  duration(c.imbalance)),
+      dynamic_already
+          ? fmt::format("balance the work: smaller chunks, or split the costliest iterations "
+                        "(schedule now: {})",
+                        schedules)
+          : fmt::format("balance the work: schedule(dynamic) or schedule(guided) on the region's "
+                        "loop{}",
+                        schedules.empty() ? "" : fmt::format(" (schedule now: {})", schedules)));
+  add(HintKind::kLockAlgorithm, c.lock_algorithm,
+      fmt::format("lock algorithm: {} acquisitions cost {} per thread even without contention",
+                  count(at.costs.lock_acquisitions), duration(c.lock_algorithm)),
+      [&] {
+        const LockSite* site = dominant_site(at.locks, false);
+        return site == nullptr ? lock_algorithm_advice("lock")
+                               : fmt::format("{} ({} at {})", lock_algorithm_advice(site->kind),
+                                             site->kind, site->label);
+      }());
+  add(HintKind::kLockContention, c.lock_contention,
+      fmt::format("lock contention: threads wait {} on average for locks others hold",
+                  duration(c.lock_contention)),
+      [&] {
+        const LockSite* site = dominant_site(at.locks, true);
+        return site == nullptr ? lock_contention_advice("lock")
+                               : fmt::format("{} ({} at {})", lock_contention_advice(site->kind),
+                                             site->kind, site->label);
+      }());
+  add(HintKind::kWalkthrough, c.walkthrough,
+      fmt::format("barrier walkthrough: {} per thread resolving {} barrier(s) per thread",
+                  duration(c.walkthrough), count(at.costs.barriers)),
+      "fewer barriers: nowait on worksharing constructs that need none, merge parallel regions; "
+      "or another OpenMP runtime with a faster barrier");
+  add(HintKind::kStartup, c.startup,
+      fmt::format("barrier startup: threads leave barriers {} late on average",
+                  duration(c.startup)),
+      "threads are released slowly: OMP_WAIT_POLICY=active, bound threads (OMP_PROC_BIND), fewer "
+      "barriers, or another OpenMP runtime");
+  add(HintKind::kUnexplained, p.other,
+      fmt::format("{} lost beyond perfect scaling that barriers and locks do not explain",
+                  duration(p.other)),
+      fmt::format("look for memory bandwidth or NUMA placement limits, false sharing, serial work "
+                  "inside the region, or fork/join cost ({} per thread); hardware counters tell "
+                  "them apart",
+                  duration(at.costs.fork)));
+  std::stable_sort(out.hints.begin(), out.hints.end(),
+                   [](const Hint& a, const Hint& b) { return a.gain > b.gain; });
+}
+
+}  // namespace
+
+CategoryCosts categories(const RegionCosts& c) {
+  return {c.imbalance, c.walkthrough, c.startup, c.lock_contention, c.lock_algorithm};
+}
+
+std::string_view to_string(HintKind kind) {
+  switch (kind) {
+    case HintKind::kImbalance:
+      return "imbalance";
+    case HintKind::kWalkthrough:
+      return "walkthrough";
+    case HintKind::kStartup:
+      return "startup";
+    case HintKind::kLockContention:
+      return "lock-contention";
+    case HintKind::kLockAlgorithm:
+      return "lock-algorithm";
+    case HintKind::kSerial:
+      return "serial";
+    case HintKind::kUnexplained:
+      return "unexplained";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(LockClass lock_class) {
+  switch (lock_class) {
+    case LockClass::kNone:
+      return "none";
+    case LockClass::kAlgorithm:
+      return "algorithm";
+    case LockClass::kContention:
+      return "contention";
+  }
+  return "unknown";
+}
+
+SeriesAnalysis analyse_region(const Region& region, const std::string& input,
+                              const AnalysisOptions& options) {
+  SeriesAnalysis out;
+  out.input = input;
+  std::vector<const RegionPoint*> measured;
+  for (const RegionPoint& p : region.points) {
+    if (p.input == input) measured.push_back(&p);
+  }
+  std::sort(measured.begin(), measured.end(),
+            [](const RegionPoint* a, const RegionPoint* b) { return a->threads < b->threads; });
+  if (measured.empty()) return out;
+  for (const RegionPoint* rp : measured) {
+    PointAnalysis p;
+    p.threads = rp->threads;
+    p.repetitions = rp->repetitions;
+    p.time = rp->costs.time;
+    p.time_min = rp->time_min;
+    p.time_max = rp->time_max;
+    p.spread = rp->spread();
+    p.executions = rp->costs.executions;
+    p.sampling_ratio = rp->costs.sampling_ratio();
+    p.cost = categories(rp->costs);
+    out.points.push_back(p);
+  }
+  scale_against_first(out.points);
+  const PointAnalysis base = out.points.front();
+  out.base_threads = base.threads;
+  for (PointAnalysis& p : out.points) {
+    const double ratio = static_cast<double>(base.threads) / static_cast<double>(p.threads);
+    p.loss = scaled_difference(p.cost, base.cost, ratio);
+    p.other = p.lost - p.loss.total();
+    p.potential_gain = std::max(0.0, p.time - (base.time - base.cost.total()) * ratio);
+  }
+  const PointAnalysis& ref = out.points.back();
+  out.reference_threads = ref.threads;
+  const double lock_total = ref.cost.lock_algorithm + ref.cost.lock_contention;
+  if (lock_total > 0.0) {
+    out.lock_class = ref.cost.lock_contention > ref.cost.lock_algorithm ? LockClass::kContention
+                                                                        : LockClass::kAlgorithm;
+  }
+  add_hints(region, *measured.back(), ref, options, out);
+  return out;
+}
+
+SeriesAnalysis analyse_program(const Measurements& measurements, const std::string& input) {
+  SeriesAnalysis out;
+  out.input = input;
+  for (const ProgramPoint& pp : measurements.program) {
+    if (pp.input != input) continue;
+    PointAnalysis p;
+    p.threads = pp.threads;
+    p.repetitions = pp.repetitions;
+    p.time = pp.time;
+    p.time_min = pp.time_min;
+    p.time_max = pp.time_max;
+    p.spread = pp.repetitions > 1 && pp.time > 0.0 ? (pp.time_max - pp.time_min) / pp.time : 0.0;
+    out.points.push_back(p);
+  }
+  std::sort(out.points.begin(), out.points.end(),
+            [](const PointAnalysis& a, const PointAnalysis& b) { return a.threads < b.threads; });
+  scale_against_first(out.points);
+  if (!out.points.empty()) {
+    out.base_threads = out.points.front().threads;
+    out.reference_threads = out.points.back().threads;
+    for (PointAnalysis& p : out.points) {
+      p.other = p.lost;
+      p.potential_gain = std::max(0.0, p.lost);
+    }
+  }
+  return out;
+}
+
+}  // namespace ompscale::regions::report

@@ -1,0 +1,115 @@
+#pragma once
+// Scalability analysis of one region (or the whole program) at one input over its thread counts:
+// speedup, parallel efficiency, time lost against perfect scaling, that loss split by cause, the
+// potential gain, and hints with predicted gains (docs/ompscan-report.md, "Analysis").
+//
+// With p0 the smallest thread count measured at this input, T(p) the region's time at p threads
+// and C_k(p) the per-thread mean cost of category k (imbalance, walkthrough, startup, lock
+// contention, lock algorithm):
+//
+//   speedup(p)        = T(p0) / T(p)
+//   efficiency(p)     = speedup(p) * p0 / p                       (ScalOMP)
+//   lost(p)           = T(p) - T(p0) * p0 / p                     time above perfect scaling
+//   loss_k(p)         = C_k(p) - C_k(p0) * p0 / p                 each cause's share of lost(p)
+//   other(p)          = lost(p) - sum_k loss_k(p)                 may be negative
+//   potential gain(p) = max(0, T(p) - (T(p0) - sum_k C_k(p0)) * p0 / p)
+//                     = max(0, sum_k C_k(p) + other(p))
+//
+// A category's loss is its growth beyond perfect scaling of what it already cost at p0, so the
+// losses and `other` add up to lost(p) exactly. The potential gain also counts what the
+// categories cost at p0 (uncontended lock calls cost time with one thread too): it is the time
+// above perfect scaling of the overhead-free part of T(p0). Hints predict the gain of removing
+// one category at p as C_k(p) — for imbalance the mean over threads of (last arrival - own
+// arrival) at the region's barriers, what perfect balance would save (ScalOMP).
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "regions/report/regions.h"
+
+namespace ompscale::regions::report {
+
+/// Per-thread mean costs of the causes the tool measures (seconds).
+struct CategoryCosts {
+  double imbalance = 0.0;
+  double walkthrough = 0.0;
+  double startup = 0.0;
+  double lock_contention = 0.0;
+  double lock_algorithm = 0.0;
+
+  double total() const {
+    return imbalance + walkthrough + startup + lock_contention + lock_algorithm;
+  }
+};
+CategoryCosts categories(const RegionCosts& costs);
+
+struct PointAnalysis {
+  int threads = 0;
+  int repetitions = 0;
+  double time = 0.0;
+  double time_min = 0.0;
+  double time_max = 0.0;
+  double spread = 0.0;  ///< (max - min) / median of the repetitions
+  double executions = 0.0;
+  double sampling_ratio = 1.0;
+  double speedup = 0.0;
+  double efficiency = 0.0;
+  double lost = 0.0;
+  CategoryCosts cost;  ///< at p: what removing each cause would save
+  CategoryCosts loss;  ///< each cause's share of `lost`
+  double other = 0.0;
+  double potential_gain = 0.0;
+};
+
+enum class HintKind {
+  kImbalance,
+  kWalkthrough,
+  kStartup,
+  kLockContention,
+  kLockAlgorithm,
+  kSerial,       ///< a serial region: the Amdahl loss
+  kUnexplained,  ///< `other`: lost time the tool's categories do not explain
+};
+/// "imbalance", "walkthrough", "startup", "lock-contention", "lock-algorithm", "serial",
+/// "unexplained".
+std::string_view to_string(HintKind kind);
+
+struct Hint {
+  HintKind kind = HintKind::kImbalance;
+  double gain = 0.0;        ///< predicted gain at the reference thread count (s)
+  double time_after = 0.0;  ///< time - gain
+  std::string problem;      ///< what was measured
+  std::string advice;       ///< what to try
+};
+
+/// Which lock cost dominates a region at the reference thread count.
+enum class LockClass { kNone, kAlgorithm, kContention };
+std::string_view to_string(LockClass lock_class);
+
+/// One region (or the program) at one input.
+struct SeriesAnalysis {
+  std::string input;
+  int base_threads = 0;               ///< p0
+  int reference_threads = 0;          ///< the largest thread count: where hints and the gain apply
+  std::vector<PointAnalysis> points;  ///< ascending threads
+  std::vector<Hint> hints;            ///< largest gain first
+  LockClass lock_class = LockClass::kNone;
+
+  const PointAnalysis& reference() const { return points.back(); }
+};
+
+struct AnalysisOptions {
+  /// Hints whose gain is below this fraction of the region's time at the reference thread count
+  /// are left out (default 1%).
+  double min_hint_fraction = 0.01;
+};
+
+/// The region at `input`; empty `points` when the region was not measured at that input.
+SeriesAnalysis analyse_region(const Region& region, const std::string& input,
+                              const AnalysisOptions& options = {});
+
+/// The whole program at `input` from the run wall times: speedup, efficiency and lost time only.
+SeriesAnalysis analyse_program(const Measurements& measurements, const std::string& input);
+
+}  // namespace ompscale::regions::report

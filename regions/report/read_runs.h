@@ -1,0 +1,129 @@
+#pragma once
+// Reading `ompscan run` output: every run file of a directory (docs/ompscan-formats.md) with the
+// tool profile inside, as plain structs. Times stay in nanoseconds as the files hold them; all
+// counts are doubles (the analysis scales and averages them). Unknown fields are ignored; a
+// missing optional field reads as 0 / empty ("not measured").
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ompscale::regions::report {
+
+/// Where a region (or lock) is in the application; module, build_id and offset always present.
+struct Location {
+  std::string module;
+  std::string build_id;
+  std::string offset;  ///< "0x1233", as the tool wrote it
+  std::string file;    ///< empty when unresolved
+  int line = 0;
+  std::string function;
+
+  bool resolved() const { return !file.empty(); }
+  /// "mandel.c:42 (main)" when resolved, "mandel+0x1233" otherwise (module basename + offset).
+  std::string label() const;
+};
+
+/// One thread's sums over a region's measured executions.
+struct ThreadRecord {
+  int thread = 0;
+  double work_ns = 0.0;
+  double fork_ns = 0.0;
+  double imbalance_ns = 0.0;
+  double walkthrough_ns = 0.0;
+  double startup_ns = 0.0;
+  double barriers = 0.0;
+  double lock_wait_ns = 0.0;
+  double lock_acquisitions = 0.0;
+  double lock_timed = 0.0;
+  double iterations = 0.0;
+};
+
+/// One lock kind at one code location inside a region, over the region's measured executions.
+struct LockRecord {
+  std::string kind;  ///< critical, lock, nest_lock, ordered, atomic, reduction
+  Location location;
+  double acquisitions = 0.0;  ///< every acquisition, timed or not
+  double timed = 0.0;         ///< acquisitions whose duration was recorded
+  double wait_ns = 0.0;       ///< sum of the timed acquisitions' durations
+  double fastest_ns = 0.0;    ///< fastest timed acquisition
+  /// The tool's estimate of the wait of all `acquisitions`: each timed wait weighted by the
+  /// acquisitions it stands for (its timing is denser early, so wait_ns * acquisitions / timed
+  /// would be biased). 0 when the profile has none.
+  double wait_estimate_ns = 0.0;
+};
+
+struct LoopRecord {
+  std::string schedule;
+  double executions = 0.0;
+};
+
+enum class RegionKind { kParallel, kManual, kSerial };
+std::string_view to_string(RegionKind kind);
+
+struct RegionRecord {
+  long long id = 0;
+  RegionKind kind = RegionKind::kParallel;
+  std::string name;
+  Location location;
+  std::optional<long long> parent;
+  int nesting_level = 0;
+  double executions = 0.0;
+  double executions_measured = 0.0;
+  int team_min = 0;
+  int team_max = 0;
+  double wall_ns = 0.0;  ///< sum over measured executions
+  std::vector<ThreadRecord> threads;
+  std::vector<LockRecord> locks;
+  std::vector<LoopRecord> loops;
+  double tasks_created = 0.0;
+  double tasks_executed = 0.0;
+};
+
+struct Profile {
+  std::string tool_version;
+  std::string runtime_version;
+  double process_ns = 0.0;
+  int max_threads = 0;
+  std::string sampling_policy;
+  double dropped_events = 0.0;
+  double buffer_full_events = 0.0;
+  std::vector<RegionRecord> regions;
+};
+
+struct RunFile {
+  std::string path;
+  std::string run_id;
+  std::vector<std::string> command;
+  int threads = 0;
+  std::string input;
+  int input_index = 0;
+  int repetition = 0;
+  bool oversubscribed = false;
+  bool failed = false;  ///< status "failed"
+  std::optional<int> exit_status;
+  std::optional<int> signal;
+  double wall_ns = 0.0;
+  std::optional<Profile> profile;
+  std::string profile_error;
+};
+
+/// The run files of one directory, by what the report can use them for.
+struct RunSet {
+  std::string directory;
+  std::vector<RunFile> usable;           ///< status ok with a profile
+  std::vector<RunFile> failed;           ///< status failed: listed, not analysed
+  std::vector<RunFile> without_profile;  ///< status ok but the tool wrote no profile
+};
+
+/// Parses one run file. Throws InputError(path, 0, cause) when `text` is not ompscan-run-1 JSON
+/// (the cause names the offending field, e.g. "profile.regions[2].wall_ns: expected a number").
+RunFile parse_run_file(std::string_view text, const std::string& path);
+
+/// Reads every "*.json" file of `directory` (not recursive, sorted by name) as a run file.
+/// Throws UsageError when the directory cannot be read and InputError for the first file that
+/// is not a run file.
+RunSet read_run_directory(const std::string& directory);
+
+}  // namespace ompscale::regions::report

@@ -1,0 +1,307 @@
+#include "regions/report/regions.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <tuple>
+#include <utility>
+
+#include "common/statistics.h"
+
+namespace ompscale::regions::report {
+
+namespace {
+
+constexpr double kSeconds = 1e-9;
+constexpr std::string_view kSerialPrefix = "serial before ";
+
+std::optional<double> parse_number(std::string_view s) {
+  double v = 0.0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
+  return v;
+}
+
+const RegionRecord* find_id(const Profile& profile, long long id) {
+  for (const RegionRecord& r : profile.regions) {
+    if (r.id == id) return &r;
+  }
+  return nullptr;
+}
+
+// The region a serial gap precedes, when its name says which one and that one exists.
+const RegionRecord* preceded(const RegionRecord& serial, const Profile& profile) {
+  if (!serial.name.starts_with(kSerialPrefix)) return nullptr;
+  const auto id = parse_number(std::string_view(serial.name).substr(kSerialPrefix.size()));
+  if (!id) return nullptr;
+  const RegionRecord* next = find_id(profile, static_cast<long long>(*id));
+  return next != nullptr && next->kind != RegionKind::kSerial ? next : nullptr;
+}
+
+std::string region_label(const RegionRecord& region, const Profile& profile) {
+  switch (region.kind) {
+    case RegionKind::kParallel:
+      return region.location.label();
+    case RegionKind::kManual:
+      return region.name;
+    case RegionKind::kSerial:
+      if (const RegionRecord* next = preceded(region, profile)) {
+        return fmt::format("serial before {}", region_label(*next, profile));
+      }
+      return region.name.empty() ? "serial" : region.name;
+  }
+  return region.name;
+}
+
+// Sums of one run and one region before dividing by the repetitions.
+struct Accumulator {
+  std::vector<double> times;
+  RegionCosts sum;
+  std::map<std::pair<std::string, std::string>, LockSite> locks;
+  std::set<std::string> schedules;
+};
+
+void add_costs(RegionCosts& into, const RegionCosts& c) {
+  into.executions += c.executions;
+  into.executions_measured += c.executions_measured;
+  into.team += c.team;
+  into.work += c.work;
+  into.work_max += c.work_max;
+  into.fork += c.fork;
+  into.imbalance += c.imbalance;
+  into.walkthrough += c.walkthrough;
+  into.startup += c.startup;
+  into.lock_algorithm += c.lock_algorithm;
+  into.lock_contention += c.lock_contention;
+  into.lock_acquisitions += c.lock_acquisitions;
+  into.barriers += c.barriers;
+  into.lock_untimed = into.lock_untimed || c.lock_untimed;
+}
+
+void divide_costs(RegionCosts& c, double n) {
+  for (double* v : {&c.executions, &c.executions_measured, &c.team, &c.work, &c.work_max, &c.fork,
+                    &c.imbalance, &c.walkthrough, &c.startup, &c.lock_algorithm, &c.lock_contention,
+                    &c.lock_acquisitions, &c.barriers}) {
+    *v /= n;
+  }
+}
+
+}  // namespace
+
+double RegionCosts::sampling_ratio() const {
+  return executions > 0.0 ? executions_measured / executions : 1.0;
+}
+
+double RegionPoint::spread() const {
+  return repetitions > 1 && costs.time > 0.0 ? (time_max - time_min) / costs.time : 0.0;
+}
+
+const RegionPoint* Region::find(const std::string& input, int threads) const {
+  for (const RegionPoint& p : points) {
+    if (p.input == input && p.threads == threads) return &p;
+  }
+  return nullptr;
+}
+
+std::string region_key(const RegionRecord& region, const Profile& profile) {
+  switch (region.kind) {
+    case RegionKind::kParallel:
+      return fmt::format("parallel:{}+{}",
+                         std::filesystem::path(region.location.module).filename().string(),
+                         region.location.offset);
+    case RegionKind::kManual:
+      return "manual:" + region.name;
+    case RegionKind::kSerial:
+      if (const RegionRecord* next = preceded(region, profile)) {
+        return "serial:" + region_key(*next, profile);
+      }
+      return "serial:" + region.name;
+  }
+  return region.name;
+}
+
+RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks) {
+  RegionCosts c;
+  c.executions = region.executions;
+  c.executions_measured = region.executions_measured;
+  const double scale =
+      region.executions_measured > 0.0 ? region.executions / region.executions_measured : 0.0;
+  c.time = region.wall_ns * scale * kSeconds;
+  const auto team = static_cast<double>(region.threads.size());
+  c.team = team;
+  for (const ThreadRecord& t : region.threads) {
+    c.work += t.work_ns;
+    c.work_max = std::max(c.work_max, t.work_ns * scale * kSeconds);
+    c.fork += t.fork_ns;
+    c.imbalance += t.imbalance_ns;
+    c.walkthrough += t.walkthrough_ns;
+    c.startup += t.startup_ns;
+    c.barriers += t.barriers;
+  }
+  double algorithm = 0.0;
+  double contention = 0.0;
+  for (const LockRecord& l : region.locks) {
+    const double acquisitions = l.acquisitions * scale;
+    c.lock_acquisitions += acquisitions;
+    LockSite site{l.kind, l.location.label(), acquisitions, 0.0, 0.0, l.fastest_ns, 0.0};
+    if (l.timed > 0.0) {
+      // The fastest timed acquisition is taken as contention-free (ScalOMP): every acquisition
+      // costs at least that much; whatever the timed ones took beyond it is waiting for others.
+      // `acquisitions` counts every acquisition of the measured executions; the wait of all of
+      // them is the tool's weighted estimate when present, else the timed mean times the count.
+      const double wait_all =
+          l.wait_estimate_ns > 0.0 ? l.wait_estimate_ns : l.wait_ns * (l.acquisitions / l.timed);
+      site.algorithm = acquisitions * l.fastest_ns * kSeconds;
+      site.contention =
+          std::max(0.0, (wait_all - l.acquisitions * l.fastest_ns) * scale * kSeconds);
+      site.mean_ns = l.wait_ns / l.timed;
+    } else if (l.acquisitions > 0.0) {
+      c.lock_untimed = true;
+    }
+    algorithm += site.algorithm;
+    contention += site.contention;
+    if (locks != nullptr) locks->push_back(site);
+  }
+  if (team > 0.0) {
+    const double per_thread = scale * kSeconds / team;
+    c.work *= per_thread;
+    c.fork *= per_thread;
+    c.imbalance *= per_thread;
+    c.walkthrough *= per_thread;
+    c.startup *= per_thread;
+    c.barriers *= scale / team;
+    c.lock_algorithm = algorithm / team;
+    c.lock_contention = contention / team;
+  } else {
+    // No thread records (a serial gap): nothing to split, the time is all there is.
+    c.work = c.fork = c.imbalance = c.walkthrough = c.startup = c.barriers = 0.0;
+  }
+  return c;
+}
+
+Measurements aggregate(const std::vector<RunFile>& runs) {
+  Measurements m;
+  // Inputs: the first index each name was seen with orders them.
+  std::map<std::string, int> input_index;
+  std::set<int> threads;
+  for (const RunFile& run : runs) {
+    auto [it, inserted] = input_index.try_emplace(run.input, run.input_index);
+    if (!inserted) it->second = std::min(it->second, run.input_index);
+    threads.insert(run.threads);
+  }
+  for (const auto& [name, index] : input_index) {
+    m.inputs.push_back({name, index, parse_number(name)});
+  }
+  std::sort(m.inputs.begin(), m.inputs.end(), [](const InputInfo& a, const InputInfo& b) {
+    return std::tie(a.index, a.name) < std::tie(b.index, b.name);
+  });
+  m.thread_counts.assign(threads.begin(), threads.end());
+  auto input_rank = [&](const std::string& name) {
+    return std::find_if(m.inputs.begin(), m.inputs.end(),
+                        [&](const InputInfo& i) { return i.name == name; }) -
+           m.inputs.begin();
+  };
+
+  using Config = std::pair<long, int>;  // input rank, threads
+  std::vector<std::string> order;
+  std::map<std::string, Region> regions;
+  std::map<std::string, std::map<Config, Accumulator>> accumulators;
+  std::map<Config, std::pair<std::vector<double>, std::vector<double>>> program;  // wall, process
+
+  for (const RunFile& run : runs) {
+    const Config config{input_rank(run.input), run.threads};
+    program[config].first.push_back(run.wall_ns * kSeconds);
+    program[config].second.push_back(run.profile->process_ns * kSeconds);
+    for (const RegionRecord& record : run.profile->regions) {
+      if (record.executions_measured <= 0.0) {
+        ++m.unmeasured_records;
+        continue;
+      }
+      const std::string key = region_key(record, *run.profile);
+      auto [it, inserted] = regions.try_emplace(key);
+      if (inserted) {
+        Region& r = it->second;
+        r.key = key;
+        r.kind = record.kind;
+        r.label = region_label(record, *run.profile);
+        r.location = record.location;
+        r.name = record.name;
+        r.nesting_level = record.nesting_level;
+        if (record.parent) {
+          if (const RegionRecord* parent = find_id(*run.profile, *record.parent)) {
+            r.parent_key = region_key(*parent, *run.profile);
+          }
+        }
+        order.push_back(key);
+      }
+      Accumulator& acc = accumulators[key][config];
+      std::vector<LockSite> locks;
+      const RegionCosts c = run_costs(record, &locks);
+      acc.times.push_back(c.time);
+      add_costs(acc.sum, c);
+      for (const LockSite& site : locks) {
+        auto [lit, fresh] = acc.locks.try_emplace({site.kind, site.label}, site);
+        if (!fresh) {
+          lit->second.acquisitions += site.acquisitions;
+          lit->second.algorithm += site.algorithm;
+          lit->second.contention += site.contention;
+          lit->second.fastest_ns = std::min(lit->second.fastest_ns, site.fastest_ns);
+          lit->second.mean_ns += site.mean_ns;
+        }
+      }
+      for (const LoopRecord& loop : record.loops) acc.schedules.insert(loop.schedule);
+    }
+  }
+
+  std::set<std::string> labels;
+  for (const std::string& key : order) {
+    Region region = std::move(regions[key]);
+    // Labels name kernels and plot panels: two regions must not share one.
+    if (!labels.insert(region.label).second) {
+      region.label += fmt::format(" [{}]", region.key);
+      labels.insert(region.label);
+    }
+    for (auto& [config, acc] : accumulators[key]) {
+      RegionPoint p;
+      p.input = m.inputs[static_cast<std::size_t>(config.first)].name;
+      p.threads = config.second;
+      p.repetitions = static_cast<int>(acc.times.size());
+      const auto reps = static_cast<double>(p.repetitions);
+      p.costs = acc.sum;
+      divide_costs(p.costs, reps);
+      p.costs.time = stats::median(acc.times);
+      p.time_min = stats::min(acc.times);
+      p.time_max = stats::max(acc.times);
+      p.times = acc.times;
+      for (auto& [id, site] : acc.locks) {
+        site.acquisitions /= reps;
+        site.algorithm /= reps;
+        site.contention /= reps;
+        site.mean_ns /= reps;
+        p.locks.push_back(site);
+      }
+      p.schedules.assign(acc.schedules.begin(), acc.schedules.end());
+      region.points.push_back(std::move(p));
+    }
+    m.regions.push_back(std::move(region));
+  }
+  for (const auto& [config, times] : program) {
+    ProgramPoint p;
+    p.input = m.inputs[static_cast<std::size_t>(config.first)].name;
+    p.threads = config.second;
+    p.repetitions = static_cast<int>(times.first.size());
+    p.time = stats::median(times.first);
+    p.time_min = stats::min(times.first);
+    p.time_max = stats::max(times.first);
+    p.times = times.first;
+    p.process = stats::median(times.second);
+    m.program.push_back(p);
+  }
+  return m;
+}
+
+}  // namespace ompscale::regions::report

@@ -1,0 +1,128 @@
+#pragma once
+// Regions across runs: which records of different runs are the same region, and what one region
+// cost at each (thread count, input) once its repetitions are combined (docs/ompscan-report.md,
+// "Regions across runs").
+//
+// Identity: parallel regions by (module basename, offset) — raw code addresses differ between
+// runs because of ASLR; manual regions by name; serial regions ("serial before <id>") by the
+// identity of the region they precede, looked up in their own profile.
+//
+// Scaling: every sum of a region covers its measured executions; it is multiplied by
+// executions / executions_measured to stand for all executions. Lock sums are further sampled
+// (timed <= acquisitions) and multiplied by acquisitions / timed.
+//
+// Repetitions of one (threads, input): the time is the median of the repetitions' scaled times,
+// with their minimum and maximum as the spread; every other quantity is the repetitions' mean.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "regions/report/read_runs.h"
+
+namespace ompscale::regions::report {
+
+/// What one region cost in one run, or the mean over repetitions. Seconds, scaled to all
+/// executions. "Per-thread mean" divides a sum over the region's thread records by their number.
+struct RegionCosts {
+  double time = 0.0;  ///< wall time (master's begin -> end), scaled
+  double executions = 0.0;
+  double executions_measured = 0.0;
+  double team = 0.0;  ///< thread records (threads that ran the region)
+  double work = 0.0;  ///< per-thread mean of work
+  double work_max = 0.0;
+  double fork = 0.0;               ///< per-thread mean of parallel begin -> implicit task begin
+  double imbalance = 0.0;          ///< per-thread mean of sum over barriers (last - own arrival)
+  double walkthrough = 0.0;        ///< per-thread mean of last arrival -> first departure
+  double startup = 0.0;            ///< per-thread mean of first departure -> own departure
+  double lock_algorithm = 0.0;     ///< per-thread mean of acquisitions * fastest
+  double lock_contention = 0.0;    ///< per-thread mean of scaled wait - algorithm
+  double lock_acquisitions = 0.0;  ///< all threads, scaled
+  double barriers = 0.0;           ///< per-thread mean, scaled
+  bool lock_untimed = false;       ///< a lock site had acquisitions but no timed one: costs unknown
+
+  /// executions_measured / executions (1 when every execution was measured).
+  double sampling_ratio() const;
+};
+
+/// One lock kind at one location inside a region (totals over threads, seconds, scaled).
+struct LockSite {
+  std::string kind;
+  std::string label;  ///< Location::label()
+  double acquisitions = 0.0;
+  double algorithm = 0.0;   ///< acquisitions * fastest
+  double contention = 0.0;  ///< wait scaled to all acquisitions - algorithm
+  double fastest_ns = 0.0;
+  double mean_ns = 0.0;  ///< mean timed acquisition
+};
+
+/// A region at one (threads, input), repetitions combined.
+struct RegionPoint {
+  int threads = 0;
+  std::string input;
+  int repetitions = 0;
+  RegionCosts costs;          ///< costs.time: median over repetitions; the rest: means
+  std::vector<double> times;  ///< each repetition's scaled time, in run file order
+  double time_min = 0.0;
+  double time_max = 0.0;
+  std::vector<LockSite> locks;
+  std::vector<std::string> schedules;  ///< loop schedules the runtime reported
+
+  /// (max - min) / median of the repetitions' times; 0 for one repetition.
+  double spread() const;
+};
+
+struct Region {
+  std::string key;  ///< identity across runs, e.g. "parallel:mandel+0x1233"
+  RegionKind kind = RegionKind::kParallel;
+  /// For people: "mandel.c:42 (main)", "serial before mandel.c:42 (main)", a manual name;
+  /// unique among the regions (the key is appended in brackets to a label already taken).
+  std::string label;
+  Location location;
+  std::string name;
+  int nesting_level = 0;
+  std::string parent_key;           ///< empty at the outermost level
+  std::vector<RegionPoint> points;  ///< by input (Measurements::inputs order), then threads
+
+  /// The point at (input, threads), or nullptr.
+  const RegionPoint* find(const std::string& input, int threads) const;
+};
+
+struct InputInfo {
+  std::string name;            ///< as the run files spell it
+  int index = 0;               ///< input_index
+  std::optional<double> size;  ///< the name read as a number, when it is one
+};
+
+/// The whole application at one (threads, input): run wall time (fork -> wait) and the
+/// profile's process time (tool initialisation -> finalize), medians over repetitions.
+struct ProgramPoint {
+  int threads = 0;
+  std::string input;
+  int repetitions = 0;
+  double time = 0.0;
+  double time_min = 0.0;
+  double time_max = 0.0;
+  std::vector<double> times;  ///< each repetition's run wall time
+  double process = 0.0;
+};
+
+struct Measurements {
+  std::vector<InputInfo> inputs;   ///< by input_index, then name
+  std::vector<int> thread_counts;  ///< ascending
+  std::vector<Region> regions;     ///< in order of first appearance
+  std::vector<ProgramPoint> program;
+  /// Region records without a measured execution (nothing to scale): left out.
+  std::size_t unmeasured_records = 0;
+};
+
+/// The identity of `region` within `profile` (see the file comment).
+std::string region_key(const RegionRecord& region, const Profile& profile);
+
+/// One run's scaled costs of one region (executions_measured > 0), and its lock sites.
+RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks = nullptr);
+
+/// Identity and aggregation over the usable runs.
+Measurements aggregate(const std::vector<RunFile>& runs);
+
+}  // namespace ompscale::regions::report

@@ -1,0 +1,201 @@
+#include "regions/report/report.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include "common/error.h"
+
+namespace ompscale::regions::report {
+
+namespace {
+
+std::vector<double> resolve_input_sizes(const Measurements& m, const ReportOptions& options,
+                                        std::vector<std::string>& notes) {
+  if (!options.input_sizes.empty()) {
+    if (options.input_sizes.size() != m.inputs.size()) {
+      std::vector<std::string> names;
+      for (const InputInfo& in : m.inputs) names.push_back(in.name);
+      throw UsageError(fmt::format(
+          "--input-sizes gives {} size(s) but the runs have {} input(s) ({}): give one per input, "
+          "in that order",
+          options.input_sizes.size(), m.inputs.size(), fmt::join(names, ", ")));
+    }
+    for (double s : options.input_sizes) {
+      if (!(s > 0.0)) throw UsageError(fmt::format("--input-sizes: {} is not a positive size", s));
+    }
+    return options.input_sizes;
+  }
+  std::vector<double> sizes;
+  for (const InputInfo& in : m.inputs) {
+    if (!in.size || !(*in.size > 0.0)) {
+      if (m.inputs.size() >= 3) {
+        notes.push_back(fmt::format(
+            "input '{}' is not a positive number: --input-sizes gives the sizes a model over "
+            "threads and input size needs",
+            in.name));
+      }
+      return {};
+    }
+    sizes.push_back(*in.size);
+  }
+  return sizes;
+}
+
+void add_notes(const RunSet& runs, Report& report) {
+  auto& notes = report.notes;
+  const Measurements& m = report.measurements;
+  double lowest = 1.0;
+  std::size_t sampled = 0;
+  for (const Region& r : m.regions) {
+    double region_lowest = 1.0;
+    for (const RegionPoint& p : r.points) {
+      region_lowest = std::min(region_lowest, p.costs.sampling_ratio());
+    }
+    if (region_lowest < 1.0) ++sampled;
+    lowest = std::min(lowest, region_lowest);
+  }
+  if (sampled > 0) {
+    notes.push_back(fmt::format(
+        "{} region(s) were sampled (as few as {:.1f}% of executions measured): their times and "
+        "costs are scaled by executions / executions_measured",
+        sampled, 100.0 * lowest));
+  }
+  if (m.unmeasured_records > 0) {
+    notes.push_back(fmt::format("{} region record(s) had no measured execution and were left out",
+                                m.unmeasured_records));
+  }
+  std::size_t oversubscribed = 0;
+  double dropped = 0.0;
+  for (const RunFile& run : runs.usable) {
+    oversubscribed += run.oversubscribed ? 1 : 0;
+    dropped += run.profile->dropped_events + run.profile->buffer_full_events;
+  }
+  if (oversubscribed > 0) {
+    notes.push_back(fmt::format(
+        "{} run(s) had more threads than cores: their times include time-sharing", oversubscribed));
+  }
+  if (dropped > 0.0) {
+    notes.push_back(fmt::format(
+        "the tool dropped {:.0f} event(s) (full buffers): some sums are incomplete", dropped));
+  }
+  for (const RegionReport& r : report.regions) {
+    for (const SeriesAnalysis& s : r.series) {
+      for (const PointAnalysis& p : s.points) {
+        if (p.other < -0.05 * p.time && p.time > 0.0) {
+          notes.push_back(fmt::format(
+              "{} at input {}, {} threads: 'other' is negative ({:.3g} s): the region lost less "
+              "than its barrier and lock costs grew, e.g. from caches holding smaller per-thread "
+              "data",
+              r.region.label, s.input, p.threads, p.other));
+          break;
+        }
+      }
+    }
+    for (const RegionPoint& p : r.region.points) {
+      if (p.costs.lock_untimed) {
+        notes.push_back(fmt::format("{}: lock acquisitions without timed ones: lock costs unknown",
+                                    r.region.label));
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+const ThreadModel* RegionReport::thread_model(const ModelSet& models,
+                                              const std::string& input) const {
+  for (std::size_t i : thread_models) {
+    if (models.thread_models[i].input == input) return &models.thread_models[i];
+  }
+  return nullptr;
+}
+
+const SeriesAnalysis& Report::program_reference() const {
+  for (const SeriesAnalysis& s : program) {
+    if (s.input == reference_input) return s;
+  }
+  return program.back();
+}
+
+Report build_report(const RunSet& runs, const ReportOptions& options) {
+  if (runs.usable.empty()) {
+    throw UsageError(fmt::format("{}: no usable runs ({} failed, {} without profile)",
+                                 runs.directory, runs.failed.size(), runs.without_profile.size()));
+  }
+  Report report;
+  report.directory = runs.directory;
+  report.version = version_string();
+  report.usable_runs = runs.usable.size();
+  report.failed = runs.failed;
+  report.without_profile = runs.without_profile;
+  for (RunFile& r : report.failed) r.profile.reset();  // never analysed: no need to keep
+  report.options = options;
+  report.measurements = aggregate(runs.usable);
+  const Measurements& m = report.measurements;
+
+  report.reference_input = m.inputs.back().name;
+  if (!options.input.empty()) {
+    const bool known = std::any_of(m.inputs.begin(), m.inputs.end(),
+                                   [&](const InputInfo& in) { return in.name == options.input; });
+    if (!known) {
+      std::vector<std::string> names;
+      for (const InputInfo& in : m.inputs) names.push_back(in.name);
+      throw UsageError(fmt::format("--input '{}': the runs have input(s) {}", options.input,
+                                   fmt::join(names, ", ")));
+    }
+    report.reference_input = options.input;
+  }
+  report.input_sizes = resolve_input_sizes(m, options, report.notes);
+  report.predict_at = options.predict_at;
+  if (report.predict_at.empty()) {
+    const double largest = m.thread_counts.back();
+    report.predict_at = {2.0 * largest, 4.0 * largest};
+  }
+
+  for (const InputInfo& in : m.inputs) report.program.push_back(analyse_program(m, in.name));
+  for (const RunFile& run : runs.usable) report.pop.push_back(pop_efficiencies(run));
+
+  ModelOptions model_options;
+  model_options.predict_at = report.predict_at;
+  model_options.confidence = options.confidence;
+  model_options.input_sizes = report.input_sizes;
+  report.models = fit_models(m, model_options, runs.directory);
+  report.notes.insert(report.notes.end(), report.models.notes.begin(), report.models.notes.end());
+
+  for (const Region& region : m.regions) {
+    RegionReport r;
+    r.region = region;
+    for (const InputInfo& in : m.inputs) {
+      SeriesAnalysis s = analyse_region(region, in.name, options.analysis);
+      if (s.points.empty()) continue;
+      if (in.name == report.reference_input || r.series.empty() ||
+          r.series[r.reference].input != report.reference_input) {
+        r.reference = r.series.size();
+      }
+      r.series.push_back(std::move(s));
+    }
+    r.potential_gain = r.reference_series().reference().potential_gain;
+    for (std::size_t i = 0; i < report.models.thread_models.size(); ++i) {
+      if (report.models.thread_models[i].region_key == region.key) r.thread_models.push_back(i);
+    }
+    for (std::size_t i = 0; i < report.models.input_models.size(); ++i) {
+      if (report.models.input_models[i].region_key == region.key) r.input_model = i;
+    }
+    report.regions.push_back(std::move(r));
+  }
+  std::stable_sort(report.regions.begin(), report.regions.end(),
+                   [](const RegionReport& a, const RegionReport& b) {
+                     const double ta = a.reference_series().reference().time;
+                     const double tb = b.reference_series().reference().time;
+                     return std::tie(a.potential_gain, ta) > std::tie(b.potential_gain, tb);
+                   });
+  add_notes(runs, report);
+  return report;
+}
+
+}  // namespace ompscale::regions::report

@@ -1,0 +1,253 @@
+// Charts of `--svg DIR` (docs/ompscan-report.md, "SVG charts"): speedup per top region, efficiency
+// heat maps over threads x inputs (PaScal Viewer's diagram), and the time models drawn by the
+// modeler's plot. Self-contained SVG 1.1; every text from the data is escaped.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string_view>
+
+#include "modeler/io/plot_svg.h"
+#include "regions/report/writers.h"
+
+namespace ompscale::regions::report {
+
+namespace {
+
+// The modeler's plot uses matplotlib's tab10 too: the charts look like one family.
+constexpr std::array<std::string_view, 10> kPalette = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
+                                                       "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+                                                       "#bcbd22", "#17becf"};
+constexpr std::string_view kFont = "DejaVu Sans, Helvetica, Arial, sans-serif";
+
+std::string escape(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
+    }
+  }
+  return out;
+}
+
+std::string header(double width, double height, std::string_view title) {
+  return fmt::format(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0}\" height=\"{1}\" "
+      "viewBox=\"0 0 {0} {1}\" font-family=\"{2}\">\n"
+      "<rect width=\"{0}\" height=\"{1}\" fill=\"white\"/>\n"
+      "<text x=\"{3}\" y=\"22\" font-size=\"15\" text-anchor=\"middle\">{4}</text>\n",
+      width, height, kFont, width / 2, escape(title));
+}
+
+std::string text(double x, double y, std::string_view s, std::string_view anchor = "middle",
+                 double size = 11) {
+  return fmt::format(
+      "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"{}\" text-anchor=\"{}\">{}</text>\n", x, y, size,
+      anchor, escape(s));
+}
+
+/// Speedup over threads (log2 axis): measured per input, ideal, and the thread model's
+/// prediction at the reference input beyond the measured range.
+std::string speedup_chart(const Report& r, const RegionReport& rr, std::size_t rank) {
+  const double width = 560, height = 380, left = 60, right = 150, top = 40, bottom = 50;
+  const double pw = width - left - right, ph = height - top - bottom;
+  const SeriesAnalysis& ref = rr.reference_series();
+  const ThreadModel* model = rr.thread_model(r.models, ref.input);
+  double x_hi = ref.reference_threads;
+  for (const SeriesAnalysis& s : rr.series) x_hi = std::max<double>(x_hi, s.reference_threads);
+  if (model != nullptr) {
+    for (const PredictedPoint& p : model->predicted) x_hi = std::max(x_hi, p.threads);
+  }
+  double x_lo = ref.base_threads;
+  for (const SeriesAnalysis& s : rr.series) x_lo = std::min<double>(x_lo, s.base_threads);
+  if (!(x_hi > x_lo)) x_hi = x_lo * 2;
+  double y_hi = x_hi / x_lo;  // ideal at the right end
+  for (const SeriesAnalysis& s : rr.series) {
+    for (const PointAnalysis& p : s.points) y_hi = std::max(y_hi, p.speedup);
+  }
+  // Ticks at 1, 2 or 5 times a power of ten, about five of them.
+  const double raw_step = y_hi / 5.0;
+  const double decade = std::pow(10.0, std::floor(std::log10(raw_step)));
+  const double step = raw_step <= decade       ? decade
+                      : raw_step <= 2 * decade ? 2 * decade
+                      : raw_step <= 5 * decade ? 5 * decade
+                                               : 10 * decade;
+  y_hi = std::ceil(y_hi * 1.02 / step) * step;
+  auto X = [&](double t) {
+    return left + (std::log2(t) - std::log2(x_lo)) / (std::log2(x_hi) - std::log2(x_lo)) * pw;
+  };
+  auto Y = [&](double s) { return top + ph - s / y_hi * ph; };
+
+  std::string out = header(width, height, fmt::format("Speedup: #{} {}", rank, rr.region.label));
+  for (double t = std::exp2(std::ceil(std::log2(x_lo))); t <= x_hi * 1.0001; t *= 2) {
+    out += fmt::format(
+        "<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#e3e3e3\"/>\n", X(t),
+        top, top + ph);
+    out += text(X(t), top + ph + 16, fmt::format("{:g}", t));
+  }
+  for (double s = 0.0; s <= y_hi * 1.0001; s += step) {
+    out += fmt::format(
+        "<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"#e3e3e3\"/>\n", left,
+        Y(s), left + pw);
+    out += text(left - 6, Y(s) + 4, fmt::format("{:g}", s), "end");
+  }
+  out += fmt::format(
+      "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#222\"/>\n", left,
+      top, pw, ph);
+  out += text(left + pw / 2, height - 12, "threads (log2)");
+  out += fmt::format(
+      "<text x=\"16\" y=\"{0:.1f}\" font-size=\"11\" text-anchor=\"middle\" "
+      "transform=\"rotate(-90 16 {0:.1f})\">speedup against {1} thread(s)</text>\n",
+      top + ph / 2, ref.base_threads);
+  // Ideal: speedup p / p0 from the reference series' p0; a curve on the log2 thread axis.
+  std::string ideal;
+  for (int i = 0; i <= 64; ++i) {
+    const double t = x_lo * std::exp2((std::log2(x_hi) - std::log2(x_lo)) * i / 64.0);
+    ideal += fmt::format("{}{:.1f},{:.1f}", i == 0 ? "M" : " L", X(t), Y(t / ref.base_threads));
+  }
+  out += fmt::format("<path d=\"{}\" fill=\"none\" stroke=\"#7f7f7f\" stroke-dasharray=\"6,4\"/>\n",
+                     ideal);
+  double legend_y = top + 10;
+  auto legend = [&](std::string_view colour, std::string_view label, bool dashed) {
+    out += fmt::format(
+        "<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"{3}\" "
+        "stroke-width=\"2\"{4}/>\n",
+        left + pw + 12, legend_y, left + pw + 34, colour,
+        dashed ? " stroke-dasharray=\"6,4\"" : "");
+    out += text(left + pw + 40, legend_y + 4, label, "start");
+    legend_y += 18;
+  };
+  legend("#7f7f7f", "ideal", true);
+  for (std::size_t i = 0; i < rr.series.size(); ++i) {
+    const SeriesAnalysis& s = rr.series[i];
+    const std::string_view colour = kPalette[i % kPalette.size()];
+    std::string path;
+    for (const PointAnalysis& p : s.points) {
+      path += fmt::format("{}{:.1f},{:.1f}", path.empty() ? "M" : " L", X(p.threads), Y(p.speedup));
+      out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"{}\"/>\n",
+                         X(p.threads), Y(p.speedup), colour);
+    }
+    out += fmt::format("<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n", path,
+                       colour);
+    legend(colour, fmt::format("input {}", s.input), false);
+    if (model != nullptr && s.input == ref.input && !model->predicted.empty()) {
+      // Predicted speedup = efficiency * p / p0.
+      std::string pred =
+          fmt::format("M{:.1f},{:.1f}", X(s.reference().threads), Y(s.reference().speedup));
+      for (const PredictedPoint& p : model->predicted) {
+        if (!std::isfinite(p.efficiency)) continue;
+        const double speedup = p.efficiency * p.threads / s.base_threads;
+        pred += fmt::format(" L{:.1f},{:.1f}", X(p.threads), Y(std::clamp(speedup, 0.0, y_hi)));
+      }
+      out += fmt::format(
+          "<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\" "
+          "stroke-dasharray=\"2,3\"/>\n",
+          pred, colour);
+      legend(colour, "model (predicted)", true);
+    }
+  }
+  return out + "</svg>\n";
+}
+
+/// Red (0) -> yellow (0.5) -> green (1 and above).
+std::string heat_colour(double efficiency) {
+  const double e = std::clamp(std::isfinite(efficiency) ? efficiency : 0.0, 0.0, 1.0);
+  const double red = e < 0.5 ? 215 : 215 - (e - 0.5) * 2 * (215 - 26);
+  const double green = e < 0.5 ? 48 + e * 2 * (190 - 48) : 190 - (e - 0.5) * 2 * (190 - 150);
+  const double blue = e < 0.5 ? 39 : 39 + (e - 0.5) * 2 * (65 - 39);
+  return fmt::format("rgb({:.0f},{:.0f},{:.0f})", red, green, blue);
+}
+
+/// Efficiency over threads (rows, largest on top) x inputs (columns), one cell per measured
+/// combination; "-" where nothing was measured.
+std::string heat_map(const Report& r, const std::vector<SeriesAnalysis>& series,
+                     std::string_view title) {
+  const Measurements& m = r.measurements;
+  const double cell_w = 80, cell_h = 34, left = 70, top = 48;
+  const double width = left + cell_w * static_cast<double>(m.inputs.size()) + 20;
+  const double height = top + cell_h * static_cast<double>(m.thread_counts.size()) + 50;
+  std::string out = header(width, height, title);
+  for (std::size_t row = 0; row < m.thread_counts.size(); ++row) {
+    const int threads = m.thread_counts[m.thread_counts.size() - 1 - row];
+    const double y = top + cell_h * static_cast<double>(row);
+    out += text(left - 8, y + cell_h / 2 + 4, std::to_string(threads), "end");
+    for (std::size_t col = 0; col < m.inputs.size(); ++col) {
+      const double x = left + cell_w * static_cast<double>(col);
+      const PointAnalysis* found = nullptr;
+      for (const SeriesAnalysis& s : series) {
+        if (s.input != m.inputs[col].name) continue;
+        for (const PointAnalysis& p : s.points) {
+          if (p.threads == threads) found = &p;
+        }
+      }
+      out += fmt::format(
+          "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{}\" height=\"{}\" fill=\"{}\" "
+          "stroke=\"white\"/>\n",
+          x, y, cell_w, cell_h, found != nullptr ? heat_colour(found->efficiency) : "#eeeeee");
+      out += text(x + cell_w / 2, y + cell_h / 2 + 4,
+                  found != nullptr ? fmt::format("{:.2f}", found->efficiency) : "-");
+    }
+  }
+  const double bottom = top + cell_h * static_cast<double>(m.thread_counts.size());
+  for (std::size_t col = 0; col < m.inputs.size(); ++col) {
+    out += text(left + cell_w * (static_cast<double>(col) + 0.5), bottom + 16, m.inputs[col].name);
+  }
+  out += text(left + cell_w * static_cast<double>(m.inputs.size()) / 2, bottom + 36, "input");
+  out += fmt::format(
+      "<text x=\"16\" y=\"{0:.1f}\" font-size=\"11\" text-anchor=\"middle\" "
+      "transform=\"rotate(-90 16 {0:.1f})\">threads</text>\n",
+      top + (bottom - top) / 2);
+  return out + "</svg>\n";
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> format_svgs(const Report& r) {
+  std::vector<std::pair<std::string, std::string>> files;
+  const std::size_t top = std::min(r.options.top, r.regions.size());
+  for (std::size_t i = 0; i < top; ++i) {
+    files.emplace_back(fmt::format("speedup-{}.svg", i + 1), speedup_chart(r, r.regions[i], i + 1));
+  }
+  if (r.measurements.inputs.size() > 1) {
+    files.emplace_back("efficiency-program.svg",
+                       heat_map(r, r.program, "Efficiency of the program (threads x inputs)"));
+    for (std::size_t i = 0; i < top; ++i) {
+      files.emplace_back(
+          fmt::format("efficiency-{}.svg", i + 1),
+          heat_map(r, r.regions[i].series,
+                   fmt::format("Efficiency: #{} {}", i + 1, r.regions[i].region.label)));
+    }
+  }
+  // The top regions' time models, in rank order.
+  std::vector<modeler::KernelResult> results;
+  for (std::size_t i = 0; i < top; ++i) {
+    for (std::size_t m : r.regions[i].thread_models) {
+      results.push_back(r.models.results[r.models.thread_models[m].result]);
+    }
+  }
+  if (!results.empty()) {
+    modeler::PlotOptions plot;
+    plot.title = "Region time models over threads";
+    plot.log_y = true;
+    files.emplace_back("models.svg", modeler::plot_svg(r.models.dataset, results, plot));
+  }
+  return files;
+}
+
+}  // namespace ompscale::regions::report

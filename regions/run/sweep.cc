@@ -1,0 +1,400 @@
+#include "regions/run/sweep.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>  // fmt::join
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "common/error.h"
+#include "common/output_file.h"
+#include "platforms/platform.h"
+#include "regions/run/elf_file.h"
+#include "regions/run/gomp_abi.h"
+#include "regions/run/launcher.h"
+#include "regions/run/loaded_library.h"
+#include "regions/run/perf_counters.h"
+#include "regions/run/plan.h"
+#include "regions/run/progress_line.h"
+#include "regions/run/rapl.h"
+#include "regions/run/run_environment.h"
+#include "regions/run/run_file.h"
+
+namespace ompscale::regions {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void on_interrupt(int) {
+  g_interrupted.store(true);
+}
+
+// SIGINT and SIGTERM set a flag for the sweep's lifetime (the previous handlers come back after);
+// no SA_RESTART, so that a wait for the application wakes up at once.
+class InterruptGuard {
+ public:
+  InterruptGuard() {
+    g_interrupted.store(false);
+    struct sigaction action {};
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &previous_int_);
+    sigaction(SIGTERM, &action, &previous_term_);
+  }
+  ~InterruptGuard() {
+    sigaction(SIGINT, &previous_int_, nullptr);
+    sigaction(SIGTERM, &previous_term_, nullptr);
+  }
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+
+ private:
+  struct sigaction previous_int_ {};
+  struct sigaction previous_term_ {};
+};
+
+// A private scratch directory (profiles, the GOMP shim), removed with everything in it.
+class TempDir {
+ public:
+  TempDir() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern =
+        std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/ompscan.XXXXXX";
+    if (mkdtemp(pattern.data()) == nullptr)
+      throw std::runtime_error("cannot create a temporary directory " + pattern);
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// What ompscan learns once per executable before any run.
+struct Executable {
+  std::string path;  // resolved through PATH
+  bool gomp_abi = false;
+  bool dynamic = false;
+  std::string runtime_library;
+};
+
+std::optional<std::string> environment_value(const std::vector<std::string>& env,
+                                             const std::string& name) {
+  for (const std::string& entry : env)
+    if (entry.starts_with(name + "=")) return entry.substr(name.size() + 1);
+  return std::nullopt;
+}
+
+std::string host_name() {
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  return host;
+}
+
+std::string describe_end(const LaunchResult& launch, double timeout_seconds) {
+  switch (launch.end) {
+    case LaunchResult::End::exited:
+      return fmt::format("exit status {}", launch.exit_status);
+    case LaunchResult::End::signaled:
+      return fmt::format("killed by signal {} ({})", launch.signal, strsignal(launch.signal));
+    case LaunchResult::End::timed_out:
+      return fmt::format("timed out after {:g} s (process group killed)", timeout_seconds);
+    case LaunchResult::End::stopped:
+      return "interrupted";
+    case LaunchResult::End::exec_failed:
+      return "cannot execute: " + launch.error;
+  }
+  return "";
+}
+
+std::string shell_quote(const std::string& word) {
+  if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                              "0123456789@%+=:,./-_") == std::string::npos)
+    return word;
+  std::string quoted = "'";
+  for (char c : word) {
+    if (c == '\'')
+      quoted.append("'\\''");
+    else
+      quoted.push_back(c);
+  }
+  quoted.push_back('\'');
+  return quoted;
+}
+
+// Everything fixed for the whole sweep that each run needs.
+struct SweepContext {
+  explicit SweepContext(const RunOptions& run_options) : options(run_options) {}
+
+  const RunOptions& options;
+  std::string tool;
+  std::string libomp;
+  std::string scratch;  // the private temporary directory
+  std::string shim;     // the GOMP shim directory; "" without GCC binaries
+  std::vector<std::string> base_env;
+  std::optional<std::string> bind;    // OMP_PROC_BIND as the application sees it
+  std::optional<std::string> places;  // OMP_PLACES likewise
+  std::string host;
+  int hardware_threads = 0;
+};
+
+// Each distinct application of the plan (argv[0] may hold a placeholder): found, and checked for
+// the GOMP ABI, before any run. Throws UsageError.
+std::map<std::string, Executable> inspect_executables(const std::vector<PlannedRun>& runs,
+                                                      const std::string& libomp) {
+  std::map<std::string, Executable> executables;
+  for (const PlannedRun& run : runs) {
+    const std::string& name = run.command.front();
+    if (executables.count(name) != 0) continue;
+    Executable executable;
+    executable.path = find_executable(name);
+    if (const std::optional<ElfDynamicInfo> info = read_elf_dynamic_info(executable.path)) {
+      executable.dynamic = info->has_interpreter;
+      executable.gomp_abi = check_gomp_abi(name, *info, libomp);
+    }
+    executables[name] = executable;
+  }
+  return executables;
+}
+
+RunSettings settings_for(const SweepContext& context, const Executable& executable, int threads,
+                         const std::string& profile) {
+  RunSettings settings;
+  settings.threads = threads;
+  settings.bind = context.options.bind;
+  settings.places = context.options.places;
+  settings.tool = context.tool;
+  settings.profile = profile;
+  settings.gomp_shim = executable.gomp_abi ? context.shim : "";
+  return settings;
+}
+
+// The OpenMP runtime the loader maps for each dynamically linked application, in the environment
+// of its runs.
+void find_runtime_libraries(const SweepContext& context,
+                            std::map<std::string, Executable>& executables) {
+  for (auto& [name, executable] : executables) {
+    if (!executable.dynamic) continue;
+    const RunSettings settings =
+        settings_for(context, executable, 1, context.scratch + "/unused.json");
+    std::string library =
+        loaded_library(executable.path, run_environment(context.base_env, settings),
+                       {"libomp.so.5", "libomp.so", "libiomp5.so", kLibgompSoname});
+    if (executable.gomp_abi && fs::path(library).parent_path() == fs::path(context.shim))
+      library = context.libomp;  // the shim's link: what is loaded is libomp itself
+    executable.runtime_library = library;
+  }
+}
+
+// Makes one run with every sensor and returns its record; `on_tick` gets the seconds elapsed
+// about once a second. The record of a stopped run (launch.end == stopped) is not to be written.
+RunRecord make_run(const SweepContext& context, const PlannedRun& run, const Executable& executable,
+                   RaplMeter& rapl, const std::function<void(double)>& on_tick) {
+  const std::string profile = context.scratch + "/" + run.id + ".profile.json";
+  std::error_code ignored;
+  fs::remove(profile, ignored);
+  Launch launch;
+  launch.executable = executable.path;
+  launch.argv = run.command;
+  launch.env =
+      run_environment(context.base_env, settings_for(context, executable, run.threads, profile));
+  launch.log_path = (fs::path(context.options.output_dir) / (run.id + ".log")).string();
+  launch.timeout_seconds = context.options.timeout_seconds;
+
+  RunRecord record;
+  record.run = run;
+  record.command_template = context.options.command;
+  record.bind = context.bind;
+  record.places = context.places;
+  record.runtime_library = executable.runtime_library;
+  record.gomp_abi = executable.gomp_abi;
+  record.tool = context.tool;
+  record.log = run.id + ".log";
+  record.openmp_environment = openmp_variables(launch.env);
+  record.host = context.host;
+  record.hardware_threads = context.hardware_threads;
+  record.started = utc_now();
+
+  const auto started = std::chrono::steady_clock::now();
+  std::unique_ptr<PerfCounters> counters;
+  LaunchHooks hooks;
+  hooks.attach = [&](pid_t pid) {
+    counters = std::make_unique<PerfCounters>(pid, hardware_events());
+    if (rapl.available()) rapl.start();
+  };
+  hooks.tick = [&] {
+    if (rapl.available()) rapl.sample();
+    on_tick(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  };
+  hooks.should_stop = [] { return g_interrupted.load(); };
+  record.launch = launch_and_wait(launch, hooks);
+  if (record.launch.end == LaunchResult::End::stopped) {
+    fs::remove(launch.log_path, ignored);  // a partial log of a run that gets no run file
+    fs::remove(profile, ignored);
+    return record;
+  }
+
+  if (rapl.available()) {
+    record.energy = rapl.stop();
+    if (record.energy.joules.empty())
+      record.energy_reason = fmt::format("{}", fmt::join(record.energy.skipped, "; "));
+  } else {
+    record.energy_reason = rapl.reason();
+  }
+  if (counters->available()) {
+    const PerfCounters::Counts counts = counters->read();
+    record.counters = counts.values;
+    record.counters_scaled = counts.scaled;
+  }
+  // Also when the read itself failed.
+  if (!counters->available()) record.counters_reason = counters->reason();
+  record.profile = read_profile(profile, record.launch, record.profile_error);
+  fs::remove(profile, ignored);
+  return record;
+}
+
+}  // namespace
+
+std::string resume_command(const std::vector<std::string>& command_line) {
+  std::string command = "ompscan";
+  bool in_application = false;
+  for (const std::string& arg : command_line) {
+    if (!in_application && arg == "--force") continue;
+    if (arg == "--") in_application = true;
+    command.push_back(' ');
+    command.append(shell_quote(arg));
+  }
+  return command;
+}
+
+int run_sweep(const RunOptions& options) {
+  if (options.progress != "auto" && options.progress != "always" && options.progress != "never")
+    throw UsageError("--progress '" + options.progress + "': expected auto, always or never");
+  if (options.timeout_seconds < 0)
+    throw UsageError(fmt::format("--timeout {:g}: must be 0 (none) or positive seconds",
+                                 options.timeout_seconds));
+  const int hardware_threads = platforms::detect_platform().hardware_threads();
+  const std::vector<PlannedRun> runs = plan_runs(options, hardware_threads);
+  const std::string libomp = options.libomp.empty() ? default_libomp() : options.libomp;
+  std::map<std::string, Executable> executables = inspect_executables(runs, libomp);
+
+  SweepContext context(options);
+  context.tool = locate_tool(options.tool);
+  context.libomp = libomp;
+  context.base_env = current_environment();
+  context.host = host_name();
+  context.hardware_threads = hardware_threads;
+  context.bind =
+      options.bind.empty() ? environment_value(context.base_env, "OMP_PROC_BIND") : options.bind;
+  context.places =
+      options.places.empty() ? environment_value(context.base_env, "OMP_PLACES") : options.places;
+
+  std::error_code error;
+  fs::create_directories(options.output_dir, error);
+  if (error || !fs::is_directory(options.output_dir))
+    throw UsageError(fmt::format("-o {}: cannot create the directory{}", options.output_dir,
+                                 error ? ": " + error.message() : ""));
+
+  // Resume: runs whose complete file is there are not made again.
+  std::vector<const PlannedRun*> pending;
+  for (const PlannedRun& run : runs) {
+    const std::string path = (fs::path(options.output_dir) / (run.id + ".json")).string();
+    if (options.force || !run_file_complete(path, run, context.bind, context.places))
+      pending.push_back(&run);
+  }
+  const std::size_t already = runs.size() - pending.size();
+  if (pending.empty()) {
+    std::fprintf(stderr, "ompscan: all %zu runs are already in %s (--force makes them again)\n",
+                 runs.size(), options.output_dir.c_str());
+    return 0;
+  }
+  if (already > 0)
+    std::fprintf(stderr, "ompscan: resuming in %s: %zu of %zu runs already there\n",
+                 options.output_dir.c_str(), already, runs.size());
+  if (std::any_of(runs.begin(), runs.end(), [](const PlannedRun& r) { return r.oversubscribed; }))
+    std::fprintf(stderr,
+                 "ompscan: note: thread counts above the %d hardware threads are oversubscribed; "
+                 "their runs are marked oversubscribed\n",
+                 hardware_threads);
+
+  // From here on an interrupt is ours to handle: the scratch directory is removed and the
+  // resume command printed.
+  const InterruptGuard interrupt_guard;
+  const TempDir scratch;
+  context.scratch = scratch.path();
+  if (std::any_of(executables.begin(), executables.end(),
+                  [](const auto& e) { return e.second.gomp_abi; })) {
+    context.shim = scratch.path() + "/gomp";
+    make_gomp_shim(context.shim, libomp);
+  }
+  find_runtime_libraries(context, executables);
+
+  RaplMeter rapl(default_powercap_root());
+  ProgressLine progress(
+      options.progress == "always" || (options.progress == "auto" && isatty(STDERR_FILENO) != 0),
+      static_cast<int>(runs.size()));
+  int failed = 0;
+  std::size_t done = already;
+  const PlannedRun* interrupted = nullptr;
+  for (const PlannedRun* run : pending) {
+    if (g_interrupted.load()) {
+      interrupted = run;
+      break;
+    }
+    const int number = static_cast<int>(done) + 1;
+    const auto show = [&](double seconds) { progress.show(number, run->id, seconds, failed); };
+    show(0);
+    const RunRecord record =
+        make_run(context, *run, executables.at(run->command.front()), rapl, show);
+    if (record.launch.end == LaunchResult::End::stopped) {
+      interrupted = run;
+      break;
+    }
+    write_output((fs::path(options.output_dir) / (run->id + ".json")).string(),
+                 run_file_json(record).dump(2) + "\n");
+    ++done;
+    if (!run_succeeded(record.launch)) {
+      ++failed;
+      progress.clear();
+      std::fprintf(stderr, "ompscan: %s failed: %s (output in %s/%s)\n", run->id.c_str(),
+                   describe_end(record.launch, options.timeout_seconds).c_str(),
+                   options.output_dir.c_str(), record.log.c_str());
+    }
+  }
+  progress.clear();
+
+  if (interrupted != nullptr) {
+    std::fprintf(stderr,
+                 "ompscan: interrupted at %s; %zu of %zu runs are in %s. Resume with:\n  %s\n",
+                 interrupted->id.c_str(), done, runs.size(), options.output_dir.c_str(),
+                 resume_command(options.command_line).c_str());
+    return 130;
+  }
+  std::fprintf(stderr, "ompscan: %zu run%s in %s", runs.size(), runs.size() == 1 ? "" : "s",
+               options.output_dir.c_str());
+  if (already > 0) std::fprintf(stderr, " (%zu made now)", pending.size());
+  if (failed > 0) std::fprintf(stderr, ", %d failed", failed);
+  std::fprintf(stderr, "\n");
+  return 0;
+}
+
+}  // namespace ompscale::regions

@@ -1,0 +1,167 @@
+#include "regions/tool/aggregate.h"
+
+#include <omp-tools.h>
+
+#include <algorithm>
+#include <new>
+
+#include "regions/tool/region_table.h"
+
+namespace ompscale::regions::tool {
+namespace {
+
+RegionStats* serial_end = nullptr;  // under the aggregation lock, never freed
+
+RegionStats* stats_for(std::uint32_t id) {
+  if (id == kSerialEndRegion) {
+    if (serial_end == nullptr) serial_end = new (std::nothrow) RegionStats;
+    return serial_end;
+  }
+  Region* region = region_by_id(id);
+  if (region == nullptr) return nullptr;
+  if (region->stats == nullptr) region->stats = new (std::nothrow) RegionStats;
+  return region->stats;
+}
+
+ThreadStats* thread_stats(RegionStats& stats, std::uint16_t thread) {
+  if (thread >= stats.threads.size()) stats.threads.resize(thread + 1u);
+  return &stats.threads[thread];
+}
+
+LockStats& lock_stats(RegionStats& stats, std::uint64_t codeptr, std::uint8_t kind) {
+  const auto* address = reinterpret_cast<const void*>(codeptr);
+  const std::uint8_t family = lock_kind_family(kind);
+  for (LockStats& lock : stats.locks) {
+    if (lock.codeptr == address && lock.kind == family) return lock;
+  }
+  LockStats& lock = stats.locks.emplace_back();
+  lock.codeptr = address;
+  lock.kind = family;
+  return lock;
+}
+
+LoopStats::PerThread& loop_stats(RegionStats& stats, std::uint64_t codeptr, std::uint8_t type,
+                                 std::uint16_t thread) {
+  const auto* address = reinterpret_cast<const void*>(codeptr);
+  LoopStats* loop = nullptr;
+  for (LoopStats& known : stats.loops) {
+    if (known.codeptr == address && known.type == type) loop = &known;
+  }
+  if (loop == nullptr) {
+    loop = &stats.loops.emplace_back();
+    loop->codeptr = address;
+    loop->type = type;
+  }
+  if (thread >= loop->threads.size()) loop->threads.resize(thread + 1u);
+  return loop->threads[thread];
+}
+
+void add(RegionStats& stats, const Record& r) {
+  switch (r.type) {
+    case RecordType::instance:
+      ++stats.measured;
+      stats.wall_ticks += r.a;
+      stats.team_min = std::min(stats.team_min, static_cast<std::uint32_t>(r.b));
+      stats.team_max = std::max(stats.team_max, static_cast<std::uint32_t>(r.b));
+      return;
+    case RecordType::span: {
+      ThreadStats& t = *thread_stats(stats, r.thread);
+      ++t.executions;
+      t.span_ticks += r.a;
+      t.fork_ticks += r.b;
+      t.end_task_ticks += r.c;
+      return;
+    }
+    case RecordType::barrier: {
+      ThreadStats& t = *thread_stats(stats, r.thread);
+      ++t.barriers;
+      t.imbalance_ticks += r.a;
+      t.walkthrough_ticks += r.b;
+      t.startup_ticks += r.c;
+      if (r.sub == 0) t.inner_barrier_ticks += r.a + r.b + r.c;
+      return;
+    }
+    case RecordType::lock: {
+      const std::uint64_t wait = lock_wait_ticks(r.b);
+      const auto weighted = static_cast<double>(lock_weight(r.b) * wait);
+      LockStats& lock = lock_stats(stats, r.a, r.sub);
+      ++lock.timed;
+      lock.wait_ticks += wait;
+      lock.wait_estimate_ticks += weighted;
+      lock.fastest_ticks = std::min(lock.fastest_ticks, wait);
+      if (r.c != 0) {
+        lock.hold_ticks += r.c;
+        ++lock.hold_timed;
+      }
+      ThreadStats& t = *thread_stats(stats, r.thread);
+      ++t.lock_timed;
+      t.lock_wait_ticks += wait;
+      t.lock_wait_estimate_ticks += weighted;
+      return;
+    }
+    case RecordType::lock_count:
+      lock_stats(stats, r.a, r.sub).acquisitions += r.b;
+      thread_stats(stats, r.thread)->lock_acquisitions += r.b;
+      return;
+    case RecordType::loop: {
+      LoopStats::PerThread& loop = loop_stats(stats, r.a, r.sub, r.thread);
+      ++loop.executions;
+      loop.ticks += r.b;
+      loop.iterations += r.c;
+      return;
+    }
+    case RecordType::tasks: {
+      ThreadStats& t = *thread_stats(stats, r.thread);
+      t.tasks_created += r.a;
+      t.tasks_completed += r.b;
+      t.task_ticks += r.c;
+      return;
+    }
+    case RecordType::masked: {
+      ThreadStats& t = *thread_stats(stats, r.thread);
+      ++t.masked_executions;
+      t.masked_ticks += r.a;
+      return;
+    }
+    case RecordType::serial:
+      ++stats.serial_measured;
+      stats.serial_ticks += r.a;
+      return;
+    case RecordType::manual: {
+      ThreadStats& t = *thread_stats(stats, r.thread);
+      ++t.manual_executions;
+      t.manual_ticks += r.a;
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+std::uint8_t lock_kind_family(std::uint8_t kind) {
+  if (kind == ompt_mutex_test_lock) return ompt_mutex_lock;
+  if (kind == ompt_mutex_test_nest_lock) return ompt_mutex_nest_lock;
+  return kind;
+}
+
+void aggregate_records(const Record* records, std::uint32_t n) {
+  try {
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (RegionStats* stats = stats_for(records[i].region)) add(*stats, records[i]);
+    }
+  } catch (...) {
+    // Out of memory growing a vector: the remaining records are lost, the process goes on.
+  }
+}
+
+const RegionStats* region_stats(std::uint32_t region) {
+  if (region == kSerialEndRegion) return serial_end;
+  const Region* r = region_by_id(region);
+  return r != nullptr ? r->stats : nullptr;
+}
+
+const RegionStats* serial_end_stats() {
+  return serial_end;
+}
+
+}  // namespace ompscale::regions::tool

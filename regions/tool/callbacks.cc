@@ -1,0 +1,365 @@
+#include "regions/tool/callbacks.h"
+
+#include <atomic>
+#include <cstdint>
+
+#include "regions/tool/barrier_phases.h"
+#include "regions/tool/globals.h"
+#include "regions/tool/instance.h"
+#include "regions/tool/region_table.h"
+#include "regions/tool/thread_state.h"
+#include "sync/clock.h"
+
+namespace ompscale::regions::tool {
+namespace {
+
+using sync::ticks;
+
+bool is_barrier(ompt_sync_region_t kind) {
+  switch (static_cast<int>(kind)) {
+    case 1:  // ompt_sync_region_barrier (deprecated in 5.1)
+    case 2:  // ompt_sync_region_barrier_implicit (deprecated in 5.1)
+    case ompt_sync_region_barrier_explicit:
+    case ompt_sync_region_barrier_implementation:
+    case ompt_sync_region_barrier_implicit_workshare:
+    case ompt_sync_region_barrier_implicit_parallel:
+    case ompt_sync_region_barrier_teams:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool is_test_lock(ompt_mutex_t kind) {
+  return kind == ompt_mutex_test_lock || kind == ompt_mutex_test_nest_lock;
+}
+
+// ----------------------------------------------------------------------------------------------
+// Threads.
+
+void on_thread_begin(ompt_thread_t type, ompt_data_t* thread_data) {
+  ThreadState* ts = attach_thread(type == ompt_thread_initial);
+  if (thread_data != nullptr) thread_data->ptr = ts;
+}
+
+void on_thread_end(ompt_data_t* /*thread_data*/) {
+  if (ThreadState* ts = tls_thread) detach_thread(*ts);
+}
+
+// ----------------------------------------------------------------------------------------------
+// Parallel regions and implicit tasks.
+
+void on_parallel_begin(ompt_data_t* /*encountering_task_data*/,
+                       const ompt_frame_t* /*encountering_task_frame*/, ompt_data_t* parallel_data,
+                       unsigned int requested_parallelism, int /*flags*/, const void* codeptr_ra) {
+  parallel_data->value = 0;
+  ThreadState* ts = tls_thread;
+  if (ts == nullptr) return;
+  if (ts->encountered < kMaxEncountered) {
+    ts->saved[ts->encountered] = {tls_context, ts->current_region, ts->current_index};
+  }
+  const bool outermost_on_initial = ts->initial && ts->encountered == 0;
+  ++ts->encountered;
+  if (ts->initial) g.initial_encountered.store(ts->encountered, std::memory_order_relaxed);
+  if (g.stopped.load(std::memory_order_relaxed)) return;
+
+  Region* region = find_parallel_region(codeptr_ra, parent_for_new_region(*ts));
+  if (region == nullptr) return;
+  const std::uint64_t n = region->executions.fetch_add(1, std::memory_order_relaxed);
+  Instance* instance = nullptr;
+  std::uint64_t now = 0;
+  if (g.region_sampler.measure(n)) {
+    now = ticks();
+    instance = take_instance(*ts, requested_parallelism, region->id, now);
+    if (instance == nullptr) g.unmeasured_no_memory.fetch_add(1, std::memory_order_relaxed);
+  }
+  if (outermost_on_initial) {
+    // Only the initial thread writes it: no read-modify-write needed.
+    region->serial_executions.store(region->serial_executions.load(std::memory_order_relaxed) + 1,
+                                    std::memory_order_relaxed);
+    if (g.serial_pending) {
+      if (now == 0) now = ticks();
+      append(*ts, RecordType::serial, region->id, 0, 0, ticks_between(g.serial_start, now));
+      g.serial_pending = false;
+    }
+  }
+  parallel_data->value =
+      instance != nullptr ? reinterpret_cast<std::uintptr_t>(instance) : unmeasured_tag(region->id);
+}
+
+void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t* /*encountering_task_data*/,
+                     int /*flags*/, const void* /*codeptr_ra*/) {
+  ThreadState* ts = tls_thread;
+  if (ts == nullptr) return;
+  if (ts->encountered > 0) {
+    --ts->encountered;
+    if (ts->initial) g.initial_encountered.store(ts->encountered, std::memory_order_relaxed);
+    if (ts->encountered < kMaxEncountered) {
+      const ThreadState::Encountered& saved = ts->saved[ts->encountered];
+      tls_context = saved.context;
+      ts->current_region = saved.region;
+      ts->current_index = saved.index;
+    }
+  }
+  const std::uint64_t value = parallel_data != nullptr ? parallel_data->value : 0;
+  if (value == 0 || is_unmeasured_tag(value)) return;
+  const std::uint64_t now = ticks();
+  finish_instance(*ts, *reinterpret_cast<Instance*>(value), now);
+  if (ts->initial && ts->encountered == 0) {
+    g.serial_start = now;
+    g.serial_pending = true;
+  }
+}
+
+void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data,
+                      ompt_data_t* task_data, unsigned int /*actual_parallelism*/,
+                      unsigned int index, int flags) {
+  ThreadState* ts = tls_thread;
+  if (endpoint == ompt_scope_begin) {
+    if ((flags & ompt_task_initial) != 0) {
+      task_data->value = 0;
+      return;
+    }
+    const std::uint64_t value = parallel_data != nullptr ? parallel_data->value : 0;
+    task_data->value = value;  // the unmeasured tag carries over; a measured one is replaced
+    tls_context = nullptr;
+    if (ts == nullptr) return;
+    ts->current_index = static_cast<std::uint16_t>(index);
+    if (value == 0) {
+      ts->current_region = kNoRegion;
+      return;
+    }
+    if (is_unmeasured_tag(value)) {
+      ts->current_region = tagged_region(value);
+      return;
+    }
+    auto* instance = reinterpret_cast<Instance*>(value);
+    ts->current_region = instance->region;
+    // A thread that encountered no region now is a worker starting afresh: contexts left on its
+    // stack belong to executions whose late implicit-task end never came.
+    if (ts->encountered == 0) ts->depth = 0;
+    if (index >= instance->team || ts->depth >= kMaxMeasuredDepth) {
+      task_data->value = unmeasured_tag(instance->region);
+      g.unmeasured_tasks.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+    flush_lock_sites(*ts);  // counts of the enclosing context (a nested region's master)
+    TaskContext& context = ts->contexts[ts->depth++];
+    context = TaskContext{};
+    context.thread = ts;
+    context.instance = instance;
+    context.slot = &instance->slots[index];
+    context.generation = instance->generation.load(std::memory_order_relaxed);
+    context.region = instance->region;
+    context.index = static_cast<std::uint16_t>(index);
+    context.slot->begin = ticks();
+    instance->joined.fetch_add(1, std::memory_order_acq_rel);
+    task_data->ptr = &context;
+    tls_context = &context;
+    return;
+  }
+
+  const std::uint64_t value = task_data != nullptr ? task_data->value : 0;
+  if (ts == nullptr || value == 0 || is_unmeasured_tag(value)) return;
+  auto* context = static_cast<TaskContext*>(task_data->ptr);
+  // The master's end comes before parallel end, while the instance runs; a worker's comes at the
+  // next fork, when the instance may serve another execution already.
+  if (context->index == 0) context->slot->task_end = ticks();
+  flush_counts(*context);
+  for (std::uint32_t i = 0; i < ts->depth; ++i) {
+    if (&ts->contexts[i] == context) {
+      ts->depth = i;
+      break;
+    }
+  }
+  tls_context = nullptr;
+}
+
+// ----------------------------------------------------------------------------------------------
+// Barriers.
+
+void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                    ompt_data_t* parallel_data, ompt_data_t* /*task_data*/,
+                    const void* /*codeptr_ra*/) {
+  TaskContext* context = tls_context;
+  if (context == nullptr || !is_barrier(kind)) return;
+  if (endpoint == ompt_scope_begin) {
+    // Counts first, so a worker's counts are written before its end-barrier arrival, which may
+    // be its last event before the process exits.
+    flush_counts(*context);
+    barrier_arrive(*context, ticks());
+    return;
+  }
+  const std::uint64_t now = ticks();
+  Instance& instance = *context->instance;
+  if (instance.generation.load(std::memory_order_acquire) != context->generation) return;
+  if (parallel_data == nullptr) {  // leaving the end-of-parallel barrier
+    if (context->index == 0) instance.end_departure = now;
+    context->in_barrier = false;
+    return;
+  }
+  barrier_depart(*context, now);
+}
+
+// ----------------------------------------------------------------------------------------------
+// Locks: every acquisition counted, a sample timed.
+
+void finish_timed_acquisition(TaskContext& context, ompt_wait_id_t wait_id) {
+  const std::uint64_t now = ticks();
+  ThreadState& ts = *context.thread;
+  context.held_record =
+      append(ts, RecordType::lock, context.region, context.index, context.acquire_kind,
+             reinterpret_cast<std::uintptr_t>(context.acquire_codeptr),
+             lock_wait_field(ticks_between(context.acquire_stamp, now), context.acquire_weight));
+  context.held_epoch = ts.epoch;
+  context.held_stamp = now;
+  context.held_wait_id = wait_id;
+  context.acquire_stamp = 0;
+}
+
+void on_mutex_acquire(ompt_mutex_t kind, unsigned int /*hint*/, unsigned int /*impl*/,
+                      ompt_wait_id_t /*wait_id*/, const void* codeptr_ra) {
+  TaskContext* context = tls_context;
+  if (context == nullptr) return;
+  // A test may fail: tests are counted when they acquire.
+  if (!is_test_lock(kind)) count_lock(*context, codeptr_ra, static_cast<std::uint8_t>(kind));
+  const std::uint64_t n = context->locks_seen++;
+  if (n == context->next_timed) [[unlikely]] {
+    context->next_timed = g.lock_sampler.next_after(n);
+    context->acquire_codeptr = codeptr_ra;
+    context->acquire_kind = static_cast<std::uint8_t>(kind);
+    context->acquire_weight = context->next_timed - n;
+    context->acquire_stamp = ticks();
+  }
+}
+
+void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr_ra) {
+  TaskContext* context = tls_context;
+  if (context == nullptr) return;
+  if (is_test_lock(kind)) count_lock(*context, codeptr_ra, static_cast<std::uint8_t>(kind));
+  if (context->acquire_stamp != 0) finish_timed_acquisition(*context, wait_id);
+}
+
+void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id,
+                  const void* /*codeptr_ra*/) {
+  TaskContext* context = tls_context;
+  if (context == nullptr || endpoint != ompt_scope_begin || context->acquire_stamp == 0) return;
+  finish_timed_acquisition(*context, wait_id);
+}
+
+void on_mutex_released(ompt_mutex_t /*kind*/, ompt_wait_id_t wait_id, const void* /*codeptr_ra*/) {
+  TaskContext* context = tls_context;
+  if (context == nullptr || context->held_stamp == 0 || wait_id != context->held_wait_id) return;
+  ThreadState& ts = *context->thread;
+  if (context->held_record != kNoRecord && context->held_epoch == ts.epoch) {
+    // The finalizer may be reading the record (exit() inside a region).
+    std::atomic_ref<std::uint64_t>(ts.records[context->held_record].c)
+        .store(ticks_between(context->held_stamp, ticks()), std::memory_order_relaxed);
+  }
+  context->held_stamp = 0;
+}
+
+// ----------------------------------------------------------------------------------------------
+// Tasks, worksharing, masked.
+
+void on_task_create(ompt_data_t* /*encountering_task_data*/,
+                    const ompt_frame_t* /*encountering_task_frame*/, ompt_data_t* new_task_data,
+                    int flags, int /*has_dependences*/, const void* /*codeptr_ra*/) {
+  TaskContext* context = tls_context;
+  if (context == nullptr || (flags & ompt_task_explicit) == 0) return;
+  ++context->tasks_created;
+  new_task_data->value = kExplicitTaskMark;
+}
+
+void on_task_schedule(ompt_data_t* prior_task_data, ompt_task_status_t prior_task_status,
+                      ompt_data_t* next_task_data) {
+  TaskContext* context = tls_context;
+  if (context == nullptr) return;
+  const bool prior_explicit =
+      prior_task_data != nullptr && prior_task_data->value == kExplicitTaskMark;
+  const bool next_explicit =
+      next_task_data != nullptr && next_task_data->value == kExplicitTaskMark;
+  if (prior_explicit && prior_task_status == ompt_task_complete) ++context->tasks_completed;
+  // Time from leaving the implicit task for explicit ones until coming back to it.
+  if (!prior_explicit && next_explicit) {
+    context->task_start = ticks();
+  } else if (prior_explicit && !next_explicit && context->task_start != 0) {
+    const std::uint64_t ran = ticks_between(context->task_start, ticks());
+    context->task_start = 0;
+    context->task_ticks += ran;
+    if (context->in_barrier) {
+      context->barrier_task_ticks += ran;
+      if (context->instance->generation.load(std::memory_order_relaxed) == context->generation) {
+        context->slot->arrival_task_ticks.store(context->barrier_task_ticks,
+                                                std::memory_order_relaxed);
+      }
+    }
+  }
+}
+
+void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_data_t* /*parallel_data*/,
+             ompt_data_t* /*task_data*/, std::uint64_t count, const void* codeptr_ra) {
+  TaskContext* context = tls_context;
+  if (context == nullptr || (work_type != ompt_work_loop && work_type != ompt_work_taskloop)) {
+    return;
+  }
+  if (endpoint == ompt_scope_begin) {
+    context->work_begin = ticks();
+    context->work_codeptr = codeptr_ra;  // the end's codeptr differs (libomp reports the fini)
+    context->work_count = count;
+    context->work_type = static_cast<std::uint8_t>(work_type);
+    return;
+  }
+  if (context->work_begin == 0) return;
+  append(*context->thread, RecordType::loop, context->region, context->index, context->work_type,
+         reinterpret_cast<std::uintptr_t>(context->work_codeptr),
+         ticks_between(context->work_begin, ticks()), context->work_count);
+  context->work_begin = 0;
+}
+
+void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t* /*parallel_data*/,
+               ompt_data_t* /*task_data*/, const void* /*codeptr_ra*/) {
+  TaskContext* context = tls_context;
+  if (context == nullptr) return;
+  if (endpoint == ompt_scope_begin) {
+    context->masked_begin = ticks();
+  } else if (context->masked_begin != 0) {
+    append(*context->thread, RecordType::masked, context->region, context->index, 0,
+           ticks_between(context->masked_begin, ticks()));
+    context->masked_begin = 0;
+  }
+}
+
+template <typename Callback>
+int set(ompt_set_callback_t set_callback, ompt_callbacks_t event, Callback callback) {
+  return set_callback(event, reinterpret_cast<ompt_callback_t>(callback));
+}
+
+bool always(int result) {
+  return result == ompt_set_always;
+}
+
+}  // namespace
+
+bool register_callbacks(ompt_set_callback_t set_callback) {
+  // Without these the per-execution decision cannot be carried to the team.
+  const bool structural =
+      always(set(set_callback, ompt_callback_thread_begin, on_thread_begin)) &&
+      always(set(set_callback, ompt_callback_thread_end, on_thread_end)) &&
+      always(set(set_callback, ompt_callback_parallel_begin, on_parallel_begin)) &&
+      always(set(set_callback, ompt_callback_parallel_end, on_parallel_end)) &&
+      always(set(set_callback, ompt_callback_implicit_task, on_implicit_task));
+  if (!structural) return false;
+  set(set_callback, ompt_callback_sync_region, on_sync_region);
+  set(set_callback, ompt_callback_mutex_acquire, on_mutex_acquire);
+  set(set_callback, ompt_callback_mutex_acquired, on_mutex_acquired);
+  set(set_callback, ompt_callback_mutex_released, on_mutex_released);
+  set(set_callback, ompt_callback_nest_lock, on_nest_lock);
+  set(set_callback, ompt_callback_task_create, on_task_create);
+  set(set_callback, ompt_callback_task_schedule, on_task_schedule);
+  set(set_callback, ompt_callback_work, on_work);
+  set(set_callback, ompt_callback_masked, on_masked);
+  return true;
+}
+
+}  // namespace ompscale::regions::tool

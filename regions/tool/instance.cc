@@ -1,0 +1,161 @@
+#include "regions/tool/instance.h"
+
+#include <algorithm>
+#include <bit>
+#include <new>
+
+#include "regions/tool/barrier_phases.h"
+#include "regions/tool/globals.h"
+#include "regions/tool/thread_state.h"
+
+namespace ompscale::regions::tool {
+namespace {
+
+Instance* allocate(std::uint32_t capacity) {
+  auto* instance = new (std::nothrow) Instance;
+  if (instance == nullptr) return nullptr;
+  instance->slots = new (std::nothrow) ThreadSlot[capacity];
+  if (instance->slots == nullptr) {
+    delete instance;
+    return nullptr;
+  }
+  instance->capacity = capacity;
+  return instance;
+}
+
+void atomic_max(std::atomic<std::uint64_t>& target, std::uint64_t value) {
+  std::uint64_t seen = target.load(std::memory_order_relaxed);
+  while (seen < value && !target.compare_exchange_weak(seen, value, std::memory_order_acq_rel,
+                                                       std::memory_order_relaxed)) {
+  }
+}
+
+void atomic_min(std::atomic<std::uint64_t>& target, std::uint64_t value) {
+  std::uint64_t seen = target.load(std::memory_order_relaxed);
+  while (seen > value && !target.compare_exchange_weak(seen, value, std::memory_order_acq_rel,
+                                                       std::memory_order_relaxed)) {
+  }
+}
+
+void write_barrier(ThreadState& ts, std::uint32_t region, std::uint16_t thread, bool end_barrier,
+                   const BarrierPhases& phases) {
+  append(ts, RecordType::barrier, region, thread, end_barrier ? 1 : 0, phases.imbalance,
+         phases.walkthrough, phases.startup);
+}
+
+// The phases of the barrier `slot` departed last, now that everyone has departed it.
+void write_departed(ThreadState& ts, const Instance& instance, const ThreadSlot& slot,
+                    std::uint32_t barrier, std::uint16_t thread) {
+  const std::uint64_t first_departure =
+      instance.board[barrier % kBoardSize].first_departure.load(std::memory_order_acquire);
+  write_barrier(
+      ts, instance.region, thread, false,
+      barrier_phases(slot.departed_arrival, slot.departed_departure, slot.departed_last_arrival,
+                     first_departure, slot.departed_task_ticks));
+}
+
+}  // namespace
+
+void preallocate_instances(ThreadState& ts) {
+  for (int i = 0; i < 2; ++i) {
+    Instance* instance = allocate(kPreallocatedSlots);
+    if (instance == nullptr) return;
+    instance->next_free = ts.free_instances;
+    ts.free_instances = instance;
+  }
+}
+
+Instance* take_instance(ThreadState& ts, std::uint32_t team, std::uint32_t region,
+                        std::uint64_t begin) {
+  const std::uint32_t capacity = std::bit_ceil(std::max<std::uint32_t>(team, 4));
+  Instance** link = &ts.free_instances;
+  while (*link != nullptr && (*link)->capacity < capacity) link = &(*link)->next_free;
+  Instance* instance = *link;
+  if (instance != nullptr) {
+    *link = instance->next_free;
+  } else {
+    instance = allocate(capacity);
+    if (instance == nullptr) return nullptr;
+  }
+  instance->next_free = nullptr;
+  instance->team = capacity;
+  instance->generation.fetch_add(1, std::memory_order_relaxed);
+  instance->region = region;
+  instance->begin = begin;
+  instance->end_departure = 0;
+  instance->joined.store(0, std::memory_order_relaxed);
+  for (BarrierBoard& entry : instance->board) entry.reset();
+  for (std::uint32_t i = 0; i < instance->team; ++i) instance->slots[i].reset();
+  return instance;
+}
+
+void barrier_arrive(TaskContext& context, std::uint64_t now) {
+  Instance& instance = *context.instance;
+  const std::uint32_t barrier = context.barriers;
+  BarrierBoard& entry = instance.board[barrier % kBoardSize];
+  atomic_max(entry.last_arrival, now);
+  const std::uint32_t arrived = entry.arrived.fetch_add(1, std::memory_order_acq_rel) + 1;
+  // The last arriver prepares the entry of barrier + 2; `joined` is final from barrier 1 on.
+  if (barrier >= 2 && arrived == instance.joined.load(std::memory_order_acquire)) {
+    instance.board[(barrier + 2) % kBoardSize].reset();
+  }
+  ThreadSlot& slot = *context.slot;
+  slot.arrivals = barrier + 1;
+  slot.arrival = now;
+  slot.arrival_task_ticks.store(0, std::memory_order_relaxed);
+  context.barriers = barrier + 1;
+  context.in_barrier = true;
+  context.barrier_task_ticks = 0;
+}
+
+void barrier_depart(TaskContext& context, std::uint64_t now) {
+  Instance& instance = *context.instance;
+  const std::uint32_t barrier = context.barriers - 1;
+  BarrierBoard& entry = instance.board[barrier % kBoardSize];
+  atomic_min(entry.first_departure, now);
+  ThreadSlot& slot = *context.slot;
+  if (slot.departures > 0) {
+    write_departed(*context.thread, instance, slot, slot.departures - 1, context.index);
+  }
+  slot.departures = barrier + 1;
+  slot.departed_arrival = slot.arrival;
+  slot.departed_departure = now;
+  slot.departed_last_arrival = entry.last_arrival.load(std::memory_order_acquire);
+  slot.departed_task_ticks = context.barrier_task_ticks;
+  context.in_barrier = false;
+}
+
+void finish_instance(ThreadState& ts, Instance& instance, std::uint64_t end) {
+  const std::uint64_t departure = instance.end_departure != 0 ? instance.end_departure : end;
+  std::uint32_t team = 0;
+  for (std::uint32_t i = 0; i < instance.team; ++i) {
+    const ThreadSlot& slot = instance.slots[i];
+    if (slot.begin == 0) continue;
+    ++team;
+    const auto thread = static_cast<std::uint16_t>(i);
+    // A thread that arrived at a barrier it did not leave is in the end barrier (teams of one and
+    // serialized regions have none).
+    const bool in_end_barrier = slot.arrivals > slot.departures;
+    if (slot.departures > 0) write_departed(ts, instance, slot, slot.departures - 1, thread);
+    std::uint64_t span_end = slot.task_end != 0 ? slot.task_end : end;
+    const std::uint64_t end_tasks = slot.arrival_task_ticks.load(std::memory_order_relaxed);
+    if (in_end_barrier) {
+      const BarrierBoard& entry = instance.board[(slot.arrivals - 1) % kBoardSize];
+      const std::uint64_t last_arrival = entry.last_arrival.load(std::memory_order_acquire);
+      write_barrier(ts, instance.region, thread, true,
+                    barrier_phases(slot.arrival, departure, last_arrival, departure, end_tasks));
+      span_end = slot.arrival;
+    }
+    append(ts, RecordType::span, instance.region, thread, 0, ticks_between(slot.begin, span_end),
+           ticks_between(instance.begin, slot.begin), in_end_barrier ? end_tasks : 0);
+  }
+  append(ts, RecordType::instance, instance.region, 0, 0, ticks_between(instance.begin, end), team);
+  std::uint32_t seen = g.max_threads.load(std::memory_order_relaxed);
+  while (seen < team && !g.max_threads.compare_exchange_weak(seen, team)) {
+  }
+  instance.generation.fetch_add(1, std::memory_order_release);
+  instance.next_free = ts.free_instances;
+  ts.free_instances = &instance;
+}
+
+}  // namespace ompscale::regions::tool

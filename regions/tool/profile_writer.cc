@@ -1,0 +1,404 @@
+#include "regions/tool/profile_writer.h"
+
+#include <fcntl.h>
+#include <omp-tools.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "regions/tool/aggregate.h"
+#include "regions/tool/globals.h"
+#include "regions/tool/loop_schedule.h"
+#include "regions/tool/region_table.h"
+#include "regions/tool/thread_state.h"
+#include "sync/clock.h"
+
+// Fields added to docs/ompscan-formats.md's profile (readers ignore unknown fields):
+// - top level: "pid", "omp_version"; clock "tsc_invariant"; sampling "per_doubling",
+//   "lock_always_first", "lock_per_doubling", "lock_max_period", "aggregation_ns",
+//   "unmeasured_no_memory", "unmeasured_tasks", "regions_dropped", "manual_unmatched".
+// - REGION: "serial": {"before": id} for serial regions ("before": null for the gap before
+//   finalize); "masked": {"executions", "ns"} when masked constructs ran.
+// - threads[]: "executions" (measured executions the thread took part in), "task_ns" (time in
+//   explicit tasks, included in work_ns); for manual regions "executions" and "work_ns" only.
+// - threads[]: "lock_wait_estimate_ns" (see locks[]).
+// - locks[]: "hold_ns", "hold_timed" (acquired -> released of timed acquisitions);
+//   "wait_estimate_ns": the wait of all acquisitions, each timed wait weighted by the number of
+//   acquisitions it stood for (up to the next timed one). Timing is not uniform (all early
+//   acquisitions of an execution, later ones sparsely), so this, not wait_ns * acquisitions /
+//   timed, is the unbiased total; likewise contention = wait_estimate_ns - acquisitions *
+//   fastest_ns.
+// - loops[]: "construct" ("loop" | "taskloop"), "codeptr", "location", "iterations" (the
+//   runtime's work counts summed over executions: libomp reports each loop's total trip count,
+//   not a thread's share, so per-thread "iterations" stay absent).
+
+namespace ompscale::regions::tool {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::uint64_t ns(std::uint64_t ticks) {
+  return static_cast<std::uint64_t>(std::llround(sync::ticks_to_ns(static_cast<double>(ticks))));
+}
+
+std::string hex(std::uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof(text), "0x%" PRIx64, value);
+  return text;
+}
+
+std::string hex(const void* address) {
+  return hex(static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(address)));
+}
+
+const char* lock_kind_name(std::uint8_t kind) {
+  switch (kind) {
+    case ompt_mutex_lock:
+    case ompt_mutex_test_lock:
+      return "lock";
+    case ompt_mutex_nest_lock:
+    case ompt_mutex_test_nest_lock:
+      return "nest_lock";
+    case ompt_mutex_critical:
+      return "critical";
+    case ompt_mutex_atomic:
+      return "atomic";
+    case ompt_mutex_ordered:
+      return "ordered";
+    default:
+      return "unknown";
+  }
+}
+
+// Code locations of every code pointer the profile names, captured before the JSON is built
+// (regions captured theirs at creation, lock sites and loops are captured now) and resolved in
+// one pass over their modules' debug info.
+class Locations {
+ public:
+  void add(const void* codeptr, CodeLocation* captured) {
+    if (captured != nullptr && by_codeptr_.emplace(codeptr, captured).second) {
+      all_.push_back(captured);
+    }
+  }
+  void capture(const void* codeptr) {
+    if (by_codeptr_.count(codeptr) != 0) return;
+    auto location = std::make_unique<CodeLocation>();
+    if (!capture_code_location(codeptr, *location)) {
+      by_codeptr_.emplace(codeptr, nullptr);
+      return;
+    }
+    add(codeptr, location.get());
+    owned_.push_back(std::move(location));
+  }
+  void resolve() { resolve_locations(all_); }
+  const CodeLocation* find(const void* codeptr) const {
+    const auto found = by_codeptr_.find(codeptr);
+    return found != by_codeptr_.end() ? found->second : nullptr;
+  }
+
+ private:
+  std::map<const void*, CodeLocation*> by_codeptr_;
+  std::vector<CodeLocation*> all_;
+  std::vector<std::unique_ptr<CodeLocation>> owned_;
+};
+
+Json location_json(const CodeLocation& location) {
+  Json json = {{"module", location.module},
+               {"build_id", location.build_id},
+               {"offset", hex(location.offset)}};
+  if (!location.file.empty()) json["file"] = location.file;
+  if (location.line > 0) json["line"] = location.line;
+  if (!location.function.empty()) json["function"] = location.function;
+  return json;
+}
+
+Json parent_json(const Region& region) {
+  return region.parent == kNoRegion ? Json(nullptr) : Json(region.parent);
+}
+
+// Work: the span minus barrier phases inside it and the estimated lock waiting, plus explicit
+// tasks run in the end barrier (outside the span).
+std::uint64_t work_ticks(const ThreadStats& t) {
+  const double work = static_cast<double>(t.span_ticks) -
+                      static_cast<double>(t.inner_barrier_ticks) - t.lock_wait_estimate_ticks +
+                      static_cast<double>(t.end_task_ticks);
+  return work > 0 ? static_cast<std::uint64_t>(work) : 0;
+}
+
+std::uint64_t ns(double ticks) {
+  return static_cast<std::uint64_t>(std::llround(sync::ticks_to_ns(ticks)));
+}
+
+Json parallel_threads(const RegionStats& stats) {
+  Json threads = Json::array();
+  for (std::size_t i = 0; i < stats.threads.size(); ++i) {
+    const ThreadStats& t = stats.threads[i];
+    if (t.executions == 0 && t.barriers == 0 && t.lock_acquisitions == 0 && t.lock_timed == 0) {
+      continue;
+    }
+    threads.push_back({{"thread", i},
+                       {"executions", t.executions},
+                       {"work_ns", ns(work_ticks(t))},
+                       {"fork_ns", ns(t.fork_ticks)},
+                       {"imbalance_ns", ns(t.imbalance_ticks)},
+                       {"walkthrough_ns", ns(t.walkthrough_ticks)},
+                       {"startup_ns", ns(t.startup_ticks)},
+                       {"barriers", t.barriers},
+                       {"lock_wait_ns", ns(t.lock_wait_ticks)},
+                       {"lock_acquisitions", std::max(t.lock_acquisitions, t.lock_timed)},
+                       {"lock_timed", t.lock_timed},
+                       {"lock_wait_estimate_ns", ns(t.lock_wait_estimate_ticks)},
+                       {"task_ns", ns(t.task_ticks)}});
+  }
+  return threads;
+}
+
+Json parallel_region(const Region& region, const RegionStats* stats, const Locations& locations) {
+  Json out = {
+      {"id", region.id}, {"kind", "parallel"}, {"name", ""}, {"codeptr", hex(region.codeptr)}};
+  if (region.location != nullptr) out["location"] = location_json(*region.location);
+  out["parent"] = parent_json(region);
+  out["nesting_level"] = region.level;
+  out["executions"] = region.executions.load(std::memory_order_relaxed);
+  const RegionStats empty;
+  const RegionStats& s = stats != nullptr ? *stats : empty;
+  out["executions_measured"] = s.measured;
+  if (s.measured > 0) out["team_size"] = {{"min", s.team_min}, {"max", s.team_max}};
+  out["wall_ns"] = ns(s.wall_ticks);
+  out["threads"] = parallel_threads(s);
+
+  Json locks = Json::array();
+  for (const LockStats& lock : s.locks) {
+    Json entry = {{"kind", lock_kind_name(lock.kind)}, {"codeptr", hex(lock.codeptr)}};
+    if (const CodeLocation* location = locations.find(lock.codeptr)) {
+      entry["location"] = location_json(*location);
+    }
+    entry["acquisitions"] = std::max(lock.acquisitions, lock.timed);
+    entry["timed"] = lock.timed;
+    entry["wait_ns"] = ns(lock.wait_ticks);
+    entry["wait_estimate_ns"] = ns(lock.wait_estimate_ticks);
+    if (lock.timed > 0) entry["fastest_ns"] = ns(lock.fastest_ticks);
+    entry["hold_ns"] = ns(lock.hold_ticks);
+    entry["hold_timed"] = lock.hold_timed;
+    locks.push_back(std::move(entry));
+  }
+  out["locks"] = std::move(locks);
+
+  Json loops = Json::array();
+  for (const LoopStats& loop : s.loops) {
+    // Every thread reports each execution: the busiest thread's count is the loop's.
+    LoopStats::PerThread busiest;
+    for (const LoopStats::PerThread& t : loop.threads) {
+      if (t.executions > busiest.executions) busiest = t;
+    }
+    Json entry = {{"schedule", loop_schedule(loop.codeptr)},
+                  {"executions", busiest.executions},
+                  {"construct", loop.type == ompt_work_taskloop ? "taskloop" : "loop"},
+                  {"codeptr", hex(loop.codeptr)}};
+    if (const CodeLocation* location = locations.find(loop.codeptr)) {
+      entry["location"] = location_json(*location);
+    }
+    entry["iterations"] = busiest.iterations;
+    loops.push_back(std::move(entry));
+  }
+  out["loops"] = std::move(loops);
+
+  std::uint64_t created = 0, executed = 0, masked = 0, masked_ticks = 0;
+  for (const ThreadStats& t : s.threads) {
+    created += t.tasks_created;
+    executed += t.tasks_completed;
+    masked += t.masked_executions;
+    masked_ticks += t.masked_ticks;
+  }
+  out["tasks"] = {{"created", created}, {"executed", executed}};
+  if (masked > 0) out["masked"] = {{"executions", masked}, {"ns", ns(masked_ticks)}};
+  return out;
+}
+
+Json manual_region(const Region& region, const RegionStats* stats) {
+  std::uint64_t measured = 0, ticks = 0;
+  Json threads = Json::array();
+  if (stats != nullptr) {
+    for (std::size_t i = 0; i < stats->threads.size(); ++i) {
+      const ThreadStats& t = stats->threads[i];
+      if (t.manual_executions == 0) continue;
+      measured += t.manual_executions;
+      ticks += t.manual_ticks;
+      threads.push_back(
+          {{"thread", i}, {"executions", t.manual_executions}, {"work_ns", ns(t.manual_ticks)}});
+    }
+  }
+  const std::uint64_t begins = region.executions.load(std::memory_order_relaxed);
+  return {{"id", region.id},
+          {"kind", "manual"},
+          {"name", region.name},
+          {"parent", parent_json(region)},
+          {"nesting_level", region.level},
+          {"executions", begins},
+          {"executions_measured", measured},
+          {"wall_ns", ns(ticks)},
+          {"threads", std::move(threads)},
+          {"manual", {{"begins", begins}, {"ends", region.ends.load(std::memory_order_relaxed)}}}};
+}
+
+Json serial_region(std::uint32_t id, const Region* before, std::uint64_t executions,
+                   std::uint64_t measured, std::uint64_t ticks) {
+  return {
+      {"id", id},
+      {"kind", "serial"},
+      {"name", before != nullptr ? "serial before " + std::to_string(before->id)
+                                 : std::string("serial before end")},
+      {"parent", nullptr},
+      {"nesting_level", 0},
+      {"executions", executions},
+      {"executions_measured", measured},
+      {"team_size", {{"min", 1}, {"max", 1}}},
+      {"wall_ns", ns(ticks)},
+      {"threads", Json::array({{{"thread", 0}, {"executions", measured}, {"work_ns", ns(ticks)}}})},
+      {"serial", {{"before", before != nullptr ? Json(before->id) : Json(nullptr)}}}};
+}
+
+Json build(std::uint64_t end_ticks) {
+  const sync::ClockInfo& clock = sync::clock_info();
+  Json profile = {
+      {"format", "ompscan-profile-1"},
+      {"tool_version", std::string(OMPSCALE_VERSION) + " (git " + OMPSCALE_GIT_HASH + ")"},
+      {"runtime_version", g.runtime_version},
+      {"omp_version", g.omp_version},
+      {"pid", g.pid},
+      {"clock",
+       {{"source", sync::to_string(clock.source)},
+        {"ticks_per_second", clock.ticks_per_second},
+        {"tsc_invariant", clock.tsc_invariant}}},
+      {"process_ns", ns(end_ticks - g.init_ticks)},
+      {"max_threads", g.max_threads.load(std::memory_order_relaxed)},
+      {"sampling",
+       {{"policy", g.sample_all ? "all" : "adaptive"},
+        {"always_first", g.sample_all ? 0 : g.region_sampler.always_first},
+        {"per_doubling", g.sample_all ? 0 : g.region_sampler.always_first / 2},
+        {"lock_always_first", g.sample_all ? 0 : g.lock_sampler.always_first},
+        {"lock_per_doubling", g.sample_all ? 0 : g.lock_sampler.always_first / 2},
+        {"lock_max_period", 1ull << g.lock_sampler.max_log2_period},
+        {"dropped_events", g.dropped_events.load()},
+        {"buffer_full_events", g.buffer_full_events.load()},
+        {"aggregation_ns", ns(g.aggregation_ticks.load())},
+        {"unmeasured_no_memory", g.unmeasured_no_memory.load()},
+        {"unmeasured_tasks", g.unmeasured_tasks.load()},
+        {"regions_dropped", regions_dropped()},
+        {"manual_unmatched", g.manual_unmatched.load()}}}};
+
+  Locations locations;
+  const std::uint32_t count = region_count();
+  for (std::uint32_t id = 0; id < count; ++id) {
+    const Region* region = region_by_id(id);
+    if (region == nullptr || region->kind != RegionKind::parallel) continue;
+    locations.add(region->codeptr, region->location);
+    if (const RegionStats* stats = region->stats) {
+      for (const LockStats& lock : stats->locks) locations.capture(lock.codeptr);
+      for (const LoopStats& loop : stats->loops) locations.capture(loop.codeptr);
+    }
+  }
+  locations.resolve();
+
+  Json regions = Json::array();
+  std::vector<const Region*> with_serial;
+  for (std::uint32_t id = 0; id < count; ++id) {
+    const Region* region = region_by_id(id);
+    if (region == nullptr) continue;
+    if (region->kind == RegionKind::manual) {
+      regions.push_back(manual_region(*region, region->stats));
+      continue;
+    }
+    regions.push_back(parallel_region(*region, region->stats, locations));
+    if (region->serial_executions.load(std::memory_order_relaxed) > 0)
+      with_serial.push_back(region);
+  }
+  std::uint32_t next_id = count;
+  for (const Region* region : with_serial) {
+    const RegionStats* stats = region->stats;
+    regions.push_back(serial_region(
+        next_id++, region, region->serial_executions.load(std::memory_order_relaxed),
+        stats != nullptr ? stats->serial_measured : 0, stats != nullptr ? stats->serial_ticks : 0));
+  }
+  if (const RegionStats* end = serial_end_stats()) {
+    regions.push_back(
+        serial_region(next_id++, nullptr, 1, end->serial_measured, end->serial_ticks));
+  }
+  profile["regions"] = std::move(regions);
+  return profile;
+}
+
+bool write_file(const char* path, const std::string& text) {
+  const std::string temporary = std::string(path) + ".tmp";
+  const int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    written += static_cast<std::size_t>(n);
+  }
+  const bool ok = close(fd) == 0 && written == text.size();
+  if (!ok || rename(temporary.c_str(), path) != 0) {
+    unlink(temporary.c_str());
+    return false;
+  }
+  return true;
+}
+
+// Everything still in the threads' buffers and lock sites, and the serial time since the last
+// parallel region. Under the aggregation lock.
+void aggregate_remaining(std::uint64_t end_ticks) {
+  for_each_thread([](ThreadState& ts) {
+    aggregate_records(ts.records, ts.size.load(std::memory_order_acquire));
+    for (LockSite& site : ts.sites) {
+      const std::uint64_t count = site.count.load(std::memory_order_relaxed);
+      if (count == 0) continue;
+      Record record;
+      record.type = RecordType::lock_count;
+      record.region = site.region;
+      record.thread = site.thread;
+      record.sub = site.kind;
+      record.a = reinterpret_cast<std::uintptr_t>(site.codeptr);
+      record.b = count;
+      aggregate_records(&record, 1);
+    }
+  });
+  if (g.serial_pending) {
+    Record record;
+    record.type = RecordType::serial;
+    record.region = kSerialEndRegion;
+    record.a = end_ticks > g.serial_start ? end_ticks - g.serial_start : 0;
+    aggregate_records(&record, 1);
+  }
+}
+
+}  // namespace
+
+bool write_profile(const char* path, std::uint64_t end_ticks) {
+  // A thread aggregating a full buffer holds the lock for a fraction of a millisecond: never hang
+  // the application's exit on a lock whose holder cannot run.
+  if (!g.aggregation_lock.lock_within(2.0)) return false;
+  bool ok = false;
+  try {
+    aggregate_remaining(end_ticks);
+    Json profile = build(end_ticks);
+    ok = write_file(path, profile.dump(1, ' ', false, Json::error_handler_t::replace) + "\n");
+  } catch (...) {
+    ok = false;
+  }
+  g.aggregation_lock.unlock();
+  return ok;
+}
+
+}  // namespace ompscale::regions::tool

@@ -1,0 +1,64 @@
+#pragma once
+// The fixed-size record a callback appends to its thread's buffer: one completed interval (or a
+// batch of counts), with durations already taken as TSC tick differences. Pairing begin and end
+// in the callbacks (the begin stamp waits in the thread's context) halves the records and lets a
+// buffer be aggregated alone, by whichever thread holds it.
+//
+// Cross-thread quantities (a barrier's last arrival and first departure) are resolved before the
+// record is written (instance.h), so no record refers to another thread's records.
+
+#include <cstdint>
+
+namespace ompscale::regions::tool {
+
+enum class RecordType : std::uint8_t {
+  instance = 1,  // a measured execution ended (master): a = wall ticks, b = team size
+  span,          // a thread's part of it: a = implicit-task begin -> end arrival, b = fork ticks
+                 // (parallel begin -> implicit-task begin), c = task ticks inside the end barrier
+  barrier,       // one barrier of one thread: a = imbalance, b = walkthrough, c = startup ticks;
+                 // sub = 1 for the region's end barrier
+  lock,          // one timed acquisition: a = codeptr, b = lock_wait_field(acquire -> acquired,
+                 // acquisitions it stands for), c = acquired -> released (0 when the release was
+                 // not seen); sub = ompt_mutex_t
+  lock_count,    // acquisitions counted at one site: a = codeptr, b = count; sub = ompt_mutex_t
+  loop,          // one worksharing construct of one thread: a = codeptr, b = ticks, c = the
+                 // runtime's count (iterations); sub = ompt_work_t
+  tasks,         // explicit tasks of one thread: a = created, b = completed, c = ticks running
+  masked,        // one masked construct: a = ticks
+  serial,        // master's time outside parallel regions before `region`: a = ticks
+  manual,        // one manual region execution: a = ticks
+};
+
+struct Record {
+  std::uint64_t a = 0;
+  std::uint64_t b = 0;
+  std::uint64_t c = 0;
+  std::uint32_t region = 0;  // RegionTable id
+  std::uint16_t thread = 0;  // thread number within the team (0 outside parallel regions)
+  RecordType type = RecordType::instance;
+  std::uint8_t sub = 0;
+};
+static_assert(sizeof(Record) == 32, "records are half a cache line");
+
+/// The b field of a lock record: the wait in ticks (below 2^56, a year at 2 GHz) and, in the top
+/// byte, the number of acquisitions the timed one stands for (the gap to the next timed one), so
+/// the aggregation can weight it.
+inline constexpr std::uint64_t kMaxLockWeight = 255;
+constexpr std::uint64_t lock_wait_field(std::uint64_t wait_ticks, std::uint64_t weight) {
+  return (wait_ticks & ((1ull << 56) - 1)) |
+         ((weight < kMaxLockWeight ? weight : kMaxLockWeight) << 56);
+}
+constexpr std::uint64_t lock_wait_ticks(std::uint64_t b) {
+  return b & ((1ull << 56) - 1);
+}
+constexpr std::uint64_t lock_weight(std::uint64_t b) {
+  return b >> 56;
+}
+
+/// later - earlier in ticks, or 0 when earlier > later: stamps of different cores may be a few
+/// ticks apart.
+constexpr std::uint64_t ticks_between(std::uint64_t earlier, std::uint64_t later) {
+  return later > earlier ? later - earlier : 0;
+}
+
+}  // namespace ompscale::regions::tool

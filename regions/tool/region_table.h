@@ -1,0 +1,58 @@
+#pragma once
+// The regions of the profile: parallel regions keyed by codeptr_ra, manual regions keyed by
+// name. Insert-only and lock-free (a fixed open-addressing table whose keys are claimed with a
+// CAS), so parallel begin can look a region up from any thread without a lock; a Region, once
+// created, lives until the process ends (never freed: finalize runs after static destructors).
+//
+// Ids are dense, in order of creation, and index region_by_id(). Past kMaxRegions, lookups fail
+// and the caller leaves the execution unmeasured (counted in regions_dropped()).
+
+#include <atomic>
+#include <cstdint>
+
+#include "regions/tool/symbolize.h"
+
+namespace ompscale::regions::tool {
+
+enum class RegionKind : std::uint8_t { parallel, manual };
+
+inline constexpr std::uint32_t kNoRegion = 0xffffffffu;
+/// The region of SERIAL records for the master's time from the last parallel region to finalize.
+inline constexpr std::uint32_t kSerialEndRegion = 0xfffffffeu;
+inline constexpr std::uint32_t kMaxRegions = 4096;
+
+struct RegionStats;  // aggregate.h
+
+struct Region {
+  // Written on every execution, so away from the read-mostly fields.
+  alignas(64) std::atomic<std::uint64_t> executions{0};  // begins (parallel: the sampling count)
+  std::atomic<std::uint64_t> serial_executions{0};  // initial-thread outermost begins (the gaps)
+  std::atomic<std::uint64_t> ends{0};               // manual regions: ends matched to a begin
+
+  alignas(64) std::uint32_t id = 0;
+  RegionKind kind = RegionKind::parallel;
+  std::uint32_t parent = kNoRegion;  // the enclosing region when first seen
+  std::uint32_t level = 0;           // 0 = outermost
+  const void* codeptr = nullptr;     // parallel regions
+  const char* name = nullptr;        // manual regions (a copy)
+  CodeLocation* location = nullptr;  // captured at creation; null when no object holds codeptr
+
+  RegionStats* stats = nullptr;  // owned by the aggregation (aggregate.h), under its lock
+};
+
+/// The parallel region of `codeptr`, created with `parent` (kNoRegion for none) on first sight.
+Region* find_parallel_region(const void* codeptr, std::uint32_t parent);
+
+/// The manual region named `name`, created with `parent` on first sight.
+Region* find_manual_region(const char* name, std::uint32_t parent);
+
+/// The region with this id, or null.
+Region* region_by_id(std::uint32_t id);
+
+/// Number of ids handed out (ids are 0 .. region_count() - 1).
+std::uint32_t region_count();
+
+/// Lookups that failed because the table was full.
+std::uint64_t regions_dropped();
+
+}  // namespace ompscale::regions::tool

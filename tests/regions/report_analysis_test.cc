@@ -1,0 +1,230 @@
+// The analysis: efficiency and lost time by hand, the loss split adding up, the imbalance gain
+// being the mean imbalance, hints ranked by gain, lock algorithm against contention (ScalOMP
+// 5.3), the Mandelbrot's predicted gain of balancing against the gain measured with
+// schedule(dynamic) (ScalOMP 5.2), and regions sorted by potential gain.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "regions/report/analysis.h"
+#include "tests/regions/report_fixtures.h"
+
+namespace ompscale::regions::report {
+namespace {
+
+using testing::fixture_report;
+using testing::point_at;
+using testing::region_by_label;
+
+/// A parallel region measured at `threads` with time T and per-thread mean costs.
+RegionPoint point(int threads, double time, double imbalance, double walkthrough = 0.0,
+                  double lock_algorithm = 0.0, double lock_contention = 0.0) {
+  RegionPoint p;
+  p.threads = threads;
+  p.input = "in";
+  p.repetitions = 1;
+  p.costs.time = p.time_min = p.time_max = time;
+  p.times = {time};
+  p.costs.executions = p.costs.executions_measured = 1;
+  p.costs.team = threads;
+  p.costs.imbalance = imbalance;
+  p.costs.walkthrough = walkthrough;
+  p.costs.lock_algorithm = lock_algorithm;
+  p.costs.lock_contention = lock_contention;
+  p.schedules = {"static"};
+  return p;
+}
+
+Region region_of(std::vector<RegionPoint> points, RegionKind kind = RegionKind::kParallel) {
+  Region r;
+  r.key = "parallel:app+0x10";
+  r.label = "app.c:10";
+  r.kind = kind;
+  r.points = std::move(points);
+  return r;
+}
+
+TEST(ReportAnalysis, EfficiencyLostTimeAndSplitByHand) {
+  // p0 = 2 already has imbalance 1; at 8 threads imbalance 2, walkthrough 0.5.
+  const Region r = region_of({point(2, 10.0, 1.0), point(8, 6.0, 2.0, 0.5)});
+  const SeriesAnalysis s = analyse_region(r, "in");
+  ASSERT_EQ(s.points.size(), 2u);
+  EXPECT_EQ(s.base_threads, 2);
+  EXPECT_EQ(s.reference_threads, 8);
+  const PointAnalysis& p = s.points[1];
+  EXPECT_DOUBLE_EQ(p.speedup, 10.0 / 6.0);
+  EXPECT_DOUBLE_EQ(p.efficiency, 10.0 / 6.0 * 2.0 / 8.0);
+  EXPECT_DOUBLE_EQ(p.lost, 6.0 - 10.0 * 2.0 / 8.0);  // 3.5
+  // Imbalance already cost 1 at 2 threads: perfect scaling of it leaves 0.25 at 8.
+  EXPECT_DOUBLE_EQ(p.loss.imbalance, 2.0 - 0.25);
+  EXPECT_DOUBLE_EQ(p.loss.walkthrough, 0.5);
+  EXPECT_DOUBLE_EQ(p.other, 3.5 - 1.75 - 0.5);
+  // Potential gain: above perfect scaling of the overhead-free 9 s at 2 threads.
+  EXPECT_DOUBLE_EQ(p.potential_gain, 6.0 - 9.0 * 2.0 / 8.0);
+  EXPECT_DOUBLE_EQ(p.potential_gain, p.cost.total() + p.other);
+  // Hints: removing a cause saves all it costs at 8 threads.
+  ASSERT_GE(s.hints.size(), 2u);
+  EXPECT_EQ(s.hints[0].kind, HintKind::kImbalance);
+  EXPECT_DOUBLE_EQ(s.hints[0].gain, 2.0);
+  EXPECT_DOUBLE_EQ(s.hints[0].time_after, 4.0);
+  EXPECT_NE(s.hints[0].advice.find("schedule(dynamic)"), std::string::npos);
+  EXPECT_NE(s.hints[0].advice.find("schedule now: static"), std::string::npos);
+}
+
+TEST(ReportAnalysis, HintsBelowTheThresholdAreLeftOut) {
+  const Region r = region_of({point(1, 8.0, 0.0), point(4, 2.5, 0.02, 0.2)});
+  AnalysisOptions options;
+  options.min_hint_fraction = 0.05;  // 0.125 s at 4 threads
+  const SeriesAnalysis s = analyse_region(r, "in", options);
+  ASSERT_EQ(s.hints.size(), 2u);  // walkthrough 0.2 and unexplained 0.28; imbalance 0.02 is not
+  for (const Hint& h : s.hints) EXPECT_NE(h.kind, HintKind::kImbalance);
+  EXPECT_TRUE(analyse_region(r, "other input").points.empty());
+}
+
+TEST(ReportAnalysis, DynamicScheduleAlreadyGetsOtherAdvice) {
+  Region r = region_of({point(1, 8.0, 0.0), point(4, 3.0, 0.8)});
+  r.points[1].schedules = {"dynamic"};
+  const SeriesAnalysis s = analyse_region(r, "in");
+  ASSERT_FALSE(s.hints.empty());
+  EXPECT_EQ(s.hints[0].kind, HintKind::kImbalance);
+  EXPECT_NE(s.hints[0].advice.find("smaller chunks"), std::string::npos);
+}
+
+TEST(ReportAnalysis, SerialRegionsLoseWhatTheyDoNotScale) {
+  const Region r =
+      region_of({point(1, 2.0, 0.0), point(2, 2.0, 0.0), point(8, 2.0, 0.0)}, RegionKind::kSerial);
+  const SeriesAnalysis s = analyse_region(r, "in");
+  EXPECT_DOUBLE_EQ(s.points[2].efficiency, 0.125);
+  EXPECT_DOUBLE_EQ(s.points[2].lost, 2.0 - 2.0 / 8.0);
+  ASSERT_EQ(s.hints.size(), 1u);
+  EXPECT_EQ(s.hints[0].kind, HintKind::kSerial);
+  EXPECT_DOUBLE_EQ(s.hints[0].gain, 1.75);
+}
+
+TEST(ReportAnalysis, LossSplitAddsUpToLostTimeInEveryFixture) {
+  for (const char* name : {"mandel-static", "mandel-dynamic", "locks", "stencil-inputs"}) {
+    const Report& report = fixture_report(name);
+    for (const RegionReport& r : report.regions) {
+      for (const SeriesAnalysis& s : r.series) {
+        for (const PointAnalysis& p : s.points) {
+          EXPECT_NEAR(p.loss.total() + p.other, p.lost, 1e-12 * std::max(1.0, p.time))
+              << name << " " << r.region.label << " " << p.threads;
+          EXPECT_NEAR(p.potential_gain, std::max(0.0, p.cost.total() + p.other), 1e-12)
+              << name << " " << r.region.label << " " << p.threads;
+        }
+      }
+    }
+  }
+}
+
+TEST(ReportAnalysis, ImbalanceGainIsTheMeanImbalanceScaledBySampling) {
+  const Report& report = fixture_report("mandel-static");
+  const RegionReport& mandel = region_by_label(report, "mandel.c:42 (main)");
+  // By hand from the run files: mean over the 8 threads of imbalance_ns, times 40 / 24
+  // executions, mean over the 3 repetitions.
+  const RunSet runs = read_run_directory(testing::fixture_dir("mandel-static"));
+  double expected = 0.0;
+  for (const RunFile& run : runs.usable) {
+    if (run.threads != 8 || run.input != "800") continue;
+    for (const RegionRecord& r : run.profile->regions) {
+      if (r.location.offset != "0x1233") continue;
+      double sum = 0.0;
+      for (const ThreadRecord& t : r.threads) sum += t.imbalance_ns;
+      expected += sum / 8.0 * (40.0 / 24.0) * 1e-9 / 3.0;
+    }
+  }
+  const SeriesAnalysis& s = mandel.reference_series();
+  ASSERT_EQ(s.input, "800");
+  ASSERT_FALSE(s.hints.empty());
+  EXPECT_EQ(s.hints[0].kind, HintKind::kImbalance);
+  EXPECT_NEAR(s.hints[0].gain, expected, 1e-9 * expected);
+  EXPECT_NEAR(point_at(s, 8).cost.imbalance, expected, 1e-9 * expected);
+}
+
+TEST(ReportAnalysis, MandelbrotBalancingGainPredictedWithinFifteenPercent) {
+  // ScalOMP 5.2: predicted gain of perfect balance (static) against the time saved by
+  // schedule(dynamic), at every thread count where the prediction is worth a hint.
+  const RegionReport& static_region =
+      region_by_label(fixture_report("mandel-static"), "mandel.c:42 (main)");
+  const RegionReport& dynamic_region =
+      region_by_label(fixture_report("mandel-dynamic"), "mandel.c:42 (main)");
+  for (int threads : {4, 8}) {
+    const PointAnalysis& before = point_at(static_region.reference_series(), threads);
+    const PointAnalysis& after = point_at(dynamic_region.reference_series(), threads);
+    const double predicted = before.cost.imbalance;
+    const double measured = before.time - after.time;
+    EXPECT_GT(measured, 0.3 * before.time);
+    EXPECT_LT(std::fabs(predicted - measured), 0.15 * measured)
+        << threads << " threads: predicted " << predicted << " s, measured " << measured << " s";
+  }
+  // After the change the region is balanced: no imbalance hint left.
+  for (const Hint& h : dynamic_region.reference_series().hints) {
+    EXPECT_NE(h.kind, HintKind::kImbalance);
+  }
+}
+
+TEST(ReportAnalysis, LockRegionsClassifiedAsAlgorithmAndContention) {
+  const Report& report = fixture_report("locks");
+  const SeriesAnalysis& uncontended =
+      region_by_label(report, "lockbench.c:30 (private_locks)").reference_series();
+  const SeriesAnalysis& contended =
+      region_by_label(report, "lockbench.c:52 (shared_lock)").reference_series();
+  EXPECT_EQ(uncontended.lock_class, LockClass::kAlgorithm);
+  EXPECT_EQ(contended.lock_class, LockClass::kContention);
+  ASSERT_FALSE(uncontended.hints.empty());
+  ASSERT_FALSE(contended.hints.empty());
+  EXPECT_EQ(uncontended.hints[0].kind, HintKind::kLockAlgorithm);
+  EXPECT_NE(uncontended.hints[0].advice.find("omp_sync_hint_uncontended"), std::string::npos);
+  EXPECT_NE(uncontended.hints[0].advice.find("atomic"), std::string::npos);
+  EXPECT_EQ(contended.hints[0].kind, HintKind::kLockContention);
+  EXPECT_NE(contended.hints[0].advice.find("less sharing"), std::string::npos);
+  // 2,000,000 acquisitions at 18 ns shared by 8 threads.
+  EXPECT_NEAR(uncontended.reference().cost.lock_algorithm, 2e6 * 18e-9 / 8, 1e-12);
+  // With one thread nobody contends: what the split calls contention there is the spread of
+  // uncontended acquisitions above the fastest, well below the algorithm's cost.
+  EXPECT_LT(contended.points.front().cost.lock_contention,
+            0.5 * contended.points.front().cost.lock_algorithm);
+}
+
+TEST(ReportAnalysis, HintsAreRankedByPredictedGain) {
+  for (const char* name : {"mandel-static", "locks", "stencil-inputs"}) {
+    for (const RegionReport& r : fixture_report(name).regions) {
+      for (const SeriesAnalysis& s : r.series) {
+        for (std::size_t i = 1; i < s.hints.size(); ++i) {
+          EXPECT_GE(s.hints[i - 1].gain, s.hints[i].gain) << name << " " << r.region.label;
+        }
+        for (const Hint& h : s.hints) {
+          EXPECT_DOUBLE_EQ(h.time_after, s.reference().time - h.gain);
+        }
+      }
+    }
+  }
+}
+
+TEST(ReportAnalysis, RegionsSortedByPotentialGain) {
+  for (const char* name : {"mandel-static", "mandel-dynamic", "locks", "stencil-inputs"}) {
+    const Report& report = fixture_report(name);
+    for (std::size_t i = 1; i < report.regions.size(); ++i) {
+      EXPECT_GE(report.regions[i - 1].potential_gain, report.regions[i].potential_gain) << name;
+    }
+  }
+  EXPECT_EQ(fixture_report("mandel-static").regions.front().region.label, "mandel.c:42 (main)");
+  EXPECT_EQ(fixture_report("locks").regions.front().region.label, "lockbench.c:52 (shared_lock)");
+  // With the imbalance gone, the serial code before it leads.
+  EXPECT_EQ(fixture_report("mandel-dynamic").regions.front().region.kind, RegionKind::kSerial);
+}
+
+TEST(ReportAnalysis, ProgramSeriesFromRunWallTimes) {
+  const Report& report = fixture_report("mandel-static");
+  const SeriesAnalysis& program = report.program_reference();
+  EXPECT_EQ(program.input, "800");
+  ASSERT_EQ(program.points.size(), 4u);
+  const PointAnalysis& one = program.points[0];
+  const PointAnalysis& eight = program.points[3];
+  EXPECT_DOUBLE_EQ(eight.efficiency, one.time / (8.0 * eight.time));
+  EXPECT_DOUBLE_EQ(eight.lost, eight.time - one.time / 8.0);
+}
+
+}  // namespace
+}  // namespace ompscale::regions::report

@@ -1,0 +1,166 @@
+// Reading run files: the fields of a fixture, one-line errors naming the file and the field,
+// failed runs and runs without a profile set aside.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "common/error.h"
+#include "common/output_file.h"
+#include "regions/report/read_runs.h"
+#include "tests/regions/report_fixtures.h"
+
+namespace ompscale::regions::report {
+namespace {
+
+using testing::fixture_dir;
+
+std::string fixture_file(const std::string& dir, const std::string& run) {
+  return fixture_dir(dir) + "/" + run + ".json";
+}
+
+/// The InputError message of parsing `text`, or "" when it parses.
+std::string parse_error(const std::string& text) {
+  try {
+    parse_run_file(text, "runs/x.json");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+nlohmann::json valid_run() {
+  return nlohmann::json::parse(read_input(fixture_file("locks", "t2-in2000000-r0")));
+}
+
+TEST(ReportReadRuns, ReadsEveryFieldTheAnalysisUses) {
+  const std::string path = fixture_file("locks", "t2-in2000000-r0");
+  const RunFile run = parse_run_file(read_input(path), path);
+  EXPECT_EQ(run.run_id, "t2-in2000000-r0");
+  EXPECT_EQ(run.threads, 2);
+  EXPECT_EQ(run.input, "2000000");
+  EXPECT_EQ(run.repetition, 0);
+  EXPECT_FALSE(run.failed);
+  ASSERT_TRUE(run.profile.has_value());
+  ASSERT_EQ(run.profile->regions.size(), 4u);
+  const RegionRecord& shared = run.profile->regions[3];
+  EXPECT_EQ(shared.kind, RegionKind::kParallel);
+  EXPECT_EQ(shared.location.label(), "lockbench.c:52 (shared_lock)");
+  EXPECT_EQ(shared.location.offset, "0x2400");
+  ASSERT_EQ(shared.threads.size(), 2u);
+  EXPECT_EQ(shared.threads[1].thread, 1);
+  EXPECT_GT(shared.threads[1].work_ns, 0.0);
+  EXPECT_EQ(shared.threads[1].lock_acquisitions, 1000000.0);
+  EXPECT_EQ(shared.threads[1].lock_timed, 125000.0);
+  ASSERT_EQ(shared.locks.size(), 1u);
+  EXPECT_EQ(shared.locks[0].kind, "lock");
+  EXPECT_EQ(shared.locks[0].acquisitions, 2000000.0);
+  EXPECT_EQ(shared.locks[0].fastest_ns, 20.0);
+  const RegionRecord& serial = run.profile->regions[0];
+  EXPECT_EQ(serial.kind, RegionKind::kSerial);
+  EXPECT_EQ(serial.name, "serial before 2");
+  EXPECT_TRUE(serial.threads.empty());
+}
+
+TEST(ReportReadRuns, LabelsFallBackToModuleAndOffset) {
+  Location l;
+  l.module = "/opt/app/bin/solver";
+  l.offset = "0x4f0";
+  EXPECT_EQ(l.label(), "solver+0x4f0");
+  l.file = "/src/solver.c";
+  l.line = 12;
+  l.function = "step";
+  EXPECT_EQ(l.label(), "solver.c:12 (step)");
+}
+
+TEST(ReportReadRuns, NotJsonNamesFileAndPosition) {
+  const std::string e = parse_error("{\"format\": ");
+  EXPECT_EQ(e.rfind("runs/x.json: not JSON: parse error", 0), 0u) << e;
+  EXPECT_EQ(e.find('\n'), std::string::npos);
+}
+
+TEST(ReportReadRuns, OtherFormatsAreRefused) {
+  EXPECT_EQ(parse_error("[1, 2]"),
+            "runs/x.json: not an ompscan run file: the top level is not an object");
+  EXPECT_EQ(parse_error(R"({"format": "ompscan-profile-1"})"),
+            "runs/x.json: not an ompscan run file: format is 'ompscan-profile-1', expected "
+            "ompscan-run-1");
+  EXPECT_EQ(parse_error(R"({"threads": 4})"),
+            "runs/x.json: not an ompscan run file: format is missing, expected ompscan-run-1");
+}
+
+TEST(ReportReadRuns, FieldErrorsNameTheField) {
+  nlohmann::json doc = valid_run();
+  doc["profile"]["regions"][3]["threads"][1]["work_ns"] = "fast";
+  EXPECT_EQ(parse_error(doc.dump()),
+            "runs/x.json: profile.regions[3].threads[1].work_ns: expected a number, got string");
+  doc = valid_run();
+  doc["profile"]["regions"][1].erase("wall_ns");
+  EXPECT_EQ(parse_error(doc.dump()), "runs/x.json: profile.regions[1].wall_ns: missing");
+  doc = valid_run();
+  doc["status"] = "crashed";
+  EXPECT_EQ(parse_error(doc.dump()), "runs/x.json: status: 'crashed' is neither ok nor failed");
+  doc = valid_run();
+  doc["profile"]["regions"][1]["executions_measured"] = 5;
+  doc["profile"]["regions"][1]["executions"] = 1;
+  EXPECT_EQ(parse_error(doc.dump()),
+            "runs/x.json: profile.regions[1]: executions_measured (5) exceeds executions (1)");
+  doc = valid_run();
+  doc["profile"]["format"] = "ompscan-profile-2";
+  EXPECT_EQ(parse_error(doc.dump()),
+            "runs/x.json: profile.format is 'ompscan-profile-2', expected ompscan-profile-1");
+  doc = valid_run();
+  doc["threads"] = 0;
+  EXPECT_EQ(parse_error(doc.dump()), "runs/x.json: threads: 0 is not a thread count");
+}
+
+TEST(ReportReadRuns, MissingOptionalFieldsReadAsNotMeasured) {
+  nlohmann::json doc = valid_run();
+  for (auto& t : doc["profile"]["regions"][3]["threads"]) t.erase("startup_ns");
+  doc["profile"]["regions"][3].erase("locks");
+  doc["profile"]["regions"][3].erase("loops");
+  doc["unknown_future_field"] = {1, 2, 3};
+  const RunFile run = parse_run_file(doc.dump(), "x.json");
+  EXPECT_EQ(run.profile->regions[3].threads[0].startup_ns, 0.0);
+  EXPECT_TRUE(run.profile->regions[3].locks.empty());
+}
+
+TEST(ReportReadRuns, DirectorySetsAsideFailedRunsAndRunsWithoutProfile) {
+  const RunSet set = read_run_directory(fixture_dir("mandel-static"));
+  EXPECT_EQ(set.usable.size(), 24u);
+  ASSERT_EQ(set.failed.size(), 1u);
+  EXPECT_EQ(set.failed[0].run_id, "t8-in800-r3");
+  EXPECT_EQ(set.failed[0].signal, 9);
+  ASSERT_EQ(set.without_profile.size(), 1u);
+  EXPECT_EQ(set.without_profile[0].run_id, "t2-in400-r3");
+  EXPECT_NE(set.without_profile[0].profile_error.find("no profile"), std::string::npos);
+}
+
+TEST(ReportReadRuns, DirectoryErrors) {
+  EXPECT_THROW(read_run_directory(fixture_dir("no-such-directory")), UsageError);
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("ompscan-read-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(fixture_file("locks", "t1-in2000000-r0"), dir / "a.json",
+                             std::filesystem::copy_options::overwrite_existing);
+  std::ofstream(dir / "b.json") << "{\"format\": \"something-else\"}";
+  std::ofstream(dir / "notes.txt") << "not a run file, and not read";
+  try {
+    read_run_directory(dir.string());
+    ADD_FAILURE() << "b.json was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), (dir / "b.json").string() +
+                                         ": not an ompscan run file: format is 'something-else', "
+                                         "expected ompscan-run-1");
+  }
+  std::filesystem::remove(dir / "b.json");
+  EXPECT_EQ(read_run_directory(dir.string()).usable.size(), 1u);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace ompscale::regions::report

@@ -1,0 +1,190 @@
+// Regions across runs: identity despite ASLR and changing ids, serial regions through the region
+// they precede, scaling by sampling, lock costs, and how repetitions are combined.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "common/output_file.h"
+#include "regions/report/regions.h"
+#include "tests/regions/report_fixtures.h"
+
+namespace ompscale::regions::report {
+namespace {
+
+using testing::fixture_dir;
+
+RegionRecord parallel_record() {
+  RegionRecord r;
+  r.id = 7;
+  r.kind = RegionKind::kParallel;
+  r.location.module = "/apps/bin/app";
+  r.location.offset = "0x10";
+  r.executions = 100;
+  r.executions_measured = 25;  // scale 4
+  r.wall_ns = 1000;
+  r.threads = {{0, 600, 10, 100, 20, 0, 1, 0, 0, 0, 0}, {1, 400, 30, 300, 20, 40, 1, 0, 0, 0, 0}};
+  return r;
+}
+
+TEST(ReportRegions, CostsAreScaledToAllExecutionsAndAveragedOverThreads) {
+  const RegionCosts c = run_costs(parallel_record());
+  EXPECT_DOUBLE_EQ(c.time, 4000e-9);
+  EXPECT_DOUBLE_EQ(c.sampling_ratio(), 0.25);
+  EXPECT_DOUBLE_EQ(c.team, 2);
+  EXPECT_DOUBLE_EQ(c.work, 4 * 500e-9);
+  EXPECT_DOUBLE_EQ(c.work_max, 4 * 600e-9);
+  EXPECT_DOUBLE_EQ(c.fork, 4 * 20e-9);
+  EXPECT_DOUBLE_EQ(c.imbalance, 4 * 200e-9);  // mean of 100 and 300
+  EXPECT_DOUBLE_EQ(c.walkthrough, 4 * 20e-9);
+  EXPECT_DOUBLE_EQ(c.startup, 4 * 20e-9);
+  EXPECT_DOUBLE_EQ(c.barriers, 4);
+}
+
+TEST(ReportRegions, LockAlgorithmIsFastestTimesAcquisitionsAndTheRestIsContention) {
+  RegionRecord r = parallel_record();
+  // 1000 acquisitions in the measured executions, 100 timed taking 5000 ns, the fastest 20 ns.
+  r.locks = {{"critical", {}, 1000, 100, 5000, 20}};
+  std::vector<LockSite> sites;
+  const RegionCosts c = run_costs(r, &sites);
+  ASSERT_EQ(sites.size(), 1u);
+  // Scaled to all acquisitions (x10) and all executions (x4).
+  EXPECT_DOUBLE_EQ(sites[0].acquisitions, 4000);
+  EXPECT_DOUBLE_EQ(sites[0].algorithm, 4000 * 20e-9);
+  EXPECT_DOUBLE_EQ(sites[0].contention, (5000 - 100 * 20) * 10 * 4 * 1e-9);
+  EXPECT_DOUBLE_EQ(sites[0].mean_ns, 50);
+  EXPECT_DOUBLE_EQ(c.lock_algorithm, sites[0].algorithm / 2);  // per-thread mean
+  EXPECT_DOUBLE_EQ(c.lock_contention, sites[0].contention / 2);
+  EXPECT_FALSE(c.lock_untimed);
+  r.locks[0].timed = 0;
+  EXPECT_TRUE(run_costs(r).lock_untimed);
+}
+
+RegionRecord serial_record(long long id, const std::string& name) {
+  RegionRecord r;
+  r.id = id;
+  r.kind = RegionKind::kSerial;
+  r.name = name;
+  r.executions = r.executions_measured = 1;
+  r.wall_ns = 100;
+  return r;
+}
+
+TEST(ReportRegions, IdentityFollowsLocationNameAndPrecededRegion) {
+  Profile one;
+  RegionRecord parallel = parallel_record();
+  parallel.id = 9;
+  one.regions = {serial_record(3, "serial before 9"), parallel,
+                 serial_record(5, "serial before 42"), serial_record(6, "serial before end")};
+  RegionRecord manual;
+  manual.id = 4;
+  manual.kind = RegionKind::kManual;
+  manual.name = "phase A";
+  one.regions.push_back(manual);
+  EXPECT_EQ(region_key(one.regions[1], one), "parallel:app+0x10");
+  EXPECT_EQ(region_key(one.regions[0], one), "serial:parallel:app+0x10");
+  EXPECT_EQ(region_key(one.regions[2], one), "serial:serial before 42");
+  EXPECT_EQ(region_key(one.regions[3], one), "serial:serial before end");
+  EXPECT_EQ(region_key(one.regions[4], one), "manual:phase A");
+
+  // Another process: other ids, the module elsewhere on disk; the same regions.
+  Profile two;
+  parallel.id = 2;
+  parallel.location.module = "/tmp/copy/app";
+  two.regions = {serial_record(1, "serial before 2"), parallel};
+  EXPECT_EQ(region_key(two.regions[1], two), "parallel:app+0x10");
+  EXPECT_EQ(region_key(two.regions[0], two), "serial:parallel:app+0x10");
+}
+
+TEST(ReportRegions, FixtureRegionsAreOneEachAcrossRuns) {
+  // The fixture's runs load the code at different addresses and number regions differently.
+  const nlohmann::json a =
+      nlohmann::json::parse(read_input(fixture_dir("mandel-static") + "/t4-in800-r0.json"));
+  const nlohmann::json b =
+      nlohmann::json::parse(read_input(fixture_dir("mandel-static") + "/t4-in800-r1.json"));
+  ASSERT_NE(a["profile"]["regions"][1]["codeptr"], b["profile"]["regions"][1]["codeptr"]);
+  ASSERT_NE(a["profile"]["regions"][1]["id"], b["profile"]["regions"][1]["id"]);
+
+  const Measurements m = aggregate(read_run_directory(fixture_dir("mandel-static")).usable);
+  ASSERT_EQ(m.regions.size(), 4u);
+  EXPECT_EQ(m.thread_counts, (std::vector<int>{1, 2, 4, 8}));
+  ASSERT_EQ(m.inputs.size(), 2u);
+  EXPECT_EQ(m.inputs[0].name, "400");
+  EXPECT_EQ(m.inputs[1].size, 800.0);
+  std::vector<std::string> labels;
+  for (const Region& r : m.regions) {
+    labels.push_back(r.label);
+    EXPECT_EQ(r.points.size(), 8u) << r.label;
+    for (const RegionPoint& p : r.points) EXPECT_EQ(p.repetitions, 3) << r.label;
+  }
+  EXPECT_EQ(labels,
+            (std::vector<std::string>{"serial before mandel.c:42 (main)", "mandel.c:42 (main)",
+                                      "serial before mandel+0x1a2f", "mandel+0x1a2f"}));
+  EXPECT_EQ(m.unmeasured_records, 0u);
+  EXPECT_EQ(m.program.size(), 8u);
+}
+
+TEST(ReportRegions, RepetitionsCombineByMedianTimeAndMeanSums) {
+  const RunSet runs = read_run_directory(fixture_dir("mandel-static"));
+  const Measurements m = aggregate(runs.usable);
+  const Region& mandel = m.regions[1];
+  const RegionPoint* p = mandel.find("800", 8);
+  ASSERT_NE(p, nullptr);
+  std::vector<double> times;
+  double imbalance = 0.0;
+  for (const RunFile& run : runs.usable) {
+    if (run.threads != 8 || run.input != "800") continue;
+    for (const RegionRecord& r : run.profile->regions) {
+      if (region_key(r, *run.profile) != mandel.key) continue;
+      const RegionCosts c = run_costs(r);
+      times.push_back(c.time);
+      imbalance += c.imbalance / 3.0;
+    }
+  }
+  ASSERT_EQ(times.size(), 3u);
+  std::sort(times.begin(), times.end());
+  EXPECT_DOUBLE_EQ(p->costs.time, times[1]);
+  EXPECT_DOUBLE_EQ(p->time_min, times[0]);
+  EXPECT_DOUBLE_EQ(p->time_max, times[2]);
+  EXPECT_DOUBLE_EQ(p->spread(), (times[2] - times[0]) / times[1]);
+  EXPECT_NEAR(p->costs.imbalance, imbalance, 1e-12);
+  EXPECT_EQ(p->schedules, (std::vector<std::string>{"static"}));
+  EXPECT_DOUBLE_EQ(p->costs.sampling_ratio(), 24.0 / 40.0);
+}
+
+TEST(ReportRegions, RecordsWithoutMeasuredExecutionsAreCountedAndLeftOut) {
+  RunFile run;
+  run.threads = 2;
+  run.input = "1";
+  run.profile = Profile{};
+  RegionRecord never = parallel_record();
+  never.executions_measured = 0;
+  run.profile->regions = {parallel_record(), never};
+  run.profile->regions[1].location.offset = "0x20";
+  const Measurements m = aggregate({run});
+  EXPECT_EQ(m.regions.size(), 1u);
+  EXPECT_EQ(m.unmeasured_records, 1u);
+}
+
+TEST(ReportRegions, LabelsStayUnique) {
+  RunFile run;
+  run.threads = 1;
+  run.profile = Profile{};
+  RegionRecord a = parallel_record();
+  RegionRecord b = parallel_record();
+  b.id = 8;
+  b.location.module = "/apps/lib/libother.so";  // another module, same source line
+  a.location.file = b.location.file = "/src/util.c";
+  a.location.line = b.location.line = 10;
+  run.profile->regions = {a, b};
+  const Measurements m = aggregate({run});
+  ASSERT_EQ(m.regions.size(), 2u);
+  EXPECT_EQ(m.regions[0].label, "util.c:10");
+  EXPECT_EQ(m.regions[1].label, "util.c:10 [parallel:libother.so+0x10]");
+}
+
+}  // namespace
+}  // namespace ompscale::regions::report

@@ -1,0 +1,108 @@
+#include "regions/run/run_environment.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "common/error.h"
+
+namespace ompscale::regions {
+namespace {
+
+using ::testing::Contains;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::Pair;
+
+RunSettings settings() {
+  RunSettings s;
+  s.threads = 4;
+  s.tool = "/opt/lib/libompscan.so";
+  s.profile = "/tmp/ompscan.x/t4-r0.profile.json";
+  return s;
+}
+
+TEST(RunEnvironment, SetsTheActuatorsAndLoadsTheTool) {
+  const std::vector<std::string> env = run_environment(
+      {"HOME=/root", "OMP_NUM_THREADS=64", "OMP_TOOL=disabled", "OMP_PROC_BIND=close"}, settings());
+  EXPECT_THAT(env, Contains("HOME=/root"));
+  EXPECT_THAT(env, Contains("OMP_NUM_THREADS=4"));
+  EXPECT_THAT(env, Not(Contains("OMP_NUM_THREADS=64")));
+  EXPECT_THAT(env, Contains("OMP_TOOL=enabled"));
+  EXPECT_THAT(env, Not(Contains("OMP_TOOL=disabled")));
+  EXPECT_THAT(env, Contains("OMP_TOOL_LIBRARIES=/opt/lib/libompscan.so"));
+  EXPECT_THAT(env, Contains("LD_PRELOAD=/opt/lib/libompscan.so"));
+  EXPECT_THAT(env, Contains("OMPSCAN_OUTPUT=/tmp/ompscan.x/t4-r0.profile.json"));
+  EXPECT_THAT(env, Contains("OMP_PROC_BIND=close"));  // inherited: no --bind
+  for (const std::string& entry : env) EXPECT_FALSE(entry.starts_with("LD_LIBRARY_PATH=")) << entry;
+}
+
+TEST(RunEnvironment, BindingPlacesAndShimOverrideOrPrepend) {
+  RunSettings s = settings();
+  s.bind = "spread";
+  s.places = "cores";
+  s.gomp_shim = "/tmp/ompscan.x/gomp";
+  const std::vector<std::string> env = run_environment(
+      {"OMP_PROC_BIND=close", "LD_LIBRARY_PATH=/usr/local/lib", "LD_PRELOAD=/lib/libfoo.so"}, s);
+  EXPECT_THAT(env, Contains("OMP_PROC_BIND=spread"));
+  EXPECT_THAT(env, Not(Contains("OMP_PROC_BIND=close")));
+  EXPECT_THAT(env, Contains("OMP_PLACES=cores"));
+  EXPECT_THAT(env, Contains("LD_LIBRARY_PATH=/tmp/ompscan.x/gomp:/usr/local/lib"));
+  EXPECT_THAT(env, Contains("LD_PRELOAD=/opt/lib/libompscan.so:/lib/libfoo.so"));
+  // Each variable once.
+  std::vector<std::string> names;
+  for (const std::string& entry : env) names.push_back(entry.substr(0, entry.find('=')));
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end());
+}
+
+TEST(RunEnvironment, OpenMPVariablesAreTheRuntimesOnesSorted) {
+  EXPECT_THAT(openmp_variables({"PATH=/bin", "OMP_NUM_THREADS=2", "KMP_AFFINITY=compact",
+                                "GOMP_SPINCOUNT=0", "LIBOMP_USE_HIDDEN_HELPER_TASK=0",
+                                "OMPSCAN_OUTPUT=/tmp/x", "OMP_EMPTY="}),
+              ElementsAre(Pair("GOMP_SPINCOUNT", "0"), Pair("KMP_AFFINITY", "compact"),
+                          Pair("LIBOMP_USE_HIDDEN_HELPER_TASK", "0"), Pair("OMP_EMPTY", ""),
+                          Pair("OMP_NUM_THREADS", "2")));
+}
+
+TEST(RunEnvironment, CurrentEnvironmentIsEnviron) {
+  setenv("OMPSCAN_TEST_MARKER", "42", 1);
+  EXPECT_THAT(current_environment(), Contains("OMPSCAN_TEST_MARKER=42"));
+  unsetenv("OMPSCAN_TEST_MARKER");
+}
+
+std::string tool_error(const std::string& option) {
+  try {
+    locate_tool(option);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "found";
+}
+
+TEST(LocateTool, OptionThenEnvironmentThenNextToTheBinary) {
+  unsetenv("OMPSCAN_TOOL");
+  EXPECT_EQ(locate_tool(OMPSCALE_OMPSCAN_TOOL), OMPSCALE_OMPSCAN_TOOL);
+  EXPECT_EQ(tool_error("/nonexistent/libompscan.so"),
+            "--tool /nonexistent/libompscan.so: no such file");
+
+  setenv("OMPSCAN_TOOL", OMPSCALE_OMPSCAN_TOOL, 1);
+  EXPECT_EQ(locate_tool(""), OMPSCALE_OMPSCAN_TOOL);
+  setenv("OMPSCAN_TOOL", "/nonexistent/tool.so", 1);
+  EXPECT_EQ(tool_error(""), "OMPSCAN_TOOL=/nonexistent/tool.so: no such file");
+  unsetenv("OMPSCAN_TOOL");
+
+  // This test binary has no libompscan.so beside it or in ../lib: the error lists both places.
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");
+  const std::string message = tool_error("");
+  EXPECT_THAT(message, HasSubstr((self.parent_path() / "libompscan.so").string()));
+  EXPECT_THAT(message,
+              HasSubstr((self.parent_path().parent_path() / "lib/libompscan.so").string()));
+  EXPECT_THAT(message, HasSubstr("pass --tool PATH or set OMPSCAN_TOOL"));
+}
+
+}  // namespace
+}  // namespace ompscale::regions

@@ -1,0 +1,175 @@
+// The OMPT tool's pure parts, tested in-process: the adaptive sampler (regions/tool/sampling.h),
+// the barrier phase arithmetic (barrier_phases.h) and the lock record encoding (record.h).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "regions/tool/barrier_phases.h"
+#include "regions/tool/record.h"
+#include "regions/tool/sampling.h"
+
+namespace ompscale::regions::tool {
+namespace {
+
+std::uint64_t measured_below(const AdaptiveSampler& sampler, std::uint64_t count) {
+  std::uint64_t measured = 0;
+  for (std::uint64_t n = 0; n < count; ++n) measured += sampler.measure(n) ? 1 : 0;
+  return measured;
+}
+
+TEST(ToolSampling, MeasuresEveryEarlyExecution) {
+  for (std::uint64_t n = 0; n < kRegionSampler.always_first; ++n) {
+    EXPECT_TRUE(kRegionSampler.measure(n)) << n;
+    EXPECT_EQ(kRegionSampler.log2_period(n), 0u);
+  }
+  EXPECT_EQ(measured_below(kRegionSampler, kRegionSampler.always_first),
+            kRegionSampler.always_first);
+}
+
+TEST(ToolSampling, PeriodDoublesWithTheCount) {
+  const std::uint64_t a = kRegionSampler.always_first;
+  EXPECT_EQ(kRegionSampler.log2_period(a), 1u);
+  EXPECT_EQ(kRegionSampler.log2_period(2 * a - 1), 1u);
+  EXPECT_EQ(kRegionSampler.log2_period(2 * a), 2u);
+  EXPECT_EQ(kRegionSampler.log2_period(1024 * a), 11u);
+}
+
+TEST(ToolSampling, AMillionExecutionsMeasureAboutHalfAlwaysFirstPerDoubling) {
+  // 64 + 32 per doubling from 64 to 2^20: 64 + 32 * 14 = 512, give or take the hash's spread.
+  const std::uint64_t measured = measured_below(kRegionSampler, 1u << 20);
+  EXPECT_GT(measured, 400u);
+  EXPECT_LT(measured, 650u);
+}
+
+TEST(ToolSampling, EachDoublingMeasuresItsShare) {
+  const std::uint64_t a = kRegionSampler.always_first;
+  for (std::uint64_t start = a; start < (a << 12); start *= 2) {
+    std::uint64_t measured = 0;
+    for (std::uint64_t n = start; n < 2 * start; ++n) measured += kRegionSampler.measure(n);
+    EXPECT_GE(measured, a / 2 - 3) << "from " << start;
+    EXPECT_LE(measured, a / 2 + 3) << "from " << start;
+  }
+}
+
+TEST(ToolSampling, DoesNotAliasWithAlternatingExecutions) {
+  // A program alternating two behaviours must see both: a strided pick (every 2^k-th) would
+  // measure only one of them.
+  std::uint64_t even = 0, odd = 0;
+  for (std::uint64_t n = kRegionSampler.always_first; n < (1u << 20); ++n) {
+    if (!kRegionSampler.measure(n)) continue;
+    (n % 2 == 0 ? even : odd) += 1;
+  }
+  EXPECT_GT(even, (even + odd) / 3);
+  EXPECT_GT(odd, (even + odd) / 3);
+}
+
+TEST(ToolSampling, LockTimingRateIsCapped) {
+  EXPECT_EQ(kLockSampler.log2_period(~0ull >> 1), kLockSampler.max_log2_period);
+  const std::uint64_t start = 1u << 22, count = 1u << 20;
+  std::uint64_t timed = 0;
+  for (std::uint64_t n = start; n < start + count; ++n) timed += kLockSampler.measure(n);
+  const double rate = static_cast<double>(timed) / count;
+  EXPECT_NEAR(rate, 1.0 / 64, 0.002);
+}
+
+// The acquisitions timed by chaining next_after() from 0, below `count`.
+std::vector<std::uint64_t> timed_below(const AdaptiveSampler& sampler, std::uint64_t count) {
+  std::vector<std::uint64_t> timed;
+  for (std::uint64_t n = 0; n < count; n = sampler.next_after(n)) timed.push_back(n);
+  return timed;
+}
+
+TEST(ToolSampling, CountdownTimesEveryEarlyAcquisition) {
+  const std::vector<std::uint64_t> timed = timed_below(kLockSampler, kLockSampler.always_first);
+  ASSERT_EQ(timed.size(), kLockSampler.always_first);
+  for (std::uint64_t n = 0; n < timed.size(); ++n) EXPECT_EQ(timed[n], n);
+}
+
+TEST(ToolSampling, CountdownRateFollowsThePeriod) {
+  const std::vector<std::uint64_t> timed = timed_below(kLockSampler, 1u << 24);
+  // Past the ramp (one in 64 from 256 * 2^5 on), the rate is one in 64.
+  const std::uint64_t from = 1u << 20;
+  const auto steady = static_cast<double>(
+      std::count_if(timed.begin(), timed.end(), [&](std::uint64_t n) { return n >= from; }));
+  EXPECT_NEAR(steady / static_cast<double>((1u << 24) - from), 1.0 / 64, 0.001);
+  // The ramp: 256, then about 128 per doubling until the cap (gaps of 0.5 to 1.5 periods
+  // average a little under one period).
+  const auto ramp = static_cast<double>(
+      std::count_if(timed.begin(), timed.end(), [](std::uint64_t n) { return n < 8192; }));
+  EXPECT_GT(ramp, 256 + 128 * 5 - 40);
+  EXPECT_LT(ramp, 256 + 128 * 5 + 160);
+}
+
+TEST(ToolSampling, CountdownDoesNotAliasWithAlternatingLockSites) {
+  std::uint64_t even = 0, odd = 0;
+  for (std::uint64_t n : timed_below(kLockSampler, 1u << 22)) (n % 2 == 0 ? even : odd) += 1;
+  EXPECT_GT(even, (even + odd) / 3);
+  EXPECT_GT(odd, (even + odd) / 3);
+}
+
+TEST(ToolSampling, MeasureAllMeasuresEverything) {
+  for (std::uint64_t n : {0ull, 1ull, 63ull, 64ull, 1ull << 20, 1ull << 40, ~0ull - 1}) {
+    EXPECT_TRUE(kMeasureAll.measure(n)) << n;
+    EXPECT_EQ(kMeasureAll.next_after(n), n + 1) << n;
+  }
+}
+
+TEST(ToolBarrierPhases, PhasesAddUpToTheTimeInTheBarrier) {
+  // arrival 100, last arrival 150, first departure 160, own departure 175.
+  const BarrierPhases phases = barrier_phases(100, 175, 150, 160, 0);
+  EXPECT_EQ(phases.imbalance, 50u);
+  EXPECT_EQ(phases.walkthrough, 10u);
+  EXPECT_EQ(phases.startup, 15u);
+  EXPECT_EQ(phases.imbalance + phases.walkthrough + phases.startup, 175u - 100u);
+}
+
+TEST(ToolBarrierPhases, LastArriverHasNoImbalanceFirstDeparterNoStartup) {
+  const BarrierPhases phases = barrier_phases(150, 160, 150, 160, 0);
+  EXPECT_EQ(phases.imbalance, 0u);
+  EXPECT_EQ(phases.walkthrough, 10u);
+  EXPECT_EQ(phases.startup, 0u);
+}
+
+TEST(ToolBarrierPhases, TasksRunWhileWaitingAreNotImbalance) {
+  EXPECT_EQ(barrier_phases(100, 175, 150, 160, 30).imbalance, 20u);
+  EXPECT_EQ(barrier_phases(100, 175, 150, 160, 80).imbalance, 0u);
+}
+
+TEST(ToolBarrierPhases, StampsOfOtherCoresSlightlyOutOfOrderGiveZeroNotWraparound) {
+  // The first departure read a few ticks before the last arrival (clock skew between cores).
+  const BarrierPhases phases = barrier_phases(100, 158, 160, 157, 0);
+  EXPECT_EQ(phases.walkthrough, 0u);
+  EXPECT_EQ(phases.startup, 1u);
+  EXPECT_EQ(ticks_between(10, 5), 0u);
+  EXPECT_EQ(ticks_between(5, 10), 5u);
+}
+
+TEST(ToolRecord, LockWaitFieldCarriesWaitAndWeight) {
+  for (std::uint64_t wait : {0ull, 1ull, 123456789ull, (1ull << 56) - 1}) {
+    for (std::uint64_t weight : {1ull, 2ull, 96ull, 255ull}) {
+      const std::uint64_t b = lock_wait_field(wait, weight);
+      EXPECT_EQ(lock_wait_ticks(b), wait);
+      EXPECT_EQ(lock_weight(b), weight);
+    }
+  }
+  EXPECT_EQ(lock_weight(lock_wait_field(5, 1000)), kMaxLockWeight);
+}
+
+TEST(ToolRecord, LockWeightsOfTheCountdownAddUpToTheAcquisitions) {
+  // Each timed acquisition stands for the gap to the next: the weights cover every acquisition
+  // once, and the largest gap fits the record.
+  std::uint64_t covered = 0, largest = 0;
+  std::uint64_t n = 0;
+  for (; n < (1u << 22); n = kLockSampler.next_after(n)) {
+    const std::uint64_t weight = kLockSampler.next_after(n) - n;
+    covered += weight;
+    largest = std::max(largest, weight);
+  }
+  EXPECT_EQ(covered, n);
+  EXPECT_LE(largest, kMaxLockWeight);
+}
+
+}  // namespace
+}  // namespace ompscale::regions::tool
