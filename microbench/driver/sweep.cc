@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,6 +15,7 @@
 #include <thread>
 
 #include "common/error.h"
+#include "common/interrupt.h"
 #include "common/text.h"
 #include "microbench/driver/canary_store.h"
 #include "microbench/driver/plan.h"
@@ -37,33 +37,6 @@ const char* primary_metric(Method method) {
 }
 
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void on_interrupt(int) {
-  g_interrupted.store(true);
-}
-
-// Installs the interrupt handler for the sweep's lifetime and restores the previous ones after.
-class InterruptGuard {
- public:
-  InterruptGuard() {
-    g_interrupted.store(false);
-    struct sigaction action {};
-    action.sa_handler = on_interrupt;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &previous_int_);
-    sigaction(SIGTERM, &action, &previous_term_);
-  }
-  ~InterruptGuard() {
-    sigaction(SIGINT, &previous_int_, nullptr);
-    sigaction(SIGTERM, &previous_term_, nullptr);
-  }
-
- private:
-  struct sigaction previous_int_ {};
-  struct sigaction previous_term_ {};
-};
 
 const char* runtime_column(const std::string& runtime) {
   return runtime == "llvm" ? "libomp" : "libgomp";
@@ -288,7 +261,7 @@ int run_sweep(const RunOptions& options) {
       return probes.empty() ? 0.0 : probes[probes.size() / 2];
     };
     double now = median_probe();
-    while (off_state(now) && waited_seconds < options.max_wait && !g_interrupted.load()) {
+    while (off_state(now) && waited_seconds < options.max_wait && !interrupted()) {
       if (waited_seconds == 0) {
         progress.clear();
         std::fprintf(stderr,
@@ -300,7 +273,7 @@ int run_sweep(const RunOptions& options) {
       waited_seconds += 0.5;
       now = median_probe();
     }
-    if (off_state(now) && !g_interrupted.load()) {
+    if (off_state(now) && !interrupted()) {
       use_typical = false;
       const std::string note = fmt::format(
           "measured in an unusual phase: round trip {:.0f} ns against this machine's typical "
@@ -319,7 +292,7 @@ int run_sweep(const RunOptions& options) {
   constexpr int kMaxPhaseStops = 20;
   bool failed = false;
 
-  while (!g_interrupted.load()) {
+  while (!interrupted()) {
     wait_for_typical_state();
     // Which configurations still need values, grouped by setting.
     std::vector<std::vector<std::size_t>> by_setting(plan.settings.size());
@@ -331,7 +304,7 @@ int run_sweep(const RunOptions& options) {
       }
     if (!any) break;
 
-    for (std::size_t k = 0; k < plan.settings.size() && !g_interrupted.load(); ++k) {
+    for (std::size_t k = 0; k < plan.settings.size() && !interrupted(); ++k) {
       const std::size_t s = (k + static_cast<std::size_t>(round)) % plan.settings.size();
       std::vector<std::size_t>& members = by_setting[s];
       if (members.empty()) continue;
@@ -461,7 +434,7 @@ int run_sweep(const RunOptions& options) {
         }
       };
       const WorkerExit exit = run_worker(
-          launch, [&] { return g_interrupted.load() || phase_changed; }, on_line);
+          launch, [&] { return interrupted() || phase_changed; }, on_line);
       if (exit.stopped && phase_changed && ++phase_stops >= kMaxPhaseStops) {
         // A machine that flaps between states faster than a round: stop waiting for it.
         use_typical = false;
@@ -489,7 +462,7 @@ int run_sweep(const RunOptions& options) {
   record.canary_reference_ns = round_trip_reference();
   record.waited_seconds = waited_seconds;
   record.compute_reference_ns = compute_reference.value();
-  const bool interrupted = g_interrupted.load();
+  const bool was_interrupted = interrupted();
   record.finished = utc_timestamp();
 
   for (std::size_t i = 0; i < plan.configs.size(); ++i)
@@ -501,7 +474,7 @@ int run_sweep(const RunOptions& options) {
           c.threads, runtime_column(s.runtime), s.bind,
           c.param_value.empty() ? "" : " " + c.param_value, states[i].valid, options.reps));
     }
-  record.status = interrupted                 ? "interrupted"
+  record.status = was_interrupted             ? "interrupted"
                   : failed                    ? "failed"
                   : record.incomplete.empty() ? "complete"
                                               : "incomplete";
@@ -515,7 +488,7 @@ int run_sweep(const RunOptions& options) {
 
   for (const std::string& u : record.unavailable)
     std::fprintf(stderr, "ompbench: skipped %s\n", u.c_str());
-  for (const std::string& i : interrupted ? std::vector<std::string>{} : record.incomplete)
+  for (const std::string& i : was_interrupted ? std::vector<std::string>{} : record.incomplete)
     std::fprintf(stderr, "ompbench: incomplete: %s (re-measurement budget spent)\n", i.c_str());
   if (record.slow_batches + record.accepted_slow > 0)
     std::fprintf(
@@ -525,7 +498,7 @@ int run_sweep(const RunOptions& options) {
         record.slow_batches + record.accepted_slow, record.batches, options.slow_factor,
         reference.value(), options.compute_slow_factor, compute_reference.value(),
         record.slow_batches, record.accepted_slow);
-  if (interrupted) {
+  if (was_interrupted) {
     std::string resume;
     for (const std::string& arg : options.command_line) {
       if (!resume.empty()) resume += ' ';

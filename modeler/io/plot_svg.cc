@@ -47,38 +47,6 @@ double text_width(std::string_view text, double font_size) {
   return 0.6 * font_size * static_cast<double>(io_detail::display_width(text));
 }
 
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        // XML 1.0 forbids most control characters even as references.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-          out += ' ';
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
-
 // Cuts `text` to fit `width` pixels, marking the cut with an ellipsis (UTF-8 safe).
 std::string fit_text(std::string_view text, double width, double font_size) {
   if (text_width(text, font_size) <= width) return std::string(text);
@@ -241,7 +209,7 @@ class SvgWriter {
   }
   void text(double x, double y, std::string_view content, std::string_view attributes) {
     out_ += fmt::format("<text x=\"{}\" y=\"{}\" {}>{}</text>\n", px(x), px(y), attributes,
-                        xml_escape(content));
+                        io_detail::xml_escape(content));
   }
   void line(double x1, double y1, double x2, double y2, std::string_view attributes) {
     out_ += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" {}/>\n", px(x1), px(y1),
@@ -436,7 +404,7 @@ void draw_panel(SvgWriter& svg, const PanelData& panel, int index, double left, 
   const std::vector<Tick> x_ticks = log2_ticks(x, plot_right - plot_left);
 
   svg.open("g", fmt::format("class=\"panel\" id=\"panel-{}\"", index));
-  svg.raw(fmt::format("<title>{}</title>\n", xml_escape(panel.full_key)));
+  svg.raw(fmt::format("<title>{}</title>\n", io_detail::xml_escape(panel.full_key)));
   svg.raw(fmt::format(
       "<defs><clipPath id=\"plot-area-{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>"
       "</clipPath></defs>\n",
@@ -778,7 +746,7 @@ std::string plot_svg(const Dataset& dataset, const std::vector<KernelResult>& re
                               "width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
                               "font-family=\"{2}\"",
                               px(width), px(height), kFontFamily));
-  svg.raw(fmt::format("<title>{}</title>\n", xml_escape(title)));
+  svg.raw(fmt::format("<title>{}</title>\n", io_detail::xml_escape(title)));
   svg.empty("rect", "x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"white\"");
   svg.raw(header.take());
   for (int i = 0; i < count; ++i) {

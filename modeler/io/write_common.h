@@ -67,4 +67,7 @@ const Kernel& kernel_of(const Dataset& dataset, const KernelResult& result);
 /// Index of `column` in Dataset::key_columns, or key_columns.size() when absent.
 std::size_t key_column_index(const Dataset& dataset, std::string_view column);
 
+/// `text` safe inside XML/SVG text and attributes (&, <, >, quotes; control characters -> ' ').
+std::string xml_escape(std::string_view text);
+
 }  // namespace ompscale::modeler::io_detail

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "modeler/io/plot_svg.h"
+#include "modeler/io/write_common.h"
 #include "regions/report/writers.h"
 
 namespace ompscale::regions::report {
@@ -22,29 +23,6 @@ constexpr std::array<std::string_view, 10> kPalette = {"#1f77b4", "#ff7f0e", "#2
                                                        "#bcbd22", "#17becf"};
 constexpr std::string_view kFont = "DejaVu Sans, Helvetica, Arial, sans-serif";
 
-std::string escape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
-    }
-  }
-  return out;
-}
-
 std::string header(double width, double height, std::string_view title) {
   return fmt::format(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -52,14 +30,14 @@ std::string header(double width, double height, std::string_view title) {
       "viewBox=\"0 0 {0} {1}\" font-family=\"{2}\">\n"
       "<rect width=\"{0}\" height=\"{1}\" fill=\"white\"/>\n"
       "<text x=\"{3}\" y=\"22\" font-size=\"15\" text-anchor=\"middle\">{4}</text>\n",
-      width, height, kFont, width / 2, escape(title));
+      width, height, kFont, width / 2, modeler::io_detail::xml_escape(title));
 }
 
 std::string text(double x, double y, std::string_view s, std::string_view anchor = "middle",
                  double size = 11) {
   return fmt::format(
       "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"{}\" text-anchor=\"{}\">{}</text>\n", x, y, size,
-      anchor, escape(s));
+      anchor, modeler::io_detail::xml_escape(s));
 }
 
 /// Speedup over threads (log2 axis): measured per input, ideal, and the thread model's

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>  // fmt::join
-#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -17,6 +16,7 @@
 #include <optional>
 
 #include "common/error.h"
+#include "common/interrupt.h"
 #include "common/output_file.h"
 #include "platforms/platform.h"
 #include "regions/run/elf_file.h"
@@ -35,36 +35,6 @@ namespace ompscale::regions {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void on_interrupt(int) {
-  g_interrupted.store(true);
-}
-
-// SIGINT and SIGTERM set a flag for the sweep's lifetime (the previous handlers come back after);
-// no SA_RESTART, so that a wait for the application wakes up at once.
-class InterruptGuard {
- public:
-  InterruptGuard() {
-    g_interrupted.store(false);
-    struct sigaction action {};
-    action.sa_handler = on_interrupt;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &previous_int_);
-    sigaction(SIGTERM, &action, &previous_term_);
-  }
-  ~InterruptGuard() {
-    sigaction(SIGINT, &previous_int_, nullptr);
-    sigaction(SIGTERM, &previous_term_, nullptr);
-  }
-  InterruptGuard(const InterruptGuard&) = delete;
-  InterruptGuard& operator=(const InterruptGuard&) = delete;
-
- private:
-  struct sigaction previous_int_ {};
-  struct sigaction previous_term_ {};
-};
 
 // A private scratch directory (profiles, the GOMP shim), removed with everything in it.
 class TempDir {
@@ -245,7 +215,7 @@ RunRecord make_run(const SweepContext& context, const PlannedRun& run, const Exe
     if (rapl.available()) rapl.sample();
     on_tick(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   };
-  hooks.should_stop = [] { return g_interrupted.load(); };
+  hooks.should_stop = [] { return interrupted(); };
   record.launch = launch_and_wait(launch, hooks);
   if (record.launch.end == LaunchResult::End::stopped) {
     fs::remove(launch.log_path, ignored);  // a partial log of a run that gets no run file
@@ -354,10 +324,10 @@ int run_sweep(const RunOptions& options) {
       static_cast<int>(runs.size()));
   int failed = 0;
   std::size_t done = already;
-  const PlannedRun* interrupted = nullptr;
+  const PlannedRun* stopped_at = nullptr;  // the first run not made, after an interrupt
   for (const PlannedRun* run : pending) {
-    if (g_interrupted.load()) {
-      interrupted = run;
+    if (interrupted()) {
+      stopped_at = run;
       break;
     }
     const int number = static_cast<int>(done) + 1;
@@ -366,7 +336,7 @@ int run_sweep(const RunOptions& options) {
     const RunRecord record =
         make_run(context, *run, executables.at(run->command.front()), rapl, show);
     if (record.launch.end == LaunchResult::End::stopped) {
-      interrupted = run;
+      stopped_at = run;
       break;
     }
     write_output((fs::path(options.output_dir) / (run->id + ".json")).string(),
@@ -382,10 +352,10 @@ int run_sweep(const RunOptions& options) {
   }
   progress.clear();
 
-  if (interrupted != nullptr) {
+  if (stopped_at != nullptr) {
     std::fprintf(stderr,
                  "ompscan: interrupted at %s; %zu of %zu runs are in %s. Resume with:\n  %s\n",
-                 interrupted->id.c_str(), done, runs.size(), options.output_dir.c_str(),
+                 stopped_at->id.c_str(), done, runs.size(), options.output_dir.c_str(),
                  resume_command(options.command_line).c_str());
     return 130;
   }
