@@ -29,6 +29,7 @@
 #include "regions/run/rapl.h"
 #include "regions/run/run_environment.h"
 #include "regions/run/run_file.h"
+#include "sync/clock.h"
 
 namespace ompscale::regions {
 
@@ -125,6 +126,7 @@ struct SweepContext {
   std::optional<std::string> places;  // OMP_PLACES likewise
   std::string host;
   int hardware_threads = 0;
+  double tsc_hz = 0;  // measured once here, handed to every run (0: no invariant TSC)
 };
 
 // Each distinct application of the plan (argv[0] may hold a placeholder): found, and checked for
@@ -155,6 +157,7 @@ RunSettings settings_for(const SweepContext& context, const Executable& executab
   settings.tool = context.tool;
   settings.profile = profile;
   settings.gomp_shim = executable.gomp_abi ? context.shim : "";
+  settings.tsc_hz = context.tsc_hz;
   return settings;
 }
 
@@ -273,6 +276,9 @@ int run_sweep(const RunOptions& options) {
   context.base_env = current_environment();
   context.host = host_name();
   context.hardware_threads = hardware_threads;
+  // Every run converts ticks with the same factor, and none spends ~2 ms calibrating it.
+  if (const sync::ClockInfo& clock = sync::init_clock(); clock.source == sync::ClockSource::tsc)
+    context.tsc_hz = clock.ticks_per_second;
   context.bind =
       options.bind.empty() ? environment_value(context.base_env, "OMP_PROC_BIND") : options.bind;
   context.places =

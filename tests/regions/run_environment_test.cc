@@ -38,6 +38,13 @@ TEST(RunEnvironment, SetsTheActuatorsAndLoadsTheTool) {
   EXPECT_THAT(env, Contains("OMPSCAN_OUTPUT=/tmp/ompscan.x/t4-r0.profile.json"));
   EXPECT_THAT(env, Contains("OMP_PROC_BIND=close"));  // inherited: no --bind
   for (const std::string& entry : env) EXPECT_FALSE(entry.starts_with("LD_LIBRARY_PATH=")) << entry;
+  for (const std::string& entry : env) EXPECT_FALSE(entry.starts_with("OMPSCAN_TSC_HZ=")) << entry;
+}
+
+TEST(RunEnvironment, KnownTscFrequencyIsHandedToTheTool) {
+  RunSettings with_clock = settings();
+  with_clock.tsc_hz = 2100000123.5;
+  EXPECT_THAT(run_environment({}, with_clock), Contains("OMPSCAN_TSC_HZ=2100000123.500"));
 }
 
 TEST(RunEnvironment, BindingPlacesAndShimOverrideOrPrepend) {
