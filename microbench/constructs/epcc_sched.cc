@@ -12,65 +12,27 @@ void refer_loop(const KernelArgs& args) {
     for (int i = 0; i < kItersPerThread; ++i) delay(args.delay_length);
 }
 
-void test_static(const KernelArgs& args) {
-  const int length = args.delay_length;
-  const int chunk = args.param;
-  const int iterations = kItersPerThread * args.threads;
-  const long inner = args.inner;
-#pragma omp parallel num_threads(args.threads)
-  for (long j = 0; j < inner; ++j) {
-#pragma omp for schedule(static, chunk)
-    for (int i = 0; i < iterations; ++i) delay(length);
+// The five loop tests differ only in their schedule clause, which must be written out (a runtime
+// schedule would measure schedule(runtime) instead), so one macro spells them.
+#define OMPSCALE_EPCC_PRAGMA(text) _Pragma(#text)
+#define OMPSCALE_EPCC_LOOP_TEST(name, ...)                          \
+  void name(const KernelArgs& args) {                               \
+    const int length = args.delay_length;                           \
+    const int chunk = args.param;                                   \
+    const int iterations = kItersPerThread * args.threads;          \
+    const long inner = args.inner;                                  \
+    OMPSCALE_EPCC_PRAGMA(omp parallel num_threads(args.threads))    \
+    for (long j = 0; j < inner; ++j) {                              \
+      OMPSCALE_EPCC_PRAGMA(omp for schedule(__VA_ARGS__))           \
+      for (int i = 0; i < iterations; ++i) delay(length);           \
+    }                                                               \
   }
-}
 
-void test_dynamic_monotonic(const KernelArgs& args) {
-  const int length = args.delay_length;
-  const int chunk = args.param;
-  const int iterations = kItersPerThread * args.threads;
-  const long inner = args.inner;
-#pragma omp parallel num_threads(args.threads)
-  for (long j = 0; j < inner; ++j) {
-#pragma omp for schedule(monotonic : dynamic, chunk)
-    for (int i = 0; i < iterations; ++i) delay(length);
-  }
-}
-
-void test_dynamic_nonmonotonic(const KernelArgs& args) {
-  const int length = args.delay_length;
-  const int chunk = args.param;
-  const int iterations = kItersPerThread * args.threads;
-  const long inner = args.inner;
-#pragma omp parallel num_threads(args.threads)
-  for (long j = 0; j < inner; ++j) {
-#pragma omp for schedule(nonmonotonic : dynamic, chunk)
-    for (int i = 0; i < iterations; ++i) delay(length);
-  }
-}
-
-void test_guided_monotonic(const KernelArgs& args) {
-  const int length = args.delay_length;
-  const int chunk = args.param;
-  const int iterations = kItersPerThread * args.threads;
-  const long inner = args.inner;
-#pragma omp parallel num_threads(args.threads)
-  for (long j = 0; j < inner; ++j) {
-#pragma omp for schedule(monotonic : guided, chunk)
-    for (int i = 0; i < iterations; ++i) delay(length);
-  }
-}
-
-void test_guided_nonmonotonic(const KernelArgs& args) {
-  const int length = args.delay_length;
-  const int chunk = args.param;
-  const int iterations = kItersPerThread * args.threads;
-  const long inner = args.inner;
-#pragma omp parallel num_threads(args.threads)
-  for (long j = 0; j < inner; ++j) {
-#pragma omp for schedule(nonmonotonic : guided, chunk)
-    for (int i = 0; i < iterations; ++i) delay(length);
-  }
-}
+OMPSCALE_EPCC_LOOP_TEST(test_static, static, chunk)
+OMPSCALE_EPCC_LOOP_TEST(test_dynamic_monotonic, monotonic : dynamic, chunk)
+OMPSCALE_EPCC_LOOP_TEST(test_dynamic_nonmonotonic, nonmonotonic : dynamic, chunk)
+OMPSCALE_EPCC_LOOP_TEST(test_guided_monotonic, monotonic : guided, chunk)
+OMPSCALE_EPCC_LOOP_TEST(test_guided_nonmonotonic, nonmonotonic : guided, chunk)
 
 // EPCC taskloopn with grainsize(chunk) in place of num_tasks(iterations / chunk): the same task
 // count when chunk divides the iterations, and it names the parameter directly. The taskloop's
