@@ -15,17 +15,17 @@ void refer_loop(const KernelArgs& args) {
 // The five loop tests differ only in their schedule clause, which must be written out (a runtime
 // schedule would measure schedule(runtime) instead), so one macro spells them.
 #define OMPSCALE_EPCC_PRAGMA(text) _Pragma(#text)
-#define OMPSCALE_EPCC_LOOP_TEST(name, ...)                          \
-  void name(const KernelArgs& args) {                               \
-    const int length = args.delay_length;                           \
-    const int chunk = args.param;                                   \
-    const int iterations = kItersPerThread * args.threads;          \
-    const long inner = args.inner;                                  \
-    OMPSCALE_EPCC_PRAGMA(omp parallel num_threads(args.threads))    \
-    for (long j = 0; j < inner; ++j) {                              \
-      OMPSCALE_EPCC_PRAGMA(omp for schedule(__VA_ARGS__))           \
-      for (int i = 0; i < iterations; ++i) delay(length);           \
-    }                                                               \
+#define OMPSCALE_EPCC_LOOP_TEST(name, ...)                       \
+  void name(const KernelArgs& args) {                            \
+    const int length = args.delay_length;                        \
+    const int chunk = args.param;                                \
+    const int iterations = kItersPerThread * args.threads;       \
+    const long inner = args.inner;                               \
+    OMPSCALE_EPCC_PRAGMA(omp parallel num_threads(args.threads)) \
+    for (long j = 0; j < inner; ++j) {                           \
+      OMPSCALE_EPCC_PRAGMA(omp for schedule(__VA_ARGS__))        \
+      for (int i = 0; i < iterations; ++i) delay(length);        \
+    }                                                            \
   }
 
 OMPSCALE_EPCC_LOOP_TEST(test_static, static, chunk)
