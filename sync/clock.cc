@@ -163,9 +163,11 @@ ClockInfo calibrate_clock(const ClockOptions& options) {
     info.ticks_per_second = options.known_ticks_per_second > 0
                                 ? options.known_ticks_per_second
                                 : calibrate_tsc_ticks_per_second(options.calibration_seconds);
-    const double ns_per_tick = 1e9 / info.ticks_per_second;
-    info.step_ns = step_ticks(serialized_tsc) * ns_per_tick;
-    info.read_cost_ns = read_cost_ticks(serialized_tsc) * ns_per_tick;
+    if (options.measure_resolution) {
+      const double ns_per_tick = 1e9 / info.ticks_per_second;
+      info.step_ns = step_ticks(serialized_tsc) * ns_per_tick;
+      info.read_cost_ns = read_cost_ticks(serialized_tsc) * ns_per_tick;
+    }
     return info;
   }
 #else
@@ -173,8 +175,10 @@ ClockInfo calibrate_clock(const ClockOptions& options) {
 #endif
   info.source = ClockSource::monotonic_raw;
   info.ticks_per_second = 1e9;
-  info.step_ns = step_ticks(monotonic_raw_ns);
-  info.read_cost_ns = read_cost_ticks(monotonic_raw_ns);
+  if (options.measure_resolution) {
+    info.step_ns = step_ticks(monotonic_raw_ns);
+    info.read_cost_ns = read_cost_ticks(monotonic_raw_ns);
+  }
   return info;
 }
 

@@ -35,6 +35,9 @@ struct ClockOptions {
   /// How long the frequency calibration observes both clocks. Longer is more precise; 20 ms gives
   /// about 1e-5 relative error on a quiet machine.
   double calibration_seconds = 0.02;
+  /// Measure the clock's step and read cost (about 1 ms). A tool that only converts ticks skips
+  /// it; ClockInfo then reports 0 for both.
+  bool measure_resolution = true;
 };
 
 /// What the clock is, recorded in every sidecar.
@@ -42,8 +45,8 @@ struct ClockInfo {
   ClockSource source = ClockSource::monotonic_raw;
   bool tsc_invariant = false;     // what the CPU advertises, whether or not the TSC is used
   double ticks_per_second = 1e9;  // 1e9 for monotonic_raw
-  double step_ns = 0;             // smallest non-zero difference of consecutive reads (resolution)
-  double read_cost_ns = 0;        // median cost of one ticks() call
+  double step_ns = 0;       // smallest non-zero difference of consecutive reads (0: not measured)
+  double read_cost_ns = 0;  // median cost of one ticks() call (0: not measured)
 };
 
 /// Selects and calibrates a clock as `options` ask, without installing it: what init_clock() would

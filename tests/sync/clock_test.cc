@@ -96,6 +96,18 @@ TEST(Clock, TakesAKnownFrequencyWithoutCalibrating) {
   EXPECT_STREQ(to_string(info.source), "tsc");
 }
 
+TEST(Clock, ResolutionIsLeftUnmeasuredWhenNotAsked) {
+  for (const bool allow_tsc : {true, false}) {
+    ClockOptions options;
+    options.allow_tsc = allow_tsc;
+    options.known_ticks_per_second = 2e9;
+    options.measure_resolution = false;
+    const ClockInfo info = calibrate_clock(options);
+    EXPECT_EQ(info.step_ns, 0);
+    EXPECT_EQ(info.read_cost_ns, 0);
+    EXPECT_GT(info.ticks_per_second, 0);
+  }
+}
 TEST(Clock, CalibrationsAgreeWithEachOther) {
   if (clock_info().source != ClockSource::tsc) GTEST_SKIP() << "no invariant TSC";
   const ClockInfo again = calibrate_clock();
