@@ -77,6 +77,7 @@ std::vector<std::string> run_environment(const std::vector<std::string>& base,
       "OMPSCAN_OUTPUT=" + settings.profile,
   };
   if (settings.tsc_hz > 0) ours.push_back(fmt::format("OMPSCAN_TSC_HZ={:.3f}", settings.tsc_hz));
+  if (settings.raw_locations) ours.push_back("OMPSCAN_LOCATIONS=raw");
   if (!settings.bind.empty()) ours.push_back("OMP_PROC_BIND=" + settings.bind);
   if (!settings.places.empty()) ours.push_back("OMP_PLACES=" + settings.places);
   if (!settings.gomp_shim.empty())

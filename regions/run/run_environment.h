@@ -14,18 +14,20 @@ std::string locate_tool(const std::string& option);
 
 struct RunSettings {
   int threads = 1;
-  std::string bind;       // OMP_PROC_BIND; "" = inherited
-  std::string places;     // OMP_PLACES; "" = inherited
-  std::string tool;       // libompscan.so
-  std::string profile;    // where the tool writes its profile (OMPSCAN_OUTPUT)
-  std::string gomp_shim;  // directory with libgomp.so.1 -> libomp; "" = not a GCC binary
-  double tsc_hz = 0;      // OMPSCAN_TSC_HZ for the tool (TSC ticks per second); 0 = not set
+  std::string bind;            // OMP_PROC_BIND; "" = inherited
+  std::string places;          // OMP_PLACES; "" = inherited
+  std::string tool;            // libompscan.so
+  std::string profile;         // where the tool writes its profile (OMPSCAN_OUTPUT)
+  std::string gomp_shim;       // directory with libgomp.so.1 -> libomp; "" = not a GCC binary
+  double tsc_hz = 0;           // OMPSCAN_TSC_HZ for the tool (TSC ticks per second); 0 = not set
+  bool raw_locations = false;  // OMPSCAN_LOCATIONS=raw: the caller resolves source lines
 };
 
 /// `base` ("NAME=VALUE" entries, normally environ) with the run's variables: OMP_NUM_THREADS,
 /// OMP_PROC_BIND/OMP_PLACES when set, OMP_TOOL=enabled and OMP_TOOL_LIBRARIES=<tool>, the tool
 /// first in LD_PRELOAD (the manual-region API of ompscan.h finds it with dlsym),
-/// OMPSCAN_OUTPUT, OMPSCAN_TSC_HZ when known, and the shim first in LD_LIBRARY_PATH.
+/// OMPSCAN_OUTPUT, OMPSCAN_TSC_HZ when known, OMPSCAN_LOCATIONS=raw when asked, and the shim
+/// first in LD_LIBRARY_PATH.
 std::vector<std::string> run_environment(const std::vector<std::string>& base,
                                          const RunSettings& settings);
 

@@ -25,6 +25,7 @@
 #include "regions/run/loaded_library.h"
 #include "regions/run/perf_counters.h"
 #include "regions/run/plan.h"
+#include "regions/run/profile_locations.h"
 #include "regions/run/progress_line.h"
 #include "regions/run/rapl.h"
 #include "regions/run/run_environment.h"
@@ -158,6 +159,7 @@ RunSettings settings_for(const SweepContext& context, const Executable& executab
   settings.profile = profile;
   settings.gomp_shim = executable.gomp_abi ? context.shim : "";
   settings.tsc_hz = context.tsc_hz;
+  settings.raw_locations = true;  // resolved here after the run (ProfileLocations)
   return settings;
 }
 
@@ -181,7 +183,8 @@ void find_runtime_libraries(const SweepContext& context,
 // Makes one run with every sensor and returns its record; `on_tick` gets the seconds elapsed
 // about once a second. The record of a stopped run (launch.end == stopped) is not to be written.
 RunRecord make_run(const SweepContext& context, const PlannedRun& run, const Executable& executable,
-                   RaplMeter& rapl, const std::function<void(double)>& on_tick) {
+                   RaplMeter& rapl, ProfileLocations& locations,
+                   const std::function<void(double)>& on_tick) {
   const std::string profile = context.scratch + "/" + run.id + ".profile.json";
   std::error_code ignored;
   fs::remove(profile, ignored);
@@ -242,6 +245,7 @@ RunRecord make_run(const SweepContext& context, const PlannedRun& run, const Exe
   if (!counters->available()) record.counters_reason = counters->reason();
   record.profile = read_profile(profile, record.launch, record.profile_error);
   fs::remove(profile, ignored);
+  locations.resolve(record.profile);
   return record;
 }
 
@@ -325,6 +329,7 @@ int run_sweep(const RunOptions& options) {
   find_runtime_libraries(context, executables);
 
   RaplMeter rapl(default_powercap_root());
+  ProfileLocations locations;
   ProgressLine progress(
       options.progress == "always" || (options.progress == "auto" && isatty(STDERR_FILENO) != 0),
       static_cast<int>(runs.size()));
@@ -340,7 +345,7 @@ int run_sweep(const RunOptions& options) {
     const auto show = [&](double seconds) { progress.show(number, run->id, seconds, failed); };
     show(0);
     const RunRecord record =
-        make_run(context, *run, executables.at(run->command.front()), rapl, show);
+        make_run(context, *run, executables.at(run->command.front()), rapl, locations, show);
     if (record.launch.end == LaunchResult::End::stopped) {
       stopped_at = run;
       break;

@@ -23,6 +23,9 @@ struct Globals {
   AdaptiveSampler region_sampler = kRegionSampler;
   AdaptiveSampler lock_sampler = kLockSampler;
   bool sample_all = false;  // OMPSCAN_SAMPLING=all
+  // OMPSCAN_LOCATIONS=raw: the profile gets module, build id and offset only; the launcher
+  // (ompscan run) resolves source lines after the application exited.
+  bool raw_locations = false;
 
   std::uint64_t init_ticks = 0;
   unsigned omp_version = 0;

@@ -307,7 +307,7 @@ Json build(std::uint64_t end_ticks) {
       for (const LoopStats& loop : stats->loops) locations.capture(loop.codeptr);
     }
   }
-  locations.resolve();
+  if (!g.raw_locations) locations.resolve();
 
   Json regions = Json::array();
   std::vector<const Region*> with_serial;

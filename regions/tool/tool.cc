@@ -8,6 +8,9 @@
 //                     and short runs); anything else: adaptive (sampling.h).
 //   OMPSCAN_TSC_HZ    TSC ticks per second measured by a parent (ompscan run), so every run of a
 //                     sweep converts with one factor; otherwise a 2 ms calibration at start.
+//   OMPSCAN_LOCATIONS "raw": code locations without file/line/function, resolved later by the
+//                     launcher (ompscan run does), so the application never reads DWARF;
+//                     anything else: resolved at finalize.
 //
 // exit() inside a parallel region: see at_exit().
 //
@@ -64,6 +67,7 @@ void after_fork_in_child() {
 void init_clock() {
   sync::ClockOptions options;
   options.calibration_seconds = 0.002;
+  options.measure_resolution = false;  // the profile needs ticks per second only
   if (const char* hz = std::getenv("OMPSCAN_TSC_HZ")) {
     char* end = nullptr;
     const double value = std::strtod(hz, &end);
@@ -88,6 +92,8 @@ int initialize(ompt_function_lookup_t lookup, int /*initial_device_num*/,
     g.region_sampler = kMeasureAll;
     g.lock_sampler = kMeasureAll;
   }
+  const char* locations = std::getenv("OMPSCAN_LOCATIONS");
+  g.raw_locations = locations != nullptr && std::strcmp(locations, "raw") == 0;
   init_clock();
   g.pid = getpid();
   g.init_ticks = sync::ticks();

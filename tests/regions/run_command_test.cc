@@ -121,6 +121,16 @@ TEST_F(RunCommandTest, ClangBuiltAppRunsWithoutTheShim) {
   EXPECT_EQ(file["runtime"]["gomp_abi"], false);
   EXPECT_THAT(file["runtime"]["library"].get<std::string>(), HasSubstr("libomp.so.5"));
   EXPECT_EQ(file["profile"]["max_threads"], 2);
+  // The tool wrote raw locations (OMPSCAN_LOCATIONS=raw); ompscan run resolved them afterwards.
+  std::size_t resolved = 0;
+  for (const json& region : file["profile"]["regions"]) {
+    if (region["kind"] != "parallel") continue;
+    EXPECT_THAT(region["location"].value("file", ""), HasSubstr("mandelbrot.cc"));
+    EXPECT_GT(region["location"].value("line", 0), 0);
+    EXPECT_THAT(region["location"].value("function", ""), HasSubstr("count_points"));
+    ++resolved;
+  }
+  EXPECT_EQ(resolved, 1u);
 }
 
 TEST_F(RunCommandTest, ManualRegionApiFindsThePreloadedTool) {

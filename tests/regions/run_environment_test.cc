@@ -47,6 +47,14 @@ TEST(RunEnvironment, KnownTscFrequencyIsHandedToTheTool) {
   EXPECT_THAT(run_environment({}, with_clock), Contains("OMPSCAN_TSC_HZ=2100000123.500"));
 }
 
+TEST(RunEnvironment, RawLocationsOnlyWhenTheCallerResolvesThem) {
+  RunSettings s = settings();
+  for (const std::string& entry : run_environment({}, s))
+    EXPECT_FALSE(entry.starts_with("OMPSCAN_LOCATIONS=")) << entry;
+  s.raw_locations = true;
+  EXPECT_THAT(run_environment({}, s), Contains("OMPSCAN_LOCATIONS=raw"));
+}
+
 TEST(RunEnvironment, BindingPlacesAndShimOverrideOrPrepend) {
   RunSettings s = settings();
   s.bind = "spread";

@@ -561,6 +561,26 @@ TEST_F(ToolProfileTest, WithoutOutputPathTheApplicationRunsAndNothingIsWritten) 
   EXPECT_EQ(files, 0u);
 }
 
+TEST_F(ToolProfileTest, RawLocationsLeaveSourceLinesToTheLauncher) {
+  RunOptions options;
+  options.env["OMPSCAN_LOCATIONS"] = "raw";
+  const Json p = profile_of(Compiler::llvm, {"locks", "2000"}, options);
+  std::size_t locations = 0;
+  for (const Json& r : regions_of_kind(p, "parallel")) {
+    ASSERT_TRUE(r.contains("location"));
+    std::vector<Json> all = {r["location"]};
+    for (const Json& lock : r["locks"]) all.push_back(lock["location"]);
+    for (const Json& location : all) {
+      ++locations;
+      EXPECT_THAT(location["module"].get<std::string>(), HasSubstr("locks"));
+      EXPECT_THAT(location["offset"].get<std::string>(), StartsWith("0x"));
+      EXPECT_FALSE(location.contains("file")) << location;
+      EXPECT_FALSE(location.contains("function")) << location;
+    }
+  }
+  EXPECT_EQ(locations, 4u);  // two regions, one lock call site each
+}
+
 // A C compiler that builds OpenMP programs on libomp, or "".
 std::string clang_c_compiler() {
   for (const char* candidate : {"/usr/bin/clang", "/usr/bin/clang-14"}) {
