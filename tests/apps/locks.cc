@@ -10,9 +10,10 @@
 // loops are worksharing loops, so the total work and the printed checksums do not depend on the
 // thread count.
 //
-// locks fast [iterations]: one region where every thread takes its own lock in a tight loop
-// (millions of acquisitions per second per thread, a tiny critical section) for measuring the
-// tool's per-acquisition overhead.
+// locks fast [iterations] [work_ns]: one region where every thread takes its own lock in a tight
+// loop (tens of millions of acquisitions per second per thread, a tiny critical section), or with
+// about work_ns of work after each release (work_ns 80: about 8 million per second, ScalOMP's UA.B
+// case), for measuring the tool's per-acquisition overhead.
 #include <omp.h>
 
 #include <cstdint>
@@ -75,7 +76,9 @@ int main(int argc, char** argv) {
   std::vector<PerThread> slots(omp_get_max_threads());
   for (PerThread& slot : slots) omp_init_lock(&slot.lock);
   if (fast) {
-    const std::uint64_t sum = own_locks(slots, iterations, 0);
+    const std::uint64_t work_ns = argc > 3 ? apps::arg_or(argc, argv, 3, 1) : 0;
+    const std::uint64_t sum =
+        own_locks(slots, iterations, work_ns > 0 ? apps::spin_trips_for_ns(work_ns) : 0);
     std::printf("locks fast %lld: checksum %llu\n", static_cast<long long>(iterations),
                 static_cast<unsigned long long>(sum));
   } else {
