@@ -24,13 +24,4 @@ std::string format_row(const ResultRow& row) {
                    row.oversubscribed ? "1" : "0"});
 }
 
-std::string utc_timestamp() {
-  std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
-
 }  // namespace ompscale::microbench

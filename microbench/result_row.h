@@ -39,7 +39,4 @@ const std::string& results_header();
 /// with enough digits to round-trip at 0.1 ns (%.6g would lose digits of large values).
 std::string format_row(const ResultRow& row);
 
-/// The current time as ISO 8601 UTC with seconds ("2026-11-22T01:02:03Z").
-std::string utc_timestamp();
-
 }  // namespace ompscale::microbench

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/output_file.h"
+#include "common/utc_time.h"
 #include "microbench/result_row.h"
 
 namespace ompscale::microbench {

@@ -17,6 +17,7 @@
 #include "common/error.h"
 #include "common/interrupt.h"
 #include "common/text.h"
+#include "common/utc_time.h"
 #include "microbench/driver/canary_store.h"
 #include "microbench/driver/plan.h"
 #include "microbench/driver/progress.h"

@@ -1,10 +1,8 @@
 #include "regions/run/run_file.h"
 
-#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>  // fmt::join
 
-#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -43,11 +41,6 @@ bool run_succeeded(const LaunchResult& launch) {
 
 const char* run_status(const LaunchResult& launch) {
   return run_succeeded(launch) ? "ok" : "failed";
-}
-
-std::string utc_now() {
-  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}",
-                     std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now()));
 }
 
 json run_file_json(const RunRecord& record) {

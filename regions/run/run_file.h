@@ -67,7 +67,4 @@ bool run_file_complete(const std::string& path, const PlannedRun& planned,
                        const std::optional<std::string>& bind,
                        const std::optional<std::string>& places);
 
-/// Now, UTC, "2026-11-22T01:02:03Z".
-std::string utc_now();
-
 }  // namespace ompscale::regions

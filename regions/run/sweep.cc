@@ -17,6 +17,7 @@
 
 #include "common/error.h"
 #include "common/interrupt.h"
+#include "common/utc_time.h"
 #include "common/output_file.h"
 #include "platforms/platform.h"
 #include "regions/run/elf_file.h"
@@ -208,7 +209,7 @@ RunRecord make_run(const SweepContext& context, const PlannedRun& run, const Exe
   record.openmp_environment = openmp_variables(launch.env);
   record.host = context.host;
   record.hardware_threads = context.hardware_threads;
-  record.started = utc_now();
+  record.started = utc_timestamp();
 
   const auto started = std::chrono::steady_clock::now();
   std::unique_ptr<PerfCounters> counters;

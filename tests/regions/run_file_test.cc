@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <regex>
 
 #include "common/error.h"
 #include "regions/report/read_runs.h"
@@ -242,11 +241,6 @@ TEST(ResumeCommand, QuotesForTheShellAndDropsForce) {
             "ompscan run --threads 1,2 -o 'my runs' -- ./app --force 'it'\\''s'");
   EXPECT_EQ(resume_command({"run", "--inputs", "", "--", "./app", "{input}"}),
             "ompscan run --inputs '' -- ./app '{input}'");
-}
-
-TEST(UtcNow, IsIso8601) {
-  EXPECT_TRUE(std::regex_match(utc_now(), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")))
-      << utc_now();
 }
 
 }  // namespace

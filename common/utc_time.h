@@ -1,0 +1,11 @@
+#pragma once
+// Wall-clock stamps for files that record when something ran (CSV rows, sidecars, run files).
+
+#include <string>
+
+namespace ompscale {
+
+/// Now, as ISO 8601 UTC with seconds: "2026-11-22T01:02:03Z".
+std::string utc_timestamp();
+
+}  // namespace ompscale
