@@ -100,9 +100,13 @@ void add_hints(const Region& region, const RegionPoint& at, const PointAnalysis&
   }
   const CategoryCosts& c = p.cost;
   std::string schedules = fmt::format("{}", fmt::join(at.schedules, ", "));
+  // Only loops known to be dynamic or guided balance already. "dispatch" (clang's
+  // __kmpc_dispatch_init), "runtime", "auto" and "unknown" may run a static schedule: a
+  // schedule(runtime) loop under OMP_SCHEDULE=static reports "dispatch" or "runtime".
   const bool dynamic_already =
-      !at.schedules.empty() && std::none_of(at.schedules.begin(), at.schedules.end(),
-                                            [](const std::string& s) { return s == "static"; });
+      !at.schedules.empty() &&
+      std::all_of(at.schedules.begin(), at.schedules.end(),
+                  [](const std::string& s) { return s == "dynamic" || s == "guided"; });
   add(HintKind::kImbalance, c.imbalance,
       fmt::format("load imbalance: threads wait {} on average for the last one at the region's "
                   "barriers",

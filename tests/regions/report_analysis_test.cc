@@ -91,6 +91,23 @@ TEST(ReportAnalysis, DynamicScheduleAlreadyGetsOtherAdvice) {
   EXPECT_NE(s.hints[0].advice.find("smaller chunks"), std::string::npos);
 }
 
+TEST(ReportAnalysis, RuntimeChosenSchedulesMayBeStaticSoDynamicIsAdvised) {
+  // schedule(runtime) reports "runtime" (GCC builds) or "dispatch" (clang builds, also for
+  // dynamic and guided): under OMP_SCHEDULE=static these loops are static.
+  for (const std::vector<std::string>& schedules : std::vector<std::vector<std::string>>{
+           {"dispatch"}, {"runtime"}, {"auto"}, {"dynamic", "runtime"}}) {
+    Region r = region_of({point(1, 8.0, 0.0), point(4, 3.0, 0.8)});
+    r.points[1].schedules = schedules;
+    const SeriesAnalysis s = analyse_region(r, "in");
+    ASSERT_FALSE(s.hints.empty());
+    EXPECT_EQ(s.hints[0].kind, HintKind::kImbalance);
+    EXPECT_NE(s.hints[0].advice.find("schedule(dynamic)"), std::string::npos) << schedules[0];
+  }
+  Region guided = region_of({point(1, 8.0, 0.0), point(4, 3.0, 0.8)});
+  guided.points[1].schedules = {"guided", "dynamic"};
+  EXPECT_NE(analyse_region(guided, "in").hints[0].advice.find("smaller chunks"), std::string::npos);
+}
+
 TEST(ReportAnalysis, SerialRegionsLoseWhatTheyDoNotScale) {
   const Region r =
       region_of({point(1, 2.0, 0.0), point(2, 2.0, 0.0), point(8, 2.0, 0.0)}, RegionKind::kSerial);
