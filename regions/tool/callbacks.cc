@@ -204,7 +204,9 @@ void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
 // ----------------------------------------------------------------------------------------------
 // Locks: every acquisition counted, a sample timed.
 
-void finish_timed_acquisition(TaskContext& context, ompt_wait_id_t wait_id) {
+// The lock callbacks run on every acquisition: their rare work is out of line and reached by
+// tail calls, so the common path returns without a stack frame.
+[[gnu::noinline]] void finish_timed_acquisition(TaskContext& context, ompt_wait_id_t wait_id) {
   const std::uint64_t now = ticks();
   ThreadState& ts = *context.thread;
   context.held_record =
@@ -217,27 +219,43 @@ void finish_timed_acquisition(TaskContext& context, ompt_wait_id_t wait_id) {
   context.acquire_stamp = 0;
 }
 
+// The rest of on_mutex_acquire() when the site is new to the context or the acquisition is a
+// timed one: out of line and reached by a tail call, so the common path needs no stack frame.
+[[gnu::noinline]] void acquire_slow_path(TaskContext& context, const void* codeptr_ra,
+                                         ompt_mutex_t kind, bool counted) {
+  if (!counted) count_lock(context, codeptr_ra, static_cast<std::uint8_t>(kind));
+  const std::uint64_t n = context.locks_seen++;
+  if (n != context.next_timed) return;
+  context.next_timed = g.lock_sampler.next_after(n);
+  context.acquire_codeptr = codeptr_ra;
+  context.acquire_kind = static_cast<std::uint8_t>(kind);
+  context.acquire_weight = context.next_timed - n;
+  context.acquire_stamp = ticks();
+}
+
 void on_mutex_acquire(ompt_mutex_t kind, unsigned int /*hint*/, unsigned int /*impl*/,
                       ompt_wait_id_t /*wait_id*/, const void* codeptr_ra) {
   TaskContext* context = tls_context;
   if (context == nullptr) return;
   // A test may fail: tests are counted when they acquire.
-  if (!is_test_lock(kind)) count_lock(*context, codeptr_ra, static_cast<std::uint8_t>(kind));
-  const std::uint64_t n = context->locks_seen++;
-  if (n == context->next_timed) [[unlikely]] {
-    context->next_timed = g.lock_sampler.next_after(n);
-    context->acquire_codeptr = codeptr_ra;
-    context->acquire_kind = static_cast<std::uint8_t>(kind);
-    context->acquire_weight = context->next_timed - n;
-    context->acquire_stamp = ticks();
-  }
+  const bool counted =
+      is_test_lock(kind) || try_count_lock(*context, codeptr_ra, static_cast<std::uint8_t>(kind));
+  if (!counted || context->locks_seen == context->next_timed) [[unlikely]]
+    return acquire_slow_path(*context, codeptr_ra, kind, counted);
+  ++context->locks_seen;
+}
+
+[[gnu::noinline]] void acquired_slow_path(TaskContext& context, ompt_mutex_t kind,
+                                          ompt_wait_id_t wait_id, const void* codeptr_ra) {
+  if (is_test_lock(kind)) count_lock(context, codeptr_ra, static_cast<std::uint8_t>(kind));
+  if (context.acquire_stamp != 0) finish_timed_acquisition(context, wait_id);
 }
 
 void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr_ra) {
   TaskContext* context = tls_context;
   if (context == nullptr) return;
-  if (is_test_lock(kind)) count_lock(*context, codeptr_ra, static_cast<std::uint8_t>(kind));
-  if (context->acquire_stamp != 0) finish_timed_acquisition(*context, wait_id);
+  if (is_test_lock(kind) || context->acquire_stamp != 0) [[unlikely]]
+    return acquired_slow_path(*context, kind, wait_id, codeptr_ra);
 }
 
 void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id,
@@ -247,16 +265,21 @@ void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id,
   finish_timed_acquisition(*context, wait_id);
 }
 
+// The release of a timed acquisition: its hold time.
+[[gnu::noinline]] void finish_hold(TaskContext& context) {
+  ThreadState& ts = *context.thread;
+  if (context.held_record != kNoRecord && context.held_epoch == ts.epoch) {
+    // The finalizer may be reading the record (exit() inside a region).
+    std::atomic_ref<std::uint64_t>(ts.records[context.held_record].c)
+        .store(ticks_between(context.held_stamp, ticks()), std::memory_order_relaxed);
+  }
+  context.held_stamp = 0;
+}
+
 void on_mutex_released(ompt_mutex_t /*kind*/, ompt_wait_id_t wait_id, const void* /*codeptr_ra*/) {
   TaskContext* context = tls_context;
   if (context == nullptr || context->held_stamp == 0 || wait_id != context->held_wait_id) return;
-  ThreadState& ts = *context->thread;
-  if (context->held_record != kNoRecord && context->held_epoch == ts.epoch) {
-    // The finalizer may be reading the record (exit() inside a region).
-    std::atomic_ref<std::uint64_t>(ts.records[context->held_record].c)
-        .store(ticks_between(context->held_stamp, ticks()), std::memory_order_relaxed);
-  }
-  context->held_stamp = 0;
+  return finish_hold(*context);
 }
 
 // ----------------------------------------------------------------------------------------------

@@ -40,19 +40,19 @@ struct Record {
 };
 static_assert(sizeof(Record) == 32, "records are half a cache line");
 
-/// The b field of a lock record: the wait in ticks (below 2^56, a year at 2 GHz) and, in the top
-/// byte, the number of acquisitions the timed one stands for (the gap to the next timed one), so
-/// the aggregation can weight it.
-inline constexpr std::uint64_t kMaxLockWeight = 255;
+/// The b field of a lock record: the wait in ticks (below 2^48, 39 hours at 2 GHz) and, in the
+/// top 16 bits, the number of acquisitions the timed one stands for (the gap to the next timed
+/// one, at most 1.5 sampling periods), so the aggregation can weight it.
+inline constexpr std::uint64_t kMaxLockWeight = 0xFFFF;
 constexpr std::uint64_t lock_wait_field(std::uint64_t wait_ticks, std::uint64_t weight) {
-  return (wait_ticks & ((1ull << 56) - 1)) |
-         ((weight < kMaxLockWeight ? weight : kMaxLockWeight) << 56);
+  return (wait_ticks & ((1ull << 48) - 1)) |
+         ((weight < kMaxLockWeight ? weight : kMaxLockWeight) << 48);
 }
 constexpr std::uint64_t lock_wait_ticks(std::uint64_t b) {
-  return b & ((1ull << 56) - 1);
+  return b & ((1ull << 48) - 1);
 }
 constexpr std::uint64_t lock_weight(std::uint64_t b) {
-  return b >> 56;
+  return b >> 48;
 }
 
 /// later - earlier in ticks, or 0 when earlier > later: stamps of different cores may be a few

@@ -121,6 +121,15 @@ void flush_lock_site(ThreadState& ts, LockSite& site) {
          reinterpret_cast<std::uintptr_t>(site.codeptr), count);
 }
 
+void install_lock_site(TaskContext& context, LockSite& site, const void* codeptr,
+                       std::uint8_t kind) {
+  flush_lock_site(*context.thread, site);
+  site.codeptr = codeptr;
+  site.kind = kind;
+  site.region = context.region;
+  site.thread = context.index;
+}
+
 void flush_lock_sites(ThreadState& ts) {
   for (std::uint32_t dirty = ts.dirty_sites; dirty != 0; dirty &= dirty - 1) {
     LockSite& site = ts.sites[std::countr_zero(dirty)];

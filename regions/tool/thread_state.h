@@ -204,22 +204,33 @@ void flush_lock_site(ThreadState& ts, LockSite& site);
 
 /// Counts one lock acquisition of `context` at (codeptr, kind): on every acquisition of a
 /// measured execution, hence inline.
-inline void count_lock(TaskContext& context, const void* codeptr, std::uint8_t kind) {
-  ThreadState& ts = *context.thread;
+/// Flushes `site` and makes it (codeptr, kind) of `context`.
+void install_lock_site(TaskContext& context, LockSite& site, const void* codeptr,
+                       std::uint8_t kind);
+
+inline std::uint32_t lock_site_index(const void* codeptr) {
   const auto address = reinterpret_cast<std::uintptr_t>(codeptr);
-  const auto i = static_cast<std::uint32_t>((address ^ (address >> 7)) % kLockSites);
+  return static_cast<std::uint32_t>((address ^ (address >> 7)) % kLockSites);
+}
+
+/// Counts the acquisition when its site is installed already (the common case, kept free of
+/// calls so the callback needs no stack frame); false, counting nothing, otherwise.
+inline bool try_count_lock(TaskContext& context, const void* codeptr, std::uint8_t kind) {
+  ThreadState& ts = *context.thread;
+  const std::uint32_t i = lock_site_index(codeptr);
   LockSite& site = ts.sites[i];
   // Sites are flushed and emptied (kind 0) whenever the thread's context changes, so (codeptr,
   // kind) identify a site of the current context.
-  if (site.codeptr != codeptr || site.kind != kind) [[unlikely]] {
-    flush_lock_site(ts, site);
-    site.codeptr = codeptr;
-    site.kind = kind;
-    site.region = context.region;
-    site.thread = context.index;
-  }
+  if (site.codeptr != codeptr || site.kind != kind) return false;
   site.count.store(site.count.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   ts.dirty_sites |= 1u << i;
+  return true;
+}
+
+inline void count_lock(TaskContext& context, const void* codeptr, std::uint8_t kind) {
+  if (try_count_lock(context, codeptr, kind)) return;
+  install_lock_site(context, context.thread->sites[lock_site_index(codeptr)], codeptr, kind);
+  try_count_lock(context, codeptr, kind);
 }
 
 /// Writes the pending lock-site counts as records.
