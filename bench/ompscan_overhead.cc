@@ -1,10 +1,12 @@
 // The ompscan tool's overhead: each test application runs 5 times without a tool, 5 times under
 // a null OMPT tool (the same callbacks, empty: what libomp's OMPT paths cost any tool), and 5
 // times under libompscan.so as `ompscan run` loads it (OMP_TOOL_LIBRARIES + LD_PRELOAD, profile
-// written, OMPSCAN_TSC_HZ given, raw locations), interleaved, at 2 threads; the figure is the
-// median wall time with the tool over without, minus one. For the region-heavy and the lock-heavy
-// application it also prints the cost per region instance and per lock acquisition, in all and
-// beyond the null tool's.
+// written, OMPSCAN_TSC_HZ given, raw locations), at 2 threads, in rounds of three back-to-back
+// runs (order alternating); the figure is the median over rounds of the wall time with the tool
+// over without, minus one. "spread" (largest over smallest uninstrumented run) is the noise
+// canary: an overhead below the spread's excess is within this machine's noise. For the
+// region-heavy and the lock-heavy application it also prints the cost per region instance and per
+// lock acquisition, in all and beyond the null tool's.
 //
 //   build/bench/ompscan_overhead [--runs 5] [--threads 2] [--compiler llvm|gnu]
 //
@@ -103,10 +105,10 @@ int main(int argc, char** argv) {
   };
   std::printf(
       "ompscan tool overhead, %s-built apps, %s threads, median of %d runs each "
-      "(interleaved: no tool, null OMPT tool, ompscan)\n",
+      "(rounds of: no tool, null OMPT tool, ompscan; overhead = median of per-round ratios)\n",
       compiler.c_str(), threads.c_str(), runs);
-  std::printf("%-14s %8s %8s %8s %7s %9s %7s  %s\n", "app", "base s", "null s", "tool s", "null",
-              "overhead", "target", "cost per unit (beyond the null tool)");
+  std::printf("%-14s %8s %8s %8s %9s %7s  %s\n", "app", "base s", "spread", "null", "overhead",
+              "target", "cost per unit (beyond the null tool)");
   bool all_met = true;
   for (const App& app : apps_list) {
     std::vector<std::string> command = {(apps / app.name).string()};
@@ -115,29 +117,41 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "ompscan_overhead: %s is not built\n", command[0].c_str());
       return 1;
     }
-    std::vector<double> base, null_tool, tool;
+    // One round runs the three variants back to back, in alternating order; each round gives
+    // its own ratios, so a slow phase of the machine spanning a round cancels out.
+    std::vector<double> base, null_ratio, tool_ratio, tool_minus_null, tool_minus_base;
     for (int r = 0; r < runs; ++r) {
-      unsetenv("OMP_TOOL_LIBRARIES");
-      unsetenv("LD_PRELOAD");
-      unsetenv("OMPSCAN_OUTPUT");
-      base.push_back(run_seconds(command, dir));
-      setenv("OMP_TOOL_LIBRARIES", OMPSCALE_NULL_TOOL, 1);
-      null_tool.push_back(run_seconds(command, dir));
-      setenv("OMP_TOOL_LIBRARIES", OMPSCALE_OMPSCAN_TOOL, 1);
-      setenv("LD_PRELOAD", OMPSCALE_OMPSCAN_TOOL, 1);
-      setenv("OMPSCAN_OUTPUT", (dir / "profile.json").c_str(), 1);
-      tool.push_back(run_seconds(command, dir));
+      double seconds[3] = {0, 0, 0};  // base, null tool, ompscan
+      for (int k = 0; k < 3; ++k) {
+        const int variant = r % 2 == 0 ? k : 2 - k;
+        unsetenv("OMP_TOOL_LIBRARIES");
+        unsetenv("LD_PRELOAD");
+        unsetenv("OMPSCAN_OUTPUT");
+        if (variant == 1) setenv("OMP_TOOL_LIBRARIES", OMPSCALE_NULL_TOOL, 1);
+        if (variant == 2) {
+          setenv("OMP_TOOL_LIBRARIES", OMPSCALE_OMPSCAN_TOOL, 1);
+          setenv("LD_PRELOAD", OMPSCALE_OMPSCAN_TOOL, 1);
+          setenv("OMPSCAN_OUTPUT", (dir / "profile.json").c_str(), 1);
+        }
+        seconds[variant] = run_seconds(command, dir);
+      }
+      base.push_back(seconds[0]);
+      null_ratio.push_back(seconds[1] / seconds[0] - 1);
+      tool_ratio.push_back(seconds[2] / seconds[0] - 1);
+      tool_minus_base.push_back(seconds[2] - seconds[0]);
+      tool_minus_null.push_back(seconds[2] - seconds[1]);
     }
     const double b = ompscale::stats::median(base);
-    const double n = ompscale::stats::median(null_tool);
-    const double t = ompscale::stats::median(tool);
-    const double overhead = 100 * (t - b) / b;
+    const double overhead = 100 * ompscale::stats::median(tool_ratio);
+    const double base_spread =
+        *std::max_element(base.begin(), base.end()) / *std::min_element(base.begin(), base.end());
     all_met = all_met && overhead <= app.target_percent;
     std::string per_unit = "";
     if (app.units > 0) {
       char text[160];
-      std::snprintf(text, sizeof text, "%.1f ns/%s (%.1f)", (t - b) * 1e9 / app.units, app.unit,
-                    (t - n) * 1e9 / app.units);
+      std::snprintf(text, sizeof text, "%.1f ns/%s (%.1f)",
+                    ompscale::stats::median(tool_minus_base) * 1e9 / app.units, app.unit,
+                    ompscale::stats::median(tool_minus_null) * 1e9 / app.units);
       per_unit = text;
       if (std::string(app.unit) == "acquisition") {
         std::snprintf(text, sizeof text, ", %.1fM acquisitions/s/thread",
@@ -145,8 +159,9 @@ int main(int argc, char** argv) {
         per_unit += text;
       }
     }
-    std::printf("%-14s %8.4f %8.4f %8.4f %6.1f%% %8.2f%% %6.0f%%  %s\n", app.name.c_str(), b, n, t,
-                100 * (n - b) / b, overhead, app.target_percent, per_unit.c_str());
+    std::printf("%-14s %8.4f %7.2fx %7.1f%% %8.2f%% %6.0f%%  %s\n", app.name.c_str(), b,
+                base_spread, 100 * ompscale::stats::median(null_ratio), overhead,
+                app.target_percent, per_unit.c_str());
   }
   unsetenv("LD_PRELOAD");
   std::printf("%s\n", all_met ? "all targets met" : "some targets missed");
