@@ -5,7 +5,7 @@
 // (../shared/reference/epcc-syncbench-2core-vm.md); ompbench's target is at most 1.3x.
 //
 //   build/bench/run_spread [--runs 5] [--method direct|epcc] [--metric avg_cost] [--runtime both]
-//                          [--keep DIR]
+//                          [--keep DIR] [--batch N]
 //
 // The figure is the largest spread over all (construct, runtime) pairs of the chosen metric.
 // First it times the reference command, `ompbench --construct barrier --bind spread
@@ -36,6 +36,7 @@ struct Arguments {
   std::string metric;  // default: avg_cost (direct) or overhead (epcc)
   std::string runtime = "both";
   std::string keep;
+  std::string batch;  // ompbench --batch; "" = its default
 };
 
 Arguments parse(int argc, char** argv) {
@@ -53,6 +54,8 @@ Arguments parse(int argc, char** argv) {
       a.runtime = value;
     else if (flag == "--keep")
       a.keep = value;
+    else if (flag == "--batch")
+      a.batch = value;
     else {
       std::fprintf(stderr, "run_spread: unknown option %s\n", flag.c_str());
       std::exit(2);
@@ -115,9 +118,11 @@ int main(int argc, char** argv) {
   std::size_t fewest_valid = ~std::size_t{0};
   for (int r = 0; r < 3; ++r) {
     const auto start = std::chrono::steady_clock::now();
-    const ompscale::test_support::Outcome outcome = ompscale::test_support::run_program(
-        {OMPSCALE_OMPBENCH_BIN, "--construct", "barrier", "--bind", "spread", "--threads", "1,2"},
-        dir);
+    std::vector<std::string> command = {
+        OMPSCALE_OMPBENCH_BIN, "--construct", "barrier", "--bind", "spread", "--threads", "1,2"};
+    if (!args.batch.empty()) command.insert(command.end(), {"--batch", args.batch});
+    const ompscale::test_support::Outcome outcome =
+        ompscale::test_support::run_program(command, dir);
     reference_seconds.push_back(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (outcome.status != 0) {
@@ -141,10 +146,22 @@ int main(int argc, char** argv) {
     fs::remove(out);
     fs::remove(out + ".meta.json");
     const auto start = std::chrono::steady_clock::now();
-    const ompscale::test_support::Outcome outcome = ompscale::test_support::run_program(
-        {OMPSCALE_OMPBENCH_BIN, "--construct", "barrier,parallel", "--threads", "2", "--method",
-         args.method, "--runtime", args.runtime, "--seed", std::to_string(r + 1), "-o", out},
-        dir);
+    std::vector<std::string> command = {OMPSCALE_OMPBENCH_BIN,
+                                        "--construct",
+                                        "barrier,parallel",
+                                        "--threads",
+                                        "2",
+                                        "--method",
+                                        args.method,
+                                        "--runtime",
+                                        args.runtime,
+                                        "--seed",
+                                        std::to_string(r + 1),
+                                        "-o",
+                                        out};
+    if (!args.batch.empty()) command.insert(command.end(), {"--batch", args.batch});
+    const ompscale::test_support::Outcome outcome =
+        ompscale::test_support::run_program(command, dir);
     seconds.push_back(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (outcome.status != 0) {
