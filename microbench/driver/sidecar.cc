@@ -139,6 +139,7 @@ void append_run(const std::string& path, const RunRecord& run) {
         {"reference_ns", run.canary_reference_ns},
         {"machine_typical_ns", run.canary_typical_ns},
         {"waited_seconds", run.waited_seconds},
+        {"machine_lock_waited_seconds", run.machine_lock_waited_seconds},
         {"slow_factor", run.slow_factor},
         {"batches", run.batches},
         {"slow_batches_remeasured", run.slow_batches},

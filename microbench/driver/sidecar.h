@@ -46,6 +46,7 @@ struct RunRecord {
   double canary_reference_ns = 0;
   double canary_typical_ns = 0;  // the machine's typical state from earlier runs (0 = unknown)
   double waited_seconds = 0;  // waited for the best state
+  double machine_lock_waited_seconds = 0;  // waited for other ompbench runs (machine_lock.h)
   double slow_factor = 0;
   int batches = 0;
   int slow_batches = 0;           // judged slow and measured again

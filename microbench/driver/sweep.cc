@@ -19,6 +19,7 @@
 #include "common/text.h"
 #include "common/utc_time.h"
 #include "microbench/driver/canary_store.h"
+#include "microbench/driver/machine_lock.h"
 #include "microbench/driver/plan.h"
 #include "microbench/driver/progress.h"
 #include "microbench/driver/results_file.h"
@@ -234,11 +235,17 @@ int run_sweep(const RunOptions& options) {
       static_cast<long>(plan.configs.size()) * options.reps);
   CanaryReference reference;          // cross-core round trip
   CanaryReference compute_reference;  // compute speed
-  for (double probe : driver_canaries(options.canary_exchanges, 10)) reference.add(probe);
   // The machine's typical state from earlier runs (canary_store.h): batches are judged against it
   // while the sweep can wait for it; after --max-wait in another state, against this run's own
   // canaries.
   const CanaryStore store(options.canary_store);
+  // Every measurement (the driver's probes, a worker's round) holds the machine lock.
+  MachineLock machine_lock(store.enabled() ? store.path() + ".lock" : "");
+  if (!machine_lock.warning().empty()) record.warnings.push_back(machine_lock.warning());
+  {
+    const MachineLock::Held held = machine_lock.acquire();
+    for (double probe : driver_canaries(options.canary_exchanges, 10)) reference.add(probe);
+  }
   const std::string machine = CanaryStore::machine_key(hardware_threads);
   const double typical_round_trip =
       options.canary_exchanges > 0 ? store.typical_round_trip_ns(machine) : 0;
@@ -257,6 +264,7 @@ int run_sweep(const RunOptions& options) {
   const auto wait_for_typical_state = [&] {
     if (!use_typical) return;
     const auto median_probe = [&] {
+      const MachineLock::Held held = machine_lock.acquire();
       std::vector<double> probes = driver_canaries(options.canary_exchanges, 3);
       std::sort(probes.begin(), probes.end());
       return probes.empty() ? 0.0 : probes[probes.size() / 2];
@@ -434,8 +442,11 @@ int run_sweep(const RunOptions& options) {
                                          std::vector<std::string>(f.begin() + 1, f.end()), kind});
         }
       };
-      const WorkerExit exit = run_worker(
-          launch, [&] { return interrupted() || phase_changed; }, on_line);
+      const WorkerExit exit = [&] {
+        const MachineLock::Held held = machine_lock.acquire();
+        return run_worker(
+            launch, [&] { return interrupted() || phase_changed; }, on_line);
+      }();
       if (exit.stopped && phase_changed && ++phase_stops >= kMaxPhaseStops) {
         // A machine that flaps between states faster than a round: stop waiting for it.
         use_typical = false;
@@ -462,6 +473,7 @@ int run_sweep(const RunOptions& options) {
   progress.clear();
   record.canary_reference_ns = round_trip_reference();
   record.waited_seconds = waited_seconds;
+  record.machine_lock_waited_seconds = machine_lock.waited_seconds();
   record.compute_reference_ns = compute_reference.value();
   const bool was_interrupted = interrupted();
   record.finished = utc_timestamp();

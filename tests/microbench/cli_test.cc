@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
@@ -275,6 +276,29 @@ TEST_F(OmpbenchCli, SigintKeepsWholeBatchesAndResumes) {
 
 // Every construct of the catalogue, with every method it claims, at 1 and 2 threads, on both
 // runtimes: each configuration yields valid values or is reported unavailable with a reason.
+TEST_F(OmpbenchCli, ConcurrentRunsTakeTurnsThroughTheMachineLock) {
+  // Two runs started together share one canary store, so one machine lock: each waits while the
+  // other measures, and both finish whole.
+  std::vector<std::unique_ptr<test_support::ChildProcess>> children;
+  for (const char* name : {"a", "b"}) {
+    children.push_back(std::make_unique<test_support::ChildProcess>(
+        std::vector<std::string>{OMPSCALE_OMPBENCH_BIN, "--construct", "barrier", "--threads",
+                                 "1,2", "--runtime", "gnu", "--reps", "30", "--canary-store",
+                                 path("store.json"), "-o", path(std::string(name) + ".csv")},
+        "/dev/null", path(std::string(name) + ".out"), path(std::string(name) + ".err")));
+  }
+  for (auto& child : children) EXPECT_EQ(child->wait(), 0);
+  EXPECT_TRUE(fs::exists(path("store.json.lock")));
+  double waited = 0;
+  for (const char* name : {"a", "b"}) {
+    const nlohmann::json meta =
+        nlohmann::json::parse(slurp(path(std::string(name) + ".csv.meta.json")));
+    EXPECT_EQ(meta["runs"][0]["status"], "complete") << slurp(path(std::string(name) + ".err"));
+    waited += meta["runs"][0]["noise"]["machine_lock_waited_seconds"].get<double>();
+  }
+  EXPECT_GT(waited, 0.0);
+}
+
 TEST_F(OmpbenchCli, EveryConstructRunsAtOneAndTwoThreadsOnEveryRuntime) {
   const Outcome out =
       run({"--suite", "all", "--method", "both", "--threads", "1,2", "--reps", "3", "--batch", "3",
