@@ -217,6 +217,9 @@ SeriesAnalysis analyse_region(const Region& region, const std::string& input,
     p.executions = rp->costs.executions;
     p.sampling_ratio = rp->costs.sampling_ratio();
     p.cost = categories(rp->costs);
+    p.tasks_created = rp->costs.tasks_created;
+    p.tasks_executed = rp->costs.tasks_executed;
+    p.task = rp->costs.task;
     out.points.push_back(p);
   }
   scale_against_first(out.points);

@@ -60,6 +60,13 @@ struct PointAnalysis {
   CategoryCosts loss;  ///< each cause's share of `lost`
   double other = 0.0;
   double potential_gain = 0.0;
+  /// Explicit tasks (not a cause of loss: their time is work): created and executed by all
+  /// threads, and the per-thread mean time in them (s); scaled, means over repetitions.
+  double tasks_created = 0.0;
+  double tasks_executed = 0.0;
+  double task = 0.0;
+
+  bool has_tasks() const { return tasks_created > 0.0 || tasks_executed > 0.0; }
 };
 
 enum class HintKind {

@@ -166,6 +166,7 @@ RegionRecord read_region(const json& r, const std::string& where) {
       rec.lock_acquisitions = number(t, "lock_acquisitions", at);
       rec.lock_timed = number(t, "lock_timed", at);
       rec.iterations = number(t, "iterations", at);
+      rec.task_ns = number(t, "task_ns", at);
       region.threads.push_back(rec);
     }
   }

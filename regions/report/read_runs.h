@@ -38,6 +38,7 @@ struct ThreadRecord {
   double lock_acquisitions = 0.0;
   double lock_timed = 0.0;
   double iterations = 0.0;
+  double task_ns = 0.0;  ///< time in explicit tasks (included in work_ns)
 };
 
 /// One lock kind at one code location inside a region, over the region's measured executions.
@@ -77,8 +78,8 @@ struct RegionRecord {
   std::vector<ThreadRecord> threads;
   std::vector<LockRecord> locks;
   std::vector<LoopRecord> loops;
-  double tasks_created = 0.0;
-  double tasks_executed = 0.0;
+  double tasks_created = 0.0;   ///< explicit tasks, all threads, over measured executions
+  double tasks_executed = 0.0;  ///< explicit tasks completed, likewise
 };
 
 struct Profile {

@@ -79,13 +79,17 @@ void add_costs(RegionCosts& into, const RegionCosts& c) {
   into.lock_contention += c.lock_contention;
   into.lock_acquisitions += c.lock_acquisitions;
   into.barriers += c.barriers;
+  into.tasks_created += c.tasks_created;
+  into.tasks_executed += c.tasks_executed;
+  into.task += c.task;
   into.lock_untimed = into.lock_untimed || c.lock_untimed;
 }
 
 void divide_costs(RegionCosts& c, double n) {
-  for (double* v : {&c.executions, &c.executions_measured, &c.team, &c.work, &c.work_max, &c.fork,
-                    &c.imbalance, &c.walkthrough, &c.startup, &c.lock_algorithm, &c.lock_contention,
-                    &c.lock_acquisitions, &c.barriers}) {
+  for (double* v :
+       {&c.executions, &c.executions_measured, &c.team, &c.work, &c.work_max, &c.fork, &c.imbalance,
+        &c.walkthrough, &c.startup, &c.lock_algorithm, &c.lock_contention, &c.lock_acquisitions,
+        &c.barriers, &c.tasks_created, &c.tasks_executed, &c.task}) {
     *v /= n;
   }
 }
@@ -133,6 +137,8 @@ RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks) 
   c.time = region.wall_ns * scale * kSeconds;
   const auto team = static_cast<double>(region.threads.size());
   c.team = team;
+  c.tasks_created = region.tasks_created * scale;
+  c.tasks_executed = region.tasks_executed * scale;
   for (const ThreadRecord& t : region.threads) {
     c.work += t.work_ns;
     c.work_max = std::max(c.work_max, t.work_ns * scale * kSeconds);
@@ -141,6 +147,7 @@ RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks) 
     c.walkthrough += t.walkthrough_ns;
     c.startup += t.startup_ns;
     c.barriers += t.barriers;
+    c.task += t.task_ns;
   }
   double algorithm = 0.0;
   double contention = 0.0;
@@ -173,12 +180,13 @@ RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks) 
     c.imbalance *= per_thread;
     c.walkthrough *= per_thread;
     c.startup *= per_thread;
+    c.task *= per_thread;
     c.barriers *= scale / team;
     c.lock_algorithm = algorithm / team;
     c.lock_contention = contention / team;
   } else {
     // No thread records (a serial gap): nothing to split, the time is all there is.
-    c.work = c.fork = c.imbalance = c.walkthrough = c.startup = c.barriers = 0.0;
+    c.work = c.fork = c.imbalance = c.walkthrough = c.startup = c.barriers = c.task = 0.0;
   }
   return c;
 }

@@ -39,6 +39,9 @@ struct RegionCosts {
   double lock_contention = 0.0;    ///< per-thread mean of scaled wait - algorithm
   double lock_acquisitions = 0.0;  ///< all threads, scaled
   double barriers = 0.0;           ///< per-thread mean, scaled
+  double tasks_created = 0.0;      ///< explicit tasks created (all threads), scaled
+  double tasks_executed = 0.0;     ///< explicit tasks executed to completion (all threads), scaled
+  double task = 0.0;               ///< per-thread mean of time in explicit tasks (part of work)
   bool lock_untimed = false;       ///< a lock site had acquisitions but no timed one: costs unknown
 
   /// executions_measured / executions (1 when every execution was measured).

@@ -83,14 +83,15 @@ void add_notes(const RunSet& runs, Report& report) {
         "the tool dropped {:.0f} event(s) (full buffers): some sums are incomplete", dropped));
   }
   for (const RegionReport& r : report.regions) {
+    // A serial region has no barrier or lock costs: its 'other' is all its (negative) loss.
+    if (r.region.kind == RegionKind::kSerial) continue;
     for (const SeriesAnalysis& s : r.series) {
       for (const PointAnalysis& p : s.points) {
         if (p.other < -0.05 * p.time && p.time > 0.0) {
           notes.push_back(fmt::format(
-              "{} at input {}, {} threads: 'other' is negative ({:.3g} s): the region lost less "
-              "than its barrier and lock costs grew, e.g. from caches holding smaller per-thread "
-              "data",
-              r.region.label, s.input, p.threads, p.other));
+              "{}{}, {} threads: 'other' is negative ({:.3g} s): the region lost less than its "
+              "barrier and lock costs grew, e.g. from caches holding smaller per-thread data",
+              r.region.label, s.input.empty() ? "" : " at input " + s.input, p.threads, p.other));
           break;
         }
       }

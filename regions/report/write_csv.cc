@@ -1,6 +1,6 @@
 // The CSV report: one row per region, input and thread count (docs/ompscan-report.md, "CSV").
-// RFC 4180 (common/csv.h); numbers read back exactly; serial regions leave the cause columns
-// empty (they have no barriers or locks to blame).
+// RFC 4180 (common/csv.h); numbers read back exactly; serial regions leave the cause and task
+// columns empty (they have no barriers or locks to blame, and no task records).
 
 #include "common/csv.h"
 #include "common/text.h"
@@ -19,7 +19,7 @@ constexpr std::string_view kColumns =
     "time_min_s,time_max_s,speedup,efficiency,lost_s,loss_imbalance_s,loss_walkthrough_s,"
     "loss_startup_s,loss_lock_contention_s,loss_lock_algorithm_s,loss_other_s,cost_imbalance_s,"
     "cost_walkthrough_s,cost_startup_s,cost_lock_contention_s,cost_lock_algorithm_s,"
-    "potential_gain_s";
+    "potential_gain_s,tasks_created,tasks_executed,task_s";
 
 void add_categories(std::vector<std::string>& row, const CategoryCosts& c) {
   for (double v : {c.imbalance, c.walkthrough, c.startup, c.lock_contention, c.lock_algorithm}) {
@@ -60,6 +60,13 @@ std::string format_csv(const Report& r) {
           row.insert(row.end(), 11, "");
         }
         row.push_back(format_exact(p.potential_gain));
+        if (split) {
+          for (double v : {p.tasks_created, p.tasks_executed, p.task}) {
+            row.push_back(format_exact(v));
+          }
+        } else {
+          row.insert(row.end(), 3, "");
+        }
         out += csv_line(row);
       }
     }

@@ -33,6 +33,9 @@ json point_json(const PointAnalysis& p, bool with_split) {
     j["loss"] = categories_json(p.loss);
     j["loss"]["other_s"] = p.other;
   }
+  if (p.has_tasks()) {
+    j["tasks"] = {{"created", p.tasks_created}, {"executed", p.tasks_executed}, {"task_s", p.task}};
+  }
   return j;
 }
 

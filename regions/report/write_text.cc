@@ -34,11 +34,17 @@ std::string inputs_list(const Measurements& m) {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
+// `before` + the input's name, or "" for runs made without --inputs (input "").
+std::string input_words(const std::string& before, const std::string& input) {
+  return input.empty() ? "" : before + input;
+}
+
 void runs_section(const Report& r, std::string& out) {
   const Measurements& m = r.measurements;
-  out += fmt::format("Runs: {} analysed (threads {}; input(s) {}), {} failed, {} without profile\n",
-                     r.usable_runs, fmt::join(m.thread_counts, ", "), inputs_list(m),
-                     r.failed.size(), r.without_profile.size());
+  out += fmt::format("Runs: {} analysed (threads {}{}), {} failed, {} without profile\n",
+                     r.usable_runs, fmt::join(m.thread_counts, ", "),
+                     input_words("; input(s) ", inputs_list(m)), r.failed.size(),
+                     r.without_profile.size());
   for (const RunFile& run : r.failed) {
     std::string how = run.signal ? fmt::format("signal {}", *run.signal)
                                  : fmt::format("exit status {}", run.exit_status.value_or(-1));
@@ -53,7 +59,7 @@ void runs_section(const Report& r, std::string& out) {
 
 void program_section(const Report& r, std::string& out) {
   const SeriesAnalysis& s = r.program_reference();
-  out += fmt::format("\nProgram (run wall time, input {})\n", s.input);
+  out += fmt::format("\nProgram (run wall time{})\n", input_words(", input ", s.input));
   TextTable t({Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kRight,
                Align::kRight, Align::kRight});
   t.add_row({"threads", "reps", "time", "spread%", "speedup", "efficiency", "lost"});
@@ -66,8 +72,9 @@ void program_section(const Report& r, std::string& out) {
 }
 
 void summary_section(const Report& r, std::string& out) {
-  out += fmt::format("\nRegions by potential gain (input {}, at the largest thread count)\n",
-                     r.reference_input);
+  out += fmt::format(
+      "\nRegions by potential gain ({}at the largest thread count)\n",
+      input_words("input ", r.reference_input) + (r.reference_input.empty() ? "" : ", "));
   TextTable t({Align::kRight, Align::kLeft, Align::kLeft, Align::kRight, Align::kRight,
                Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kLeft});
   t.add_row({"#", "region", "kind", "threads", "time", "efficiency", "lost", "gain", "gain%",
@@ -121,7 +128,8 @@ void region_section(const Report& r, const RegionReport& rr, std::size_t rank, s
     out +=
         fmt::format("  nested (level {}) in {}\n", rr.region.nesting_level, rr.region.parent_key);
   }
-  out += fmt::format("  input {}: {:.0f} executions, {}% measured{}\n", s.input, ref.executions,
+  out += fmt::format("  {}{:.0f} executions, {}% measured{}\n",
+                     input_words("input ", s.input) + (s.input.empty() ? "" : ": "), ref.executions,
                      percent(ref.sampling_ratio),
                      ref.sampling_ratio < 1.0
                          ? fmt::format(" (times scaled by {:.3g})", 1.0 / ref.sampling_ratio)
@@ -177,10 +185,19 @@ void region_section(const Report& r, const RegionReport& rr, std::size_t rank, s
         s.lock_class == LockClass::kAlgorithm ? "the algorithm (uncontended acquisitions)"
                                               : "contention (waiting for other threads)");
   }
+  if (std::any_of(s.points.begin(), s.points.end(),
+                  [](const PointAnalysis& p) { return p.has_tasks(); })) {
+    out += fmt::format(
+        "  Tasks at {} threads: {:.0f} created, {:.0f} executed, {} s per thread in explicit "
+        "tasks ({}% of the region's time)\n",
+        s.reference_threads, ref.tasks_created, ref.tasks_executed, secs(ref.task),
+        percent(ref.time > 0.0 ? ref.task / ref.time : 0.0));
+  }
   if (const ThreadModel* tm = rr.thread_model(r.models, s.input)) {
     const modeler::ClassModel& cm = r.models.results[tm->result].models.front();
-    out += fmt::format("  Model over threads (input {}): time(t) = {} s ({}, adj. R2 {})\n",
-                       s.input, cm.model.to_string("t", 4), modeler::to_string(cm.growth),
+    out += fmt::format("  Model over threads{}: time(t) = {} s ({}, adj. R2 {})\n",
+                       input_words(" (input ", s.input) + (s.input.empty() ? "" : ")"),
+                       cm.model.to_string("t", 4), modeler::to_string(cm.growth),
                        format_fixed(cm.stats.adjusted_r2, 3));
     for (const PredictedPoint& p : tm->predicted) {
       out += fmt::format("    at {:g} threads: {} s [{}, {}], efficiency {}\n", p.threads,

@@ -433,12 +433,22 @@ TEST_P(PipelineTest, TaskRegionExecutesTheTasksItCreates) {
   ASSERT_EQ(regions.size(), 1u);
   const Json* series = series_at(*regions[0]);
   ASSERT_NE(series, nullptr);
+  // The report's task counts (scaled to all executions: here the one execution was measured).
+  std::vector<double> reported;
   for (int threads : {1, 2}) {
     const Json* p = point_at(*series, threads);
     ASSERT_NE(p, nullptr) << threads;
     EXPECT_GT((*p)["time_s"].get<double>(), 0);
+    ASSERT_TRUE(p->contains("tasks")) << threads << " threads: " << p->dump();
+    const Json& tasks = (*p)["tasks"];
+    EXPECT_GT(tasks["created"].get<double>(), 0) << threads;
+    EXPECT_EQ(tasks["created"].get<double>(), tasks["executed"].get<double>()) << threads;
+    EXPECT_GT(tasks["task_s"].get<double>(), 0) << threads;
+    reported.push_back(tasks["created"].get<double>());
   }
-  // The report has no task counts: they are in the profiles `ompscan run` embedded.
+  ASSERT_EQ(reported.size(), 2u);
+  EXPECT_EQ(reported[0], reported[1]);
+  // The profiles `ompscan run` embedded hold the same counts.
   const std::vector<Json> files = run_files("tasks");
   ASSERT_EQ(files.size(), 2u);
   std::vector<std::uint64_t> created;
@@ -458,6 +468,7 @@ TEST_P(PipelineTest, TaskRegionExecutesTheTasksItCreates) {
   // The task tree does not depend on the thread count.
   ASSERT_EQ(created.size(), 2u);
   EXPECT_EQ(created[0], created[1]);
+  EXPECT_EQ(static_cast<double>(created[0]), reported[0]);
 }
 
 INSTANTIATE_TEST_SUITE_P(Builds, PipelineTest, ::testing::Values(Compiler::gnu, Compiler::llvm),

@@ -232,6 +232,30 @@ TEST(ReportAnalysis, RegionsSortedByPotentialGain) {
   EXPECT_EQ(fixture_report("mandel-dynamic").regions.front().region.kind, RegionKind::kSerial);
 }
 
+TEST(ReportAnalysis, PointsCarryTheRegionsTasks) {
+  // tests/regions/report_fixtures.h, by hand.
+  const Report& report = testing::fixture_report("tasks");
+  const SeriesAnalysis& tasks = region_by_label(report, "fib.c:20 (main)").reference_series();
+  const PointAnalysis& one = point_at(tasks, 1);
+  const PointAnalysis& two = point_at(tasks, 2);
+  EXPECT_TRUE(one.has_tasks());
+  EXPECT_DOUBLE_EQ(one.tasks_created, 1000);
+  EXPECT_DOUBLE_EQ(one.tasks_executed, 1000);
+  EXPECT_NEAR(one.task, 5.3e-3, 1e-15);
+  EXPECT_DOUBLE_EQ(two.tasks_created, 1000);
+  EXPECT_DOUBLE_EQ(two.tasks_executed, 995);
+  EXPECT_NEAR(two.task, 2.625e-3, 1e-15);
+  // Time in tasks is work, not a cause: the costs are the fixture's walkthrough alone (500 ns per
+  // measured execution and thread, all 10 executions).
+  EXPECT_NEAR(two.cost.total(), 5e-6, 1e-15);
+  for (const PointAnalysis& p :
+       region_by_label(report, "fib.c:40 (main)").reference_series().points) {
+    EXPECT_FALSE(p.has_tasks());
+    EXPECT_EQ(p.task, 0.0);
+  }
+  for (const PointAnalysis& p : report.program_reference().points) EXPECT_FALSE(p.has_tasks());
+}
+
 TEST(ReportAnalysis, ProgramSeriesFromRunWallTimes) {
   const Report& report = fixture_report("mandel-static");
   const SeriesAnalysis& program = report.program_reference();

@@ -116,10 +116,11 @@ TEST(ReportFormats, CsvHasOneRowPerPointAndFixedColumns) {
   const std::vector<CsvRecord> rows = read_csv(format_csv(report), "report.csv");
   ASSERT_EQ(rows.size(), point_count(report) + 1);
   const std::vector<std::string>& header = rows[0].fields;
-  ASSERT_EQ(header.size(), 27u);
+  ASSERT_EQ(header.size(), 30u);
   EXPECT_EQ(header.front(), "rank");
   EXPECT_EQ(header[9], "time_s");
-  EXPECT_EQ(header.back(), "potential_gain_s");
+  EXPECT_EQ(header[26], "potential_gain_s");
+  EXPECT_EQ(header.back(), "task_s");
   auto column = [&](const std::string& name) {
     return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
   };
@@ -138,6 +139,94 @@ TEST(ReportFormats, CsvHasOneRowPerPointAndFixedColumns) {
     EXPECT_NEAR(split, std::stod(f[column("lost_s")]), 1e-12);
   }
   EXPECT_EQ(rows[1].fields[column("region")], "lockbench.c:52 (shared_lock)");
+}
+
+// The task fields of every format, by hand from tests/regions/report_fixtures.h: created and
+// executed scaled per run by executions / executions_measured, then the mean over repetitions.
+TEST(ReportFormats, JsonHasTasksOnlyWhereThereAreTasks) {
+  const nlohmann::json j = nlohmann::json::parse(format_json(testing::fixture_report("tasks")));
+  bool seen_tasks = false, seen_plain = false;
+  for (const auto& r : j["regions"]) {
+    ASSERT_EQ(r["series"].size(), 1u);
+    const nlohmann::json& points = r["series"][0]["points"];
+    ASSERT_EQ(points.size(), 2u);
+    if (r["label"] == "fib.c:20 (main)") {
+      seen_tasks = true;
+      const nlohmann::json& one = points[0]["tasks"];
+      const nlohmann::json& two = points[1]["tasks"];
+      EXPECT_EQ(points[1]["threads"], 2);
+      EXPECT_DOUBLE_EQ(one["created"].get<double>(), 1000);
+      EXPECT_DOUBLE_EQ(one["executed"].get<double>(), 1000);
+      EXPECT_NEAR(one["task_s"].get<double>(), 5.3e-3, 1e-15);
+      EXPECT_DOUBLE_EQ(two["created"].get<double>(), 1000);
+      EXPECT_DOUBLE_EQ(two["executed"].get<double>(), 995);
+      EXPECT_NEAR(two["task_s"].get<double>(), 2.625e-3, 1e-15);
+    } else {
+      if (r["label"] == "fib.c:40 (main)") seen_plain = true;
+      for (const auto& p : points) EXPECT_FALSE(p.contains("tasks")) << r["label"];
+    }
+  }
+  EXPECT_TRUE(seen_tasks);
+  EXPECT_TRUE(seen_plain);
+  for (const auto& p : j["program"][0]["points"]) EXPECT_FALSE(p.contains("tasks"));
+  // The fixtures without tasks have none in their report.
+  const nlohmann::json locks = nlohmann::json::parse(format_json(fixture_report("locks")));
+  for (const auto& r : locks["regions"]) {
+    for (const auto& s : r["series"]) {
+      for (const auto& p : s["points"]) EXPECT_FALSE(p.contains("tasks")) << r["label"];
+    }
+  }
+}
+
+TEST(ReportFormats, CsvHasTaskColumnsAtTheEnd) {
+  const std::vector<CsvRecord> rows =
+      read_csv(format_csv(testing::fixture_report("tasks")), "report.csv");
+  const std::vector<std::string>& header = rows[0].fields;
+  ASSERT_EQ(header.size(), 30u);
+  EXPECT_EQ(
+      std::vector<std::string>(header.end() - 4, header.end()),
+      (std::vector<std::string>{"potential_gain_s", "tasks_created", "tasks_executed", "task_s"}));
+  auto column = [&](const std::string& name) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  std::size_t task_rows = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const std::vector<std::string>& f = rows[i].fields;
+    ASSERT_EQ(f.size(), header.size()) << "row " << i;
+    const std::string& region = f[column("region")];
+    if (f[column("kind")] == "serial") {
+      EXPECT_TRUE(f[column("tasks_created")].empty());
+      EXPECT_TRUE(f[column("task_s")].empty());
+    } else if (region == "fib.c:20 (main)") {
+      ++task_rows;
+      const bool two = f[column("threads")] == "2";
+      EXPECT_DOUBLE_EQ(std::stod(f[column("tasks_created")]), 1000);
+      EXPECT_DOUBLE_EQ(std::stod(f[column("tasks_executed")]), two ? 995 : 1000);
+      EXPECT_NEAR(std::stod(f[column("task_s")]), two ? 2.625e-3 : 5.3e-3, 1e-15);
+    } else {
+      EXPECT_EQ(f[column("tasks_created")], "0") << region;
+      EXPECT_EQ(f[column("tasks_executed")], "0") << region;
+      EXPECT_EQ(f[column("task_s")], "0") << region;
+    }
+  }
+  EXPECT_EQ(task_rows, 2u);
+}
+
+TEST(ReportFormats, TextHasATaskLineForRegionsWithTasks) {
+  const std::string text = format_text(testing::fixture_report("tasks"));
+  // At 2 threads: 2.625 ms per thread in tasks of the region's 7.5 ms.
+  const std::string line =
+      "  Tasks at 2 threads: 1000 created, 995 executed, 0.002625 s per thread in explicit tasks "
+      "(35.0% of the region's time)\n";
+  const std::size_t at = text.find(line);
+  ASSERT_NE(at, std::string::npos) << text;
+  EXPECT_EQ(text.find("Tasks at", at + line.size()), std::string::npos) << "one region has tasks";
+  // In the task region's section.
+  const std::size_t section = text.rfind("\nRegion ", at);
+  ASSERT_NE(section, std::string::npos);
+  const std::string heading = text.substr(section + 1, text.find('\n', section + 1) - section);
+  EXPECT_NE(heading.find("fib.c:20 (main)"), std::string::npos) << heading;
+  EXPECT_EQ(format_text(fixture_report("locks")).find("Tasks at"), std::string::npos);
 }
 
 TEST(ReportFormats, ExtrapTextReadsBackWithOneParameter) {

@@ -66,6 +66,33 @@ TEST(ReportReadRuns, ReadsEveryFieldTheAnalysisUses) {
   EXPECT_TRUE(serial.threads.empty());
 }
 
+TEST(ReportReadRuns, ReadsTaskCountsAndTimeInTasks) {
+  const std::string path = testing::fixture_dir("tasks") + "/t2-in30-r1.json";
+  const RunFile run = parse_run_file(read_input(path), path);
+  ASSERT_TRUE(run.profile.has_value());
+  ASSERT_EQ(run.profile->regions.size(), 3u);
+  const RegionRecord& tasks = run.profile->regions[1];
+  EXPECT_EQ(tasks.tasks_created, 800.0);
+  EXPECT_EQ(tasks.tasks_executed, 792.0);
+  ASSERT_EQ(tasks.threads.size(), 2u);
+  EXPECT_EQ(tasks.threads[0].task_ns, 2.0e6);
+  EXPECT_EQ(tasks.threads[1].task_ns, 2.4e6);
+  const RegionRecord& plain = run.profile->regions[2];
+  EXPECT_EQ(plain.tasks_created, 0.0);
+  EXPECT_EQ(plain.threads[1].task_ns, 0.0);
+  // Profiles without task fields (older tools, manual regions) read as no tasks.
+  nlohmann::json doc = nlohmann::json::parse(read_input(path));
+  doc["profile"]["regions"][1].erase("tasks");
+  for (auto& t : doc["profile"]["regions"][1]["threads"]) t.erase("task_ns");
+  const RunFile without = parse_run_file(doc.dump(), "x.json");
+  EXPECT_EQ(without.profile->regions[1].tasks_created, 0.0);
+  EXPECT_EQ(without.profile->regions[1].tasks_executed, 0.0);
+  EXPECT_EQ(without.profile->regions[1].threads[0].task_ns, 0.0);
+  doc["profile"]["regions"][1]["threads"][1]["task_ns"] = "long";
+  EXPECT_EQ(parse_error(doc.dump()),
+            "runs/x.json: profile.regions[1].threads[1].task_ns: expected a number, got string");
+}
+
 TEST(ReportReadRuns, LabelsFallBackToModuleAndOffset) {
   Location l;
   l.module = "/opt/app/bin/solver";

@@ -44,6 +44,22 @@ TEST(ReportRegions, CostsAreScaledToAllExecutionsAndAveragedOverThreads) {
   EXPECT_DOUBLE_EQ(c.barriers, 4);
 }
 
+TEST(ReportRegions, TaskCountsAreScaledAndTaskTimeAveragedOverThreads) {
+  RegionRecord r = parallel_record();  // scale 4, two threads
+  r.tasks_created = 30;
+  r.tasks_executed = 29;
+  r.threads[0].task_ns = 100;
+  r.threads[1].task_ns = 300;
+  const RegionCosts c = run_costs(r);
+  EXPECT_DOUBLE_EQ(c.tasks_created, 120);
+  EXPECT_DOUBLE_EQ(c.tasks_executed, 116);
+  EXPECT_DOUBLE_EQ(c.task, 4 * 200e-9);
+  // Without thread records (a serial gap) there is no per-thread mean.
+  r.threads.clear();
+  EXPECT_DOUBLE_EQ(run_costs(r).task, 0.0);
+  EXPECT_DOUBLE_EQ(run_costs(r).tasks_created, 120);
+}
+
 TEST(ReportRegions, LockAlgorithmIsFastestTimesAcquisitionsAndTheRestIsContention) {
   RegionRecord r = parallel_record();
   // 1000 acquisitions in the measured executions, 100 timed taking 5000 ns, the fastest 20 ns.
@@ -153,6 +169,35 @@ TEST(ReportRegions, RepetitionsCombineByMedianTimeAndMeanSums) {
   EXPECT_NEAR(p->costs.imbalance, imbalance, 1e-12);
   EXPECT_EQ(p->schedules, (std::vector<std::string>{"static"}));
   EXPECT_DOUBLE_EQ(p->costs.sampling_ratio(), 24.0 / 40.0);
+}
+
+TEST(ReportRegions, TaskSumsAreScaledPerRunThenAveragedOverRepetitions) {
+  // tests/regions/report_fixtures.h: 10 executions, 4 or 5 measured at 1 thread, 4 or 8 at 2.
+  const Measurements m = aggregate(read_run_directory(testing::fixture_dir("tasks")).usable);
+  ASSERT_EQ(m.regions.size(), 3u);
+  const Region& tasks = m.regions[1];
+  EXPECT_EQ(tasks.label, "fib.c:20 (main)");
+  const RegionPoint* one = tasks.find("30", 1);
+  const RegionPoint* two = tasks.find("30", 2);
+  ASSERT_NE(one, nullptr);
+  ASSERT_NE(two, nullptr);
+  EXPECT_EQ(one->repetitions, 2);
+  // 400 * 10/4 and 500 * 10/5.
+  EXPECT_DOUBLE_EQ(one->costs.tasks_created, 1000);
+  EXPECT_DOUBLE_EQ(one->costs.tasks_executed, 1000);
+  // (2.0 ms * 10/4 + 2.8 ms * 10/5) / 2.
+  EXPECT_NEAR(one->costs.task, 5.3e-3, 1e-15);
+  // 400 * 10/4 and 800 * 10/8 created; 400 * 10/4 and 792 * 10/8 executed.
+  EXPECT_DOUBLE_EQ(two->costs.tasks_created, 1000);
+  EXPECT_DOUBLE_EQ(two->costs.tasks_executed, 995);
+  // ((1.2 + 0.8) / 2 ms * 10/4 + (2.0 + 2.4) / 2 ms * 10/8) / 2.
+  EXPECT_NEAR(two->costs.task, 2.625e-3, 1e-15);
+  EXPECT_DOUBLE_EQ(two->costs.time, 7.5e-3);
+  for (const RegionPoint& p : m.regions[2].points) {
+    EXPECT_EQ(p.costs.tasks_created, 0.0);
+    EXPECT_EQ(p.costs.tasks_executed, 0.0);
+    EXPECT_EQ(p.costs.task, 0.0);
+  }
 }
 
 TEST(ReportRegions, RecordsWithoutMeasuredExecutionsAreCountedAndLeftOut) {

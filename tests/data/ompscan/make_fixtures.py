@@ -13,6 +13,9 @@ rerun after changing it and commit the output.
   locks/           two regions taking an OpenMP lock per iteration: private locks (uncontended)
                    and one shared lock (contended), threads 1 2 4 8, 2 repetitions
   stencil-inputs/  a balanced stencil over inputs 256 512 1024 2048, threads 1 2 4 8
+  tasks/           a task tree (fib) with exact, hand-checkable numbers: input 30, threads 1 2,
+                   2 repetitions; one region with tasks sampled 4, 5 or 8 of 10 executions, one
+                   without tasks, a serial gap (numbers worked out in tests/regions/report_*)
 """
 
 import heapq
@@ -290,8 +293,64 @@ def make_stencil():
                 run.write(directory, ["./stencil", str(n)], template)
 
 
+# --- Tasks (exact numbers, no simulation) ------------------------------------------------------
+
+FIB = "/apps/fib"
+# (threads, repetition, measured of 10 executions, wall ns, created, executed, task ns per thread),
+# all sums over the measured executions. With s = 10 / measured:
+#   1 thread:  time 10 ms in both repetitions; 1000 created and executed; time in tasks
+#              2.5 * 2.0 ms = 5 ms and 2 * 2.8 ms = 5.6 ms, mean 5.3 ms.
+#   2 threads: time 7.5 ms in both; 1000 created, 1000 and 990 executed (mean 995); time in tasks
+#              per thread 2.5 * (1.2 + 0.8) / 2 = 2.5 ms and 1.25 * (2.0 + 2.4) / 2 = 2.75 ms,
+#              mean 2.625 ms.
+TASK_RUNS = [
+    (1, 0, 4, 4.0e6, 400, 400, [2.0e6]),
+    (1, 1, 5, 5.0e6, 500, 500, [2.8e6]),
+    (2, 0, 4, 3.0e6, 400, 400, [1.2e6, 0.8e6]),
+    (2, 1, 8, 6.0e6, 800, 792, [2.0e6, 2.4e6]),
+]
+
+
+def make_tasks():
+    directory = fresh("tasks")
+    for p, rep, measured, wall_ns, created, executed, task_ns in TASK_RUNS:
+        run = Run("fib", p, "30", 0, rep, seed=3000 + 10 * p + rep)
+        plain_wall = 2.0e6 if p == 1 else 1.1e6
+        task_threads, plain_threads = [], []
+        for t in range(p):
+            task_threads.append({
+                "thread": t, "executions": measured, "work_ns": round(0.9 * wall_ns),
+                "fork_ns": 1000 * measured, "imbalance_ns": 0, "walkthrough_ns": 500 * measured,
+                "startup_ns": 0, "barriers": measured, "lock_wait_ns": 0,
+                "lock_acquisitions": 0, "lock_timed": 0, "task_ns": round(task_ns[t])})
+            plain_threads.append({
+                "thread": t, "executions": 1, "work_ns": round(0.9 * plain_wall), "fork_ns": 1000,
+                "imbalance_ns": 0, "walkthrough_ns": 500, "startup_ns": 0, "barriers": 1,
+                "task_ns": 0})
+        run.regions = [
+            {"id": 1, "kind": "serial", "name": "serial before 2", "parent": None,
+             "nesting_level": 0, "executions": 1, "executions_measured": 1,
+             "team_size": {"min": 1, "max": 1}, "wall_ns": 100000},
+            {"id": 2, "kind": "parallel", "name": "", "codeptr": run.codeptr(0x1200),
+             "location": location(FIB, 0x1200, "/src/fib.c", 20, "main"), "parent": None,
+             "nesting_level": 0, "executions": 10, "executions_measured": measured,
+             "team_size": {"min": p, "max": p}, "wall_ns": round(wall_ns),
+             "threads": task_threads, "locks": [], "loops": [],
+             "tasks": {"created": created, "executed": executed}},
+            {"id": 3, "kind": "parallel", "name": "", "codeptr": run.codeptr(0x1400),
+             "location": location(FIB, 0x1400, "/src/fib.c", 40, "main"), "parent": None,
+             "nesting_level": 0, "executions": 1, "executions_measured": 1,
+             "team_size": {"min": p, "max": p}, "wall_ns": round(plain_wall),
+             "threads": plain_threads, "locks": [],
+             "loops": [{"schedule": "static", "executions": 1}],
+             "tasks": {"created": 0, "executed": 0}}]
+        run.process_ns = 100000 + wall_ns * 10 / measured + plain_wall
+        run.write(directory, ["./fib", "30"], ["./fib", "{input}"])
+
+
 if __name__ == "__main__":
     make_mandel("mandel-static", "static", (400, 800), 3, True)
     make_mandel("mandel-dynamic", "dynamic", (800,), 3, False)
     make_locks()
     make_stencil()
+    make_tasks()
