@@ -364,7 +364,7 @@ void aggregate_remaining(std::uint64_t end_ticks) {
     for (LockSite& site : ts.sites) {
       const std::uint64_t count = site.count.load(std::memory_order_relaxed);
       if (count == 0) continue;
-      Record record;
+      Record record{};
       record.type = RecordType::lock_count;
       record.region = site.region;
       record.thread = site.thread;
@@ -375,7 +375,7 @@ void aggregate_remaining(std::uint64_t end_ticks) {
     }
   });
   if (g.serial_pending) {
-    Record record;
+    Record record{};
     record.type = RecordType::serial;
     record.region = kSerialEndRegion;
     record.a = end_ticks > g.serial_start ? end_ticks - g.serial_start : 0;

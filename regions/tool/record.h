@@ -8,6 +8,7 @@
 // record is written (instance.h), so no record refers to another thread's records.
 
 #include <cstdint>
+#include <type_traits>
 
 namespace ompscale::regions::tool {
 
@@ -29,16 +30,19 @@ enum class RecordType : std::uint8_t {
   manual,        // one manual region execution: a = ticks
 };
 
+// No member initializers: append() writes every field, and a new thread's 256 KiB buffer stays
+// untouched (no page faults) until it is used.
 struct Record {
-  std::uint64_t a = 0;
-  std::uint64_t b = 0;
-  std::uint64_t c = 0;
-  std::uint32_t region = 0;  // RegionTable id
-  std::uint16_t thread = 0;  // thread number within the team (0 outside parallel regions)
-  RecordType type = RecordType::instance;
-  std::uint8_t sub = 0;
+  std::uint64_t a;
+  std::uint64_t b;
+  std::uint64_t c;
+  std::uint32_t region;  // RegionTable id
+  std::uint16_t thread;  // thread number within the team (0 outside parallel regions)
+  RecordType type;
+  std::uint8_t sub;
 };
 static_assert(sizeof(Record) == 32, "records are half a cache line");
+static_assert(std::is_trivially_default_constructible_v<Record>);
 
 /// The b field of a lock record: the wait in ticks (below 2^48, 39 hours at 2 GHz) and, in the
 /// top 16 bits, the number of acquisitions the timed one stands for (the gap to the next timed
