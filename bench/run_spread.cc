@@ -147,8 +147,11 @@ double spread_of_runs(const Arguments& args, const fs::path& dir, bool interleav
       children.push_back(std::make_unique<ompscale::test_support::ChildProcess>(
           commands[static_cast<std::size_t>(r)], "/dev/null", "/dev/null", log));
     }
+    // All of them first: a failed one must not leave the others running.
+    std::vector<int> statuses;
+    for (auto& child : children) statuses.push_back(child->wait());
     for (int r = 0; r < args.runs; ++r) {
-      const int status = children[static_cast<std::size_t>(r)]->wait();
+      const int status = statuses[static_cast<std::size_t>(r)];
       if (status != 0) {
         std::fprintf(
             stderr, "run_spread: ompbench failed (status %d): %s", status,

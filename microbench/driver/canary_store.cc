@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "common/host_name.h"
 #include "common/output_file.h"
 #include "common/utc_time.h"
 #include "microbench/result_row.h"
@@ -52,9 +53,7 @@ CanaryStore::CanaryStore(const std::string& path) {
 }
 
 std::string CanaryStore::machine_key(int hardware_threads) {
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  return fmt::format("{} | {} | {} hardware threads", host, cpu_model(), hardware_threads);
+  return fmt::format("{} | {} | {} hardware threads", host_name(), cpu_model(), hardware_threads);
 }
 
 double CanaryStore::typical_round_trip_ns(const std::string& machine) const {

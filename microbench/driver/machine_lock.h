@@ -4,8 +4,9 @@
 // between. Several ompbench runs started at once on one machine then take turns round by round,
 // interleaved, instead of measuring each other on shared cores.
 //
-// The lock file sits next to the canary store (canary_store.h), "<store>.lock": both are the
-// machine's shared measurement state, and a disabled store ("none") disables the lock too.
+// The lock file sits next to the canary store (canary_store.h), "<store>.<host>.lock": runs that
+// share a store (by default, one user's) share the lock; the host name keeps a store on a network
+// home from serialising runs on different machines. A disabled store ("none") disables the lock.
 
 #include <string>
 
@@ -36,7 +37,9 @@ class MachineLock {
     int fd_ = -1;
   };
 
-  /// Waits until this process holds the lock, or until interrupted() (common/interrupt.h).
+  /// Waits until this process holds the lock, or until interrupted() (common/interrupt.h); not
+  /// held at once when interrupted already. A lock that cannot be taken (no flock on the file
+  /// system) disables locking, with the reason in warning().
   Held acquire();
 
   /// Seconds spent waiting for other processes so far.
@@ -44,6 +47,8 @@ class MachineLock {
   const std::string& warning() const { return warning_; }
 
  private:
+  Held failed(int error);
+
   int fd_ = -1;
   double waited_seconds_ = 0;
   std::string warning_;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
+#include "common/host_name.h"
 #include "common/output_file.h"
 
 extern char** environ;
@@ -65,8 +66,7 @@ void check_sidecar(const std::string& path) {
 
 void append_run(const std::string& path, const RunRecord& run) {
   nlohmann::json doc = load(path);
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
+  const std::string host = host_name();
 
   nlohmann::json workers = nlohmann::json::object();
   for (const auto& [name, w] : run.workers)

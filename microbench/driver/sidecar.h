@@ -45,7 +45,7 @@ struct RunRecord {
   // Noise canary and re-measurement.
   double canary_reference_ns = 0;
   double canary_typical_ns = 0;  // the machine's typical state from earlier runs (0 = unknown)
-  double waited_seconds = 0;  // waited for the best state
+  double waited_seconds = 0;     // waited for the best state
   double machine_lock_waited_seconds = 0;  // waited for other ompbench runs (machine_lock.h)
   double slow_factor = 0;
   int batches = 0;

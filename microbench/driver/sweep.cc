@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "common/error.h"
+#include "common/host_name.h"
 #include "common/interrupt.h"
 #include "common/text.h"
 #include "common/utc_time.h"
@@ -62,12 +63,6 @@ std::string worker_directory(const RunOptions& options) {
   std::error_code error;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
   return error ? "." : self.parent_path().string();
-}
-
-std::string hostname() {
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  return host;
 }
 
 // Round-trip canaries the driver measures itself, with two threads pinned to CPUs 0 and 1 (as a
@@ -191,7 +186,7 @@ int run_sweep(const RunOptions& options) {
   record.detected_json = platforms::to_json(detected);
   record.slow_factor = options.slow_factor;
   record.compute_slow_factor = options.compute_slow_factor;
-  const std::string platform_name = options.platform.empty() ? hostname() : platform.name;
+  const std::string platform_name = options.platform.empty() ? host_name() : platform.name;
 
   std::vector<std::string> warnings;
   ResultsFile results = ResultsFile::open(options.output, warnings);
@@ -240,8 +235,8 @@ int run_sweep(const RunOptions& options) {
   // canaries.
   const CanaryStore store(options.canary_store);
   // Every measurement (the driver's probes, a worker's round) holds the machine lock.
-  MachineLock machine_lock(store.enabled() ? store.path() + ".lock" : "");
-  if (!machine_lock.warning().empty()) record.warnings.push_back(machine_lock.warning());
+  MachineLock machine_lock(store.enabled() ? fmt::format("{}.{}.lock", store.path(), host_name())
+                                           : "");
   {
     const MachineLock::Held held = machine_lock.acquire();
     for (double probe : driver_canaries(options.canary_exchanges, 10)) reference.add(probe);
@@ -444,6 +439,7 @@ int run_sweep(const RunOptions& options) {
       };
       const WorkerExit exit = [&] {
         const MachineLock::Held held = machine_lock.acquire();
+        if (interrupted()) return WorkerExit{true, 0, "interrupted"};
         return run_worker(
             launch, [&] { return interrupted() || phase_changed; }, on_line);
       }();
@@ -474,6 +470,7 @@ int run_sweep(const RunOptions& options) {
   record.canary_reference_ns = round_trip_reference();
   record.waited_seconds = waited_seconds;
   record.machine_lock_waited_seconds = machine_lock.waited_seconds();
+  if (!machine_lock.warning().empty()) record.warnings.push_back(machine_lock.warning());
   record.compute_reference_ns = compute_reference.value();
   const bool was_interrupted = interrupted();
   record.finished = utc_timestamp();
@@ -495,6 +492,8 @@ int run_sweep(const RunOptions& options) {
   if (record.status == "complete" && !record.canary_ns.empty()) {
     std::vector<double> canaries = record.canary_ns;
     std::sort(canaries.begin(), canaries.end());
+    // Under the lock: concurrent runs would otherwise overwrite each other's entries.
+    const MachineLock::Held held = machine_lock.acquire();
     const std::string problem = store.record(machine, canaries[canaries.size() / 2]);
     if (!problem.empty()) std::fprintf(stderr, "ompbench: warning: %s\n", problem.c_str());
   }

@@ -16,9 +16,10 @@
 #include <optional>
 
 #include "common/error.h"
+#include "common/host_name.h"
 #include "common/interrupt.h"
-#include "common/utc_time.h"
 #include "common/output_file.h"
+#include "common/utc_time.h"
 #include "platforms/platform.h"
 #include "regions/run/elf_file.h"
 #include "regions/run/gomp_abi.h"
@@ -75,12 +76,6 @@ std::optional<std::string> environment_value(const std::vector<std::string>& env
   for (const std::string& entry : env)
     if (entry.starts_with(name + "=")) return entry.substr(name.size() + 1);
   return std::nullopt;
-}
-
-std::string host_name() {
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  return host;
 }
 
 std::string describe_end(const LaunchResult& launch, double timeout_seconds) {

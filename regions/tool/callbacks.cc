@@ -223,6 +223,9 @@ void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
 // timed one: out of line and reached by a tail call, so the common path needs no stack frame.
 [[gnu::noinline]] void acquire_slow_path(TaskContext& context, const void* codeptr_ra,
                                          ompt_mutex_t kind, bool counted) {
+  // A timed omp_test_lock that failed gets no acquired callback: its stamp must not be taken for
+  // this acquisition's.
+  context.acquire_stamp = 0;
   if (!counted) count_lock(context, codeptr_ra, static_cast<std::uint8_t>(kind));
   const std::uint64_t n = context.locks_seen++;
   if (n != context.next_timed) return;
@@ -240,7 +243,8 @@ void on_mutex_acquire(ompt_mutex_t kind, unsigned int /*hint*/, unsigned int /*i
   // A test may fail: tests are counted when they acquire.
   const bool counted =
       is_test_lock(kind) || try_count_lock(*context, codeptr_ra, static_cast<std::uint8_t>(kind));
-  if (!counted || context->locks_seen == context->next_timed) [[unlikely]]
+  if (!counted || context->locks_seen == context->next_timed || context->acquire_stamp != 0)
+      [[unlikely]]
     return acquire_slow_path(*context, codeptr_ra, kind, counted);
   ++context->locks_seen;
 }

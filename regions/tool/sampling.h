@@ -59,7 +59,7 @@ inline constexpr AdaptiveSampler kRegionSampler{64, 63};
 
 /// Lock acquisitions per thread and measured instance: 256 timed, then 128 per doubling, capped
 /// at one in 256, so a thread taking millions of locks per second times ~0.4% of them (a timed
-/// acquisition costs ~100 ns, a counted one ~2 ns).
+/// acquisition costs ~100 ns, a counted one a few ns).
 inline constexpr AdaptiveSampler kLockSampler{256, 8};
 
 /// Every execution measured (OMPSCAN_SAMPLING=all).

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "common/csv.h"
+#include "common/host_name.h"
 #include "microbench/catalogue.h"
 #include "microbench/result_row.h"
 #include "tests/support/process.h"
@@ -274,8 +275,6 @@ TEST_F(OmpbenchCli, SigintKeepsWholeBatchesAndResumes) {
   for (const auto& [config, count] : valid) EXPECT_GE(count, 40) << config << "\n" << resumed.err;
 }
 
-// Every construct of the catalogue, with every method it claims, at 1 and 2 threads, on both
-// runtimes: each configuration yields valid values or is reported unavailable with a reason.
 TEST_F(OmpbenchCli, ConcurrentRunsTakeTurnsThroughTheMachineLock) {
   // Two runs started together share one canary store, so one machine lock: each waits while the
   // other measures, and both finish whole.
@@ -288,7 +287,7 @@ TEST_F(OmpbenchCli, ConcurrentRunsTakeTurnsThroughTheMachineLock) {
         "/dev/null", path(std::string(name) + ".out"), path(std::string(name) + ".err")));
   }
   for (auto& child : children) EXPECT_EQ(child->wait(), 0);
-  EXPECT_TRUE(fs::exists(path("store.json.lock")));
+  EXPECT_TRUE(fs::exists(path("store.json." + host_name() + ".lock")));
   double waited = 0;
   for (const char* name : {"a", "b"}) {
     const nlohmann::json meta =
@@ -299,6 +298,8 @@ TEST_F(OmpbenchCli, ConcurrentRunsTakeTurnsThroughTheMachineLock) {
   EXPECT_GT(waited, 0.0);
 }
 
+// Every construct of the catalogue, with every method it claims, at 1 and 2 threads, on both
+// runtimes: each configuration yields valid values or is reported unavailable with a reason.
 TEST_F(OmpbenchCli, EveryConstructRunsAtOneAndTwoThreadsOnEveryRuntime) {
   const Outcome out =
       run({"--suite", "all", "--method", "both", "--threads", "1,2", "--reps", "3", "--batch", "3",
