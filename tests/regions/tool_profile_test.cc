@@ -643,6 +643,74 @@ int main(void) {
   EXPECT_EQ(sum(parallel[1]["threads"], "lock_acquisitions"), 3u * 700);
 }
 
+TEST_F(ToolProfileTest, FailedTestLocksLeaveNoTimedAcquisitionBehind) {
+  const std::string compiler = clang_c_compiler();
+  if (compiler.empty()) GTEST_SKIP() << "no clang to build a C OpenMP program on libomp";
+  // Thread 0 holds `busy` while thread 1 alternates a failing omp_test_lock(&busy) with its own
+  // lock: past the first 256 acquisitions only some are timed, so some timed acquisitions are
+  // failed tests, which get no acquired callback. None may leave a timed record behind.
+  test_support::spit(scratch_ / "tests.c", R"(#include <omp.h>
+#include <stdio.h>
+static omp_lock_t busy, own;
+static volatile int done;
+int main(void) {
+  long failed = 0;
+  omp_init_lock(&busy);
+  omp_init_lock(&own);
+#pragma omp parallel num_threads(2)
+  {
+    if (omp_get_thread_num() == 0) {
+      omp_set_lock(&busy);
+#pragma omp barrier
+      while (!done) {
+      }
+      omp_unset_lock(&busy);
+    } else {
+#pragma omp barrier
+      for (int i = 0; i < 20000; ++i) {
+        if (!omp_test_lock(&busy)) ++failed;
+        omp_set_lock(&own);
+        omp_unset_lock(&own);
+      }
+      done = 1;
+    }
+  }
+  printf("failed %ld\n", failed);
+  return 0;
+}
+)");
+  const std::string app = (scratch_ / "tests").string();
+  const test_support::Outcome build = test_support::run_program(
+      {compiler, "-O2", "-fopenmp", "-o", app, (scratch_ / "tests.c").string()}, scratch_);
+  ASSERT_EQ(build.status, 0) << build.err;
+  const fs::path output = scratch_ / "tests.json";
+  ScopedEnv env;
+  env.set("OMP_NUM_THREADS", "2");
+  env.set("OMP_TOOL_LIBRARIES", kTool);
+  env.unset("LD_PRELOAD");
+  env.set("OMPSCAN_OUTPUT", output.string());
+  const test_support::Outcome outcome = test_support::run_program({app}, scratch_);
+  ASSERT_EQ(outcome.status, 0) << outcome.err;
+  EXPECT_EQ(outcome.out, "failed 20000\n");
+  const Json p = Json::parse(test_support::slurp(output));
+  expect_valid_profile(p);
+  const std::vector<Json> parallel = regions_of_kind(p, "parallel");
+  ASSERT_EQ(parallel.size(), 1u);
+  // Sites: busy (thread 0, once), own and the test call (thread 1, 20000 each: libomp 14 reports
+  // a failed omp_test_lock's acquire like a lock's, so it is counted). Only own's acquisitions can
+  // be timed: a timed failed test used to leave its stamp to the next acquisition of own, which
+  // then recorded a timed acquisition at the test's site.
+  ASSERT_EQ(parallel[0]["locks"].size(), 3u) << parallel[0]["locks"];
+  int thread_one_sites_timed = 0;
+  for (const Json& lock : parallel[0]["locks"]) {
+    EXPECT_LE(lock["timed"].get<std::uint64_t>(), lock["acquisitions"].get<std::uint64_t>())
+        << lock;
+    if (lock["acquisitions"] == 20000 && lock["timed"].get<std::uint64_t>() > 0)
+      ++thread_one_sites_timed;
+  }
+  EXPECT_EQ(thread_one_sites_timed, 1) << parallel[0]["locks"];
+}
+
 TEST_F(ToolProfileTest, HeaderCompilesAsCAndWorksWithAndWithoutTheTool) {
   const std::string compiler = clang_c_compiler();
   if (compiler.empty()) GTEST_SKIP() << "no clang to build a C OpenMP program on libomp";
