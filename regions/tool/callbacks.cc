@@ -30,10 +30,6 @@ bool is_barrier(ompt_sync_region_t kind) {
   }
 }
 
-bool is_test_lock(ompt_mutex_t kind) {
-  return kind == ompt_mutex_test_lock || kind == ompt_mutex_test_nest_lock;
-}
-
 // ----------------------------------------------------------------------------------------------
 // Threads.
 
@@ -219,14 +215,17 @@ void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
   context.acquire_stamp = 0;
 }
 
-// The rest of on_mutex_acquire() when the site is new to the context or the acquisition is a
-// timed one: out of line and reached by a tail call, so the common path needs no stack frame.
+// Acquisitions are counted when they succeed (acquired, or a nest_lock begin for an owned nest
+// lock): libomp 14 reports a failed omp_test_lock's acquire like a lock's, with no acquired.
+// Timing starts at acquire. The rare work is out of line and reached by tail calls, so the
+// common paths need no stack frame.
+
+// on_mutex_acquire() for a timed acquisition, or after a stale stamp.
 [[gnu::noinline]] void acquire_slow_path(TaskContext& context, const void* codeptr_ra,
-                                         ompt_mutex_t kind, bool counted) {
+                                         ompt_mutex_t kind) {
   // A timed omp_test_lock that failed gets no acquired callback: its stamp must not be taken for
   // this acquisition's.
   context.acquire_stamp = 0;
-  if (!counted) count_lock(context, codeptr_ra, static_cast<std::uint8_t>(kind));
   const std::uint64_t n = context.locks_seen++;
   if (n != context.next_timed) return;
   context.next_timed = g.lock_sampler.next_after(n);
@@ -240,33 +239,33 @@ void on_mutex_acquire(ompt_mutex_t kind, unsigned int /*hint*/, unsigned int /*i
                       ompt_wait_id_t /*wait_id*/, const void* codeptr_ra) {
   TaskContext* context = tls_context;
   if (context == nullptr) return;
-  // A test may fail: tests are counted when they acquire.
-  const bool counted =
-      is_test_lock(kind) || try_count_lock(*context, codeptr_ra, static_cast<std::uint8_t>(kind));
-  if (!counted || context->locks_seen == context->next_timed || context->acquire_stamp != 0)
-      [[unlikely]]
-    return acquire_slow_path(*context, codeptr_ra, kind, counted);
+  if (context->locks_seen == context->next_timed || context->acquire_stamp != 0) [[unlikely]]
+    return acquire_slow_path(*context, codeptr_ra, kind);
   ++context->locks_seen;
 }
 
+// on_mutex_acquired() when the site is new to the context or the acquisition was timed.
 [[gnu::noinline]] void acquired_slow_path(TaskContext& context, ompt_mutex_t kind,
-                                          ompt_wait_id_t wait_id, const void* codeptr_ra) {
-  if (is_test_lock(kind)) count_lock(context, codeptr_ra, static_cast<std::uint8_t>(kind));
+                                          ompt_wait_id_t wait_id, const void* codeptr_ra,
+                                          bool counted) {
+  if (!counted) count_lock(context, codeptr_ra, static_cast<std::uint8_t>(kind));
   if (context.acquire_stamp != 0) finish_timed_acquisition(context, wait_id);
 }
 
 void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr_ra) {
   TaskContext* context = tls_context;
   if (context == nullptr) return;
-  if (is_test_lock(kind) || context->acquire_stamp != 0) [[unlikely]]
-    return acquired_slow_path(*context, kind, wait_id, codeptr_ra);
+  const bool counted = try_count_lock(*context, codeptr_ra, static_cast<std::uint8_t>(kind));
+  if (!counted || context->acquire_stamp != 0) [[unlikely]]
+    return acquired_slow_path(*context, kind, wait_id, codeptr_ra, counted);
 }
 
-void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id,
-                  const void* /*codeptr_ra*/) {
+// A nest lock this thread owns already, acquired again (no acquired callback).
+void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, const void* codeptr_ra) {
   TaskContext* context = tls_context;
-  if (context == nullptr || endpoint != ompt_scope_begin || context->acquire_stamp == 0) return;
-  finish_timed_acquisition(*context, wait_id);
+  if (context == nullptr || endpoint != ompt_scope_begin) return;
+  count_lock(*context, codeptr_ra, static_cast<std::uint8_t>(ompt_mutex_nest_lock));
+  if (context->acquire_stamp != 0) finish_timed_acquisition(*context, wait_id);
 }
 
 // The release of a timed acquisition: its hold time.

@@ -643,20 +643,22 @@ int main(void) {
   EXPECT_EQ(sum(parallel[1]["threads"], "lock_acquisitions"), 3u * 700);
 }
 
-TEST_F(ToolProfileTest, FailedTestLocksLeaveNoTimedAcquisitionBehind) {
+TEST_F(ToolProfileTest, NestLocksAreCountedOnceFailedTestLocksNot) {
   const std::string compiler = clang_c_compiler();
   if (compiler.empty()) GTEST_SKIP() << "no clang to build a C OpenMP program on libomp";
   // Thread 0 holds `busy` while thread 1 alternates a failing omp_test_lock(&busy) with its own
   // lock: past the first 256 acquisitions only some are timed, so some timed acquisitions are
-  // failed tests, which get no acquired callback. None may leave a timed record behind.
+  // failed tests, which get no acquired callback.
   test_support::spit(scratch_ / "tests.c", R"(#include <omp.h>
 #include <stdio.h>
 static omp_lock_t busy, own;
+static omp_nest_lock_t nest;
 static volatile int done;
 int main(void) {
   long failed = 0;
   omp_init_lock(&busy);
   omp_init_lock(&own);
+  omp_init_nest_lock(&nest);
 #pragma omp parallel num_threads(2)
   {
     if (omp_get_thread_num() == 0) {
@@ -667,6 +669,12 @@ int main(void) {
       omp_unset_lock(&busy);
     } else {
 #pragma omp barrier
+      for (int i = 0; i < 50; ++i) { /* first acquisition, then one of a lock it owns */
+        omp_set_nest_lock(&nest);
+        omp_set_nest_lock(&nest);
+        omp_unset_nest_lock(&nest);
+        omp_unset_nest_lock(&nest);
+      }
       for (int i = 0; i < 20000; ++i) {
         if (!omp_test_lock(&busy)) ++failed;
         omp_set_lock(&own);
@@ -696,19 +704,25 @@ int main(void) {
   expect_valid_profile(p);
   const std::vector<Json> parallel = regions_of_kind(p, "parallel");
   ASSERT_EQ(parallel.size(), 1u);
-  // Sites: busy (thread 0, once), own and the test call (thread 1, 20000 each: libomp 14 reports
-  // a failed omp_test_lock's acquire like a lock's, so it is counted). Only own's acquisitions can
-  // be timed: a timed failed test used to leave its stamp to the next acquisition of own, which
-  // then recorded a timed acquisition at the test's site.
-  ASSERT_EQ(parallel[0]["locks"].size(), 3u) << parallel[0]["locks"];
-  int thread_one_sites_timed = 0;
+  // Sites: busy (thread 0, once), the two nest-lock calls (50 each: the first acquisition reports
+  // acquired, the second, of a lock the thread owns, a nest_lock begin) and own (thread 1, 20000
+  // times). Failed tests acquire nothing: libomp 14 reports their acquire like a lock's but no
+  // acquired, so they are neither counted nor timed (a timed one used to leave its stamp to the
+  // next acquisition of own, which then recorded a timed acquisition at the test's site; and each
+  // was counted).
+  ASSERT_EQ(parallel[0]["locks"].size(), 4u) << parallel[0]["locks"];
+  std::uint64_t acquisitions = 0;
+  std::vector<std::uint64_t> nest_counts;
   for (const Json& lock : parallel[0]["locks"]) {
+    EXPECT_GT(lock["timed"].get<std::uint64_t>(), 0u) << lock;
     EXPECT_LE(lock["timed"].get<std::uint64_t>(), lock["acquisitions"].get<std::uint64_t>())
         << lock;
-    if (lock["acquisitions"] == 20000 && lock["timed"].get<std::uint64_t>() > 0)
-      ++thread_one_sites_timed;
+    acquisitions += lock["acquisitions"].get<std::uint64_t>();
+    if (lock["kind"] == "nest_lock") nest_counts.push_back(lock["acquisitions"]);
   }
-  EXPECT_EQ(thread_one_sites_timed, 1) << parallel[0]["locks"];
+  EXPECT_EQ(acquisitions, 20101u);
+  EXPECT_EQ(sum(parallel[0]["threads"], "lock_acquisitions"), 20101u);
+  EXPECT_EQ(nest_counts, (std::vector<std::uint64_t>{50, 50}));
 }
 
 TEST_F(ToolProfileTest, HeaderCompilesAsCAndWorksWithAndWithoutTheTool) {
