@@ -297,6 +297,25 @@ void on_task_create(ompt_data_t* /*encountering_task_data*/,
   new_task_data->value = kExplicitTaskMark;
 }
 
+// A switch between the implicit task and explicit ones: time from leaving the implicit task
+// until coming back to it. Out of line (by tail call): most switches are between explicit tasks.
+[[gnu::noinline]] void task_switch(TaskContext& context, bool to_explicit) {
+  if (to_explicit) {
+    context.task_start = ticks();
+    return;
+  }
+  if (context.task_start == 0) return;
+  const std::uint64_t ran = ticks_between(context.task_start, ticks());
+  context.task_start = 0;
+  context.task_ticks += ran;
+  if (context.in_barrier) {
+    context.barrier_task_ticks += ran;
+    if (context.instance->generation.load(std::memory_order_relaxed) == context.generation) {
+      context.slot->arrival_task_ticks.store(context.barrier_task_ticks, std::memory_order_relaxed);
+    }
+  }
+}
+
 void on_task_schedule(ompt_data_t* prior_task_data, ompt_task_status_t prior_task_status,
                       ompt_data_t* next_task_data) {
   TaskContext* context = tls_context;
@@ -306,21 +325,8 @@ void on_task_schedule(ompt_data_t* prior_task_data, ompt_task_status_t prior_tas
   const bool next_explicit =
       next_task_data != nullptr && next_task_data->value == kExplicitTaskMark;
   if (prior_explicit && prior_task_status == ompt_task_complete) ++context->tasks_completed;
-  // Time from leaving the implicit task for explicit ones until coming back to it.
-  if (!prior_explicit && next_explicit) {
-    context->task_start = ticks();
-  } else if (prior_explicit && !next_explicit && context->task_start != 0) {
-    const std::uint64_t ran = ticks_between(context->task_start, ticks());
-    context->task_start = 0;
-    context->task_ticks += ran;
-    if (context->in_barrier) {
-      context->barrier_task_ticks += ran;
-      if (context->instance->generation.load(std::memory_order_relaxed) == context->generation) {
-        context->slot->arrival_task_ticks.store(context->barrier_task_ticks,
-                                                std::memory_order_relaxed);
-      }
-    }
-  }
+  if (prior_explicit != next_explicit) [[unlikely]]
+    return task_switch(*context, next_explicit);
 }
 
 void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_data_t* /*parallel_data*/,
