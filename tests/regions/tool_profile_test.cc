@@ -159,6 +159,37 @@ class ToolProfileTest : public ::testing::Test {
   }
 
   // The structure docs/ompscan-formats.md promises, for any profile.
+  // Builds `name`.c (C, OpenMP on libomp) in the scratch directory with `compiler`, runs it at 2
+  // threads under the tool, checks its standard output and returns the profile it wrote, checked
+  // by expect_valid_profile (a failure and an empty object when it cannot build or run).
+  Json profile_of_c_program(const std::string& compiler, const std::string& name,
+                            const std::string& source, const std::string& expected_out) {
+    const fs::path& dir = scratch_;
+    test_support::spit(dir / (name + ".c"), source);
+    const std::string app = (dir / name).string();
+    const test_support::Outcome build =
+        test_support::run_program({compiler, "-O2", "-fopenmp", "-o", app, app + ".c"}, dir);
+    if (build.status != 0) {
+      ADD_FAILURE() << "building " << name << ".c failed: " << build.err;
+      return Json::object();
+    }
+    const fs::path output = dir / (name + ".json");
+    ScopedEnv env;
+    env.set("OMP_NUM_THREADS", "2");
+    env.set("OMP_TOOL_LIBRARIES", kTool);
+    env.unset("LD_PRELOAD");
+    env.set("OMPSCAN_OUTPUT", output.string());
+    const test_support::Outcome outcome = test_support::run_program({app}, dir);
+    if (outcome.status != 0) {
+      ADD_FAILURE() << name << " exited with " << outcome.status << ": " << outcome.err;
+      return Json::object();
+    }
+    EXPECT_EQ(outcome.out, expected_out);
+    const Json profile = Json::parse(test_support::slurp(output));
+    expect_valid_profile(profile);
+    return profile;
+  }
+
   static void expect_valid_profile(const Json& p) {
     ASSERT_TRUE(p.is_object());
     EXPECT_EQ(p.value("format", ""), "ompscan-profile-1");
@@ -594,7 +625,7 @@ TEST_F(ToolProfileTest, OneLockCallSiteInTwoRegionsCountsForEach) {
   if (compiler.empty()) GTEST_SKIP() << "no clang to build a C OpenMP program on libomp";
   // add() takes the lock at one code location for both regions, in both cases on every thread
   // (a thread's lock-site counts must follow it from one region to the next).
-  test_support::spit(scratch_ / "sites.c", R"(#include <omp.h>
+  const Json p = profile_of_c_program(compiler, "sites", R"(#include <omp.h>
 #include <stdio.h>
 static omp_lock_t lock;
 static long total;
@@ -616,22 +647,9 @@ int main(void) {
   printf("total %ld\n", total);
   return 0;
 }
-)");
-  const std::string app = (scratch_ / "sites").string();
-  const test_support::Outcome build = test_support::run_program(
-      {compiler, "-O2", "-fopenmp", "-o", app, (scratch_ / "sites.c").string()}, scratch_);
-  ASSERT_EQ(build.status, 0) << build.err;
-  const fs::path output = scratch_ / "sites.json";
-  ScopedEnv env;
-  env.set("OMP_NUM_THREADS", "2");
-  env.set("OMP_TOOL_LIBRARIES", kTool);
-  env.unset("LD_PRELOAD");
-  env.set("OMPSCAN_OUTPUT", output.string());
-  const test_support::Outcome outcome = test_support::run_program({app}, scratch_);
-  ASSERT_EQ(outcome.status, 0) << outcome.err;
-  EXPECT_EQ(outcome.out, "total 2966400\n");
-  const Json p = Json::parse(test_support::slurp(output));
-  expect_valid_profile(p);
+)",
+                                      "total 2966400\n");
+  if (p.empty()) return;
   const std::vector<Json> parallel = regions_of_kind(p, "parallel");
   ASSERT_EQ(parallel.size(), 2u);
   ASSERT_EQ(parallel[0]["locks"].size(), 1u);
@@ -649,7 +667,7 @@ TEST_F(ToolProfileTest, NestLocksAreCountedOnceFailedTestLocksNot) {
   // Thread 0 holds `busy` while thread 1 alternates a failing omp_test_lock(&busy) with its own
   // lock: past the first 256 acquisitions only some are timed, so some timed acquisitions are
   // failed tests, which get no acquired callback.
-  test_support::spit(scratch_ / "tests.c", R"(#include <omp.h>
+  const Json p = profile_of_c_program(compiler, "tests", R"(#include <omp.h>
 #include <stdio.h>
 static omp_lock_t busy, own;
 static omp_nest_lock_t nest;
@@ -686,22 +704,9 @@ int main(void) {
   printf("failed %ld\n", failed);
   return 0;
 }
-)");
-  const std::string app = (scratch_ / "tests").string();
-  const test_support::Outcome build = test_support::run_program(
-      {compiler, "-O2", "-fopenmp", "-o", app, (scratch_ / "tests.c").string()}, scratch_);
-  ASSERT_EQ(build.status, 0) << build.err;
-  const fs::path output = scratch_ / "tests.json";
-  ScopedEnv env;
-  env.set("OMP_NUM_THREADS", "2");
-  env.set("OMP_TOOL_LIBRARIES", kTool);
-  env.unset("LD_PRELOAD");
-  env.set("OMPSCAN_OUTPUT", output.string());
-  const test_support::Outcome outcome = test_support::run_program({app}, scratch_);
-  ASSERT_EQ(outcome.status, 0) << outcome.err;
-  EXPECT_EQ(outcome.out, "failed 20000\n");
-  const Json p = Json::parse(test_support::slurp(output));
-  expect_valid_profile(p);
+)",
+                                      "failed 20000\n");
+  if (p.empty()) return;
   const std::vector<Json> parallel = regions_of_kind(p, "parallel");
   ASSERT_EQ(parallel.size(), 1u);
   // Sites: busy (thread 0, once), the two nest-lock calls (50 each: the first acquisition reports
