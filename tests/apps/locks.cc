@@ -4,11 +4,13 @@
 //             the lock time is the lock algorithm alone;
 //   region 2: all threads acquire and release one shared lock, then busy-wait the same: the same
 //             acquisitions, now contended.
-// Both regions make the same acquisitions (one per iteration, tiny critical work) followed by the
-// same busy-wait (kSpinNs, about the cost of a contended hand-over, so the lock is a large part of
-// each iteration): their work is the same, and their lock time differs only by contention. The
-// loops are worksharing loops, so the total work and the printed checksums do not depend on the
-// thread count.
+// Both regions make the same acquisitions (one per iteration), hold the lock for the same
+// busy-wait (kHoldNs) and busy-wait the same after releasing it (kSpinNs): their work is the
+// same, and their lock time differs only by contention. The hold is longer than the time between
+// releases, so on the shared lock a thread usually finds it held and waits for most of a hold,
+// however cheap the machine makes the hand-over of the lock's cache line itself. The loops are
+// worksharing loops, so the total work and the printed checksums do not depend on the thread
+// count.
 //
 // locks fast [iterations] [work_ns]: one region where every thread takes its own lock in a tight
 // loop (tens of millions of acquisitions per second per thread, a tiny critical section), or with
@@ -25,6 +27,7 @@
 
 namespace {
 
+constexpr std::uint64_t kHoldNs = 100;
 constexpr std::uint64_t kSpinNs = 50;
 
 // One per thread, a cache line each, so the own-lock region shares nothing between threads.
@@ -34,7 +37,7 @@ struct alignas(64) PerThread {
 };
 
 std::uint64_t own_locks(std::vector<PerThread>& slots, std::int64_t iterations,
-                        std::uint64_t spin_trips) {
+                        std::uint64_t hold_trips, std::uint64_t spin_trips) {
 #pragma omp parallel
   {
     PerThread& own = slots[omp_get_thread_num()];
@@ -42,6 +45,7 @@ std::uint64_t own_locks(std::vector<PerThread>& slots, std::int64_t iterations,
     for (std::int64_t i = 0; i < iterations; ++i) {
       omp_set_lock(&own.lock);
       own.sum += apps::mix(i);
+      apps::spin(hold_trips);
       omp_unset_lock(&own.lock);
       apps::spin(spin_trips);
     }
@@ -51,7 +55,8 @@ std::uint64_t own_locks(std::vector<PerThread>& slots, std::int64_t iterations,
   return sum;
 }
 
-std::uint64_t shared_lock(std::int64_t iterations, std::uint64_t spin_trips) {
+std::uint64_t shared_lock(std::int64_t iterations, std::uint64_t hold_trips,
+                          std::uint64_t spin_trips) {
   omp_lock_t lock;
   omp_init_lock(&lock);
   std::uint64_t sum = 0;
@@ -59,6 +64,7 @@ std::uint64_t shared_lock(std::int64_t iterations, std::uint64_t spin_trips) {
   for (std::int64_t i = 0; i < iterations; ++i) {
     omp_set_lock(&lock);
     sum += apps::mix(i + 1);
+    apps::spin(hold_trips);
     omp_unset_lock(&lock);
     apps::spin(spin_trips);
   }
@@ -78,13 +84,14 @@ int main(int argc, char** argv) {
   if (fast) {
     const std::uint64_t work_ns = argc > 3 ? apps::arg_or(argc, argv, 3, 1) : 0;
     const std::uint64_t sum =
-        own_locks(slots, iterations, work_ns > 0 ? apps::spin_trips_for_ns(work_ns) : 0);
+        own_locks(slots, iterations, 0, work_ns > 0 ? apps::spin_trips_for_ns(work_ns) : 0);
     std::printf("locks fast %lld: checksum %llu\n", static_cast<long long>(iterations),
                 static_cast<unsigned long long>(sum));
   } else {
+    const std::uint64_t hold_trips = apps::spin_trips_for_ns(kHoldNs);
     const std::uint64_t spin_trips = apps::spin_trips_for_ns(kSpinNs);
-    const std::uint64_t own = own_locks(slots, iterations, spin_trips);
-    const std::uint64_t shared = shared_lock(iterations, spin_trips);
+    const std::uint64_t own = own_locks(slots, iterations, hold_trips, spin_trips);
+    const std::uint64_t shared = shared_lock(iterations, hold_trips, spin_trips);
     std::printf("locks %lld: own-lock checksum %llu, shared-lock checksum %llu\n",
                 static_cast<long long>(iterations), static_cast<unsigned long long>(own),
                 static_cast<unsigned long long>(shared));
