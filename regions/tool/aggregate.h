@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "regions/tool/record.h"
-#include "regions/tool/symbolize.h"
+#include "regions/tool/code_location.h"
 
 namespace ompscale::regions::tool {
 

@@ -19,6 +19,7 @@
 #include "regions/tool/globals.h"
 #include "regions/tool/loop_schedule.h"
 #include "regions/tool/region_table.h"
+#include "regions/tool/symbolizer_plugin.h"
 #include "regions/tool/thread_state.h"
 #include "sync/clock.h"
 
@@ -99,7 +100,8 @@ class Locations {
     add(codeptr, location.get());
     owned_.push_back(std::move(location));
   }
-  void resolve() { resolve_locations(all_); }
+  // "" when resolved, else why not (symbolizer_plugin.h).
+  std::string resolve() { return resolve_with_symbolizer(all_); }
   const CodeLocation* find(const void* codeptr) const {
     const auto found = by_codeptr_.find(codeptr);
     return found != by_codeptr_.end() ? found->second : nullptr;
@@ -307,7 +309,10 @@ Json build(std::uint64_t end_ticks) {
       for (const LoopStats& loop : stats->loops) locations.capture(loop.codeptr);
     }
   }
-  if (!g.raw_locations) locations.resolve();
+  if (!g.raw_locations) {
+    const std::string why_unresolved = locations.resolve();
+    if (!why_unresolved.empty()) profile["locations_unresolved"] = why_unresolved;
+  }
 
   Json regions = Json::array();
   std::vector<const Region*> with_serial;

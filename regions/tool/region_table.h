@@ -10,7 +10,7 @@
 #include <atomic>
 #include <cstdint>
 
-#include "regions/tool/symbolize.h"
+#include "regions/tool/code_location.h"
 
 namespace ompscale::regions::tool {
 

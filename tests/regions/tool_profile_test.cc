@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,7 @@ struct AppRun {
 struct RunOptions {
   int threads = 2;
   bool tool = true;
+  std::string tool_library = kTool;
   std::map<std::string, std::string> env;
 };
 
@@ -108,8 +110,8 @@ class ToolProfileTest : public ::testing::Test {
     env.unset("OMPSCAN_SAMPLING");
     std::string preload = compiler == Compiler::gnu ? kLibomp : "";
     if (options.tool) {
-      preload += (preload.empty() ? "" : ":") + std::string(kTool);
-      env.set("OMP_TOOL_LIBRARIES", kTool);
+      preload += (preload.empty() ? "" : ":") + options.tool_library;
+      env.set("OMP_TOOL_LIBRARIES", options.tool_library);
       env.set("OMPSCAN_OUTPUT", output.string());
     } else {
       env.unset("OMP_TOOL_LIBRARIES");
@@ -610,6 +612,61 @@ TEST_F(ToolProfileTest, RawLocationsLeaveSourceLinesToTheLauncher) {
     }
   }
   EXPECT_EQ(locations, 4u);  // two regions, one lock call site each
+}
+
+TEST_F(ToolProfileTest, LocationsAreResolvedInProcessThroughTheSymbolizerNextToTheTool) {
+  const Json p = profile_of(Compiler::llvm, {"locks", "2000"});
+  EXPECT_FALSE(p.contains("locations_unresolved")) << p["locations_unresolved"];
+  for (const Json& r : regions_of_kind(p, "parallel")) {
+    EXPECT_THAT(r["location"].value("file", ""), HasSubstr("locks.cc"));
+    EXPECT_GT(r["location"].value("line", 0), 0);
+  }
+}
+
+TEST_F(ToolProfileTest, WithoutTheSymbolizerLocationsStayRawAndTheProfileSaysWhy) {
+  const fs::path alone = scratch_ / "alone" / "libompscan.so";
+  fs::create_directories(alone.parent_path());
+  fs::copy_file(kTool, alone);
+  RunOptions options;
+  options.tool_library = alone.string();
+  const Json p = profile_of(Compiler::llvm, {"locks", "2000"}, options);
+  EXPECT_THAT(p.value("locations_unresolved", ""), HasSubstr("libompscan_symbolize.so"));
+  for (const Json& r : regions_of_kind(p, "parallel")) {
+    EXPECT_THAT(r["location"]["module"].get<std::string>(), HasSubstr("locks"));
+    EXPECT_THAT(r["location"]["offset"].get<std::string>(), StartsWith("0x"));
+    EXPECT_FALSE(r["location"].contains("file"));
+  }
+}
+
+// Every library the tool needs is loaded into every run of the application: libc and libm only
+// (the C++ library is linked in, hidden), and it exports the OMPT entry point and the manual
+// region API, nothing an application could bind to by mistake.
+TEST_F(ToolProfileTest, ToolNeedsOnlyLibcAndExportsOnlyItsEntryPoints) {
+  if (access("/usr/bin/readelf", X_OK) != 0 || access("/usr/bin/nm", X_OK) != 0)
+    GTEST_SKIP() << "no binutils";
+  const test_support::Outcome needed =
+      test_support::run_program({"/usr/bin/readelf", "-d", kTool}, scratch_);
+  ASSERT_EQ(needed.status, 0) << needed.err;
+  std::set<std::string> libraries;
+  std::istringstream lines(needed.out);
+  for (std::string line; std::getline(lines, line);) {
+    const auto open = line.find("(NEEDED)");
+    if (open == std::string::npos) continue;
+    const auto from = line.find('[', open), to = line.find(']', open);
+    libraries.insert(line.substr(from + 1, to - from - 1));
+  }
+  for (const std::string& library : libraries) {
+    EXPECT_THAT(library, testing::AnyOf(StartsWith("libc.so"), StartsWith("libm.so"),
+                                        StartsWith("ld-linux")));
+  }
+  const test_support::Outcome symbols =
+      test_support::run_program({"/usr/bin/nm", "-D", "--defined-only", kTool}, scratch_);
+  ASSERT_EQ(symbols.status, 0) << symbols.err;
+  std::set<std::string> exported;
+  std::istringstream rows(symbols.out);
+  for (std::string address, type, name; rows >> address >> type >> name;) exported.insert(name);
+  EXPECT_EQ(exported, (std::set<std::string>{"ompt_start_tool", "ompscan_tool_region_begin",
+                                             "ompscan_tool_region_end"}));
 }
 
 // A C compiler that builds OpenMP programs on libomp, or "".
