@@ -156,7 +156,7 @@ double read_cost_ticks(Read read) {
 
 ClockInfo calibrate_clock(const ClockOptions& options) {
   ClockInfo info;
-  info.tsc_invariant = tsc_invariant();
+  info.tsc_invariant = options.known_ticks_per_second > 0 || tsc_invariant();
 #if defined(__x86_64__) || defined(__i386__)
   if (options.allow_tsc && info.tsc_invariant) {
     info.source = ClockSource::tsc;

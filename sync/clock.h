@@ -30,7 +30,9 @@ struct ClockOptions {
   /// Use the TSC when it is invariant. false forces CLOCK_MONOTONIC_RAW (for tests, and for users
   /// who distrust the TSC on their machine).
   bool allow_tsc = true;
-  /// TSC ticks per second when already known (e.g. measured by a parent process); 0 = calibrate.
+  /// TSC ticks per second when already known (e.g. measured by a parent process that found the
+  /// TSC invariant on this machine, so the check is not repeated: on a virtual machine each CPUID
+  /// exits to the hypervisor and /proc/cpuinfo is slow to read); 0 = check and calibrate.
   double known_ticks_per_second = 0;
   /// How long the frequency calibration observes both clocks. Longer is more precise; 20 ms gives
   /// about 1e-5 relative error on a quiet machine.

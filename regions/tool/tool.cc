@@ -6,8 +6,9 @@
 //   OMPSCAN_OUTPUT    profile path; unset or empty: measure, write nothing.
 //   OMPSCAN_SAMPLING  "all": measure every execution and time every lock acquisition (for tests
 //                     and short runs); anything else: adaptive (sampling.h).
-//   OMPSCAN_TSC_HZ    TSC ticks per second measured by a parent (ompscan run), so every run of a
-//                     sweep converts with one factor; otherwise a 2 ms calibration at start.
+//   OMPSCAN_TSC_HZ    TSC ticks per second measured by a parent (ompscan run) that found the TSC
+//                     invariant, so every run of a sweep converts with one factor and none
+//                     repeats the check; otherwise a check and a 2 ms calibration at start.
 //   OMPSCAN_LOCATIONS "raw": code locations without file/line/function, resolved later by the
 //                     launcher (ompscan run does), so the application never reads DWARF;
 //                     anything else: resolved at finalize.
