@@ -368,14 +368,22 @@ TEST_P(ToolProfileEachBuild, NestedRegionHasItsParentAndLevel) {
   for (const Json& s : regions_of_kind(p, "serial")) EXPECT_NE(s["serial"]["before"], inner["id"]);
 }
 
-TEST_P(ToolProfileEachBuild, TasksCreatedAreExecuted) {
-  const Json p = profile_of(compiler(), {"tasks", "24"}, options());
-  const std::vector<Json> parallel = regions_of_kind(p, "parallel");
-  ASSERT_EQ(parallel.size(), 1u);
-  const Json& tasks = parallel[0]["tasks"];
-  EXPECT_GT(tasks["created"].get<std::uint64_t>(), 0u);
-  EXPECT_EQ(tasks["created"], tasks["executed"]);
-  EXPECT_GT(sum(parallel[0]["threads"], "task_ns"), 0u);
+TEST_P(ToolProfileEachBuild, EveryTaskTheApplicationCreatesIsCountedAndExecuted) {
+  for (const char* cutoff : {"16", "19"}) {
+    const AppRun result = run(compiler(), {"tasks", "24", cutoff}, options());
+    ASSERT_EQ(result.status, 0) << result.err;
+    ASSERT_TRUE(result.profile) << result.err;
+    // The application prints "tasks fib(24) = 46368, <count> tasks".
+    const std::size_t comma = result.out.find(", ");
+    ASSERT_NE(comma, std::string::npos) << result.out;
+    const std::uint64_t created_by_app = std::stoull(result.out.substr(comma + 2));
+    const std::vector<Json> parallel = regions_of_kind(*result.profile, "parallel");
+    ASSERT_EQ(parallel.size(), 1u);
+    const Json& tasks = parallel[0]["tasks"];
+    EXPECT_EQ(tasks["created"].get<std::uint64_t>(), created_by_app) << "cutoff " << cutoff;
+    EXPECT_EQ(tasks["created"], tasks["executed"]);
+    EXPECT_GT(sum(parallel[0]["threads"], "task_ns"), 0u);
+  }
 }
 
 TEST_P(ToolProfileEachBuild, ManualRegionsAreNamedAndNested) {
