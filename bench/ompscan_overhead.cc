@@ -30,6 +30,7 @@
 
 #include "common/statistics.h"
 #include "sync/clock.h"
+#include "tests/support/app_output.h"
 #include "tests/support/process.h"
 
 namespace {
@@ -45,12 +46,6 @@ struct App {
   bool parallel_units = false;    // units spread over the threads, which take them at once
   bool cost_per_unit = true;      // false where units are too coarse for it to rise above noise
 };
-
-// The task count the tasks application prints ("tasks fib(n) = f, <count> tasks"), or 0.
-double printed_tasks(const std::string& out) {
-  const std::size_t comma = out.find(", ");
-  return comma == std::string::npos ? 0 : std::atof(out.c_str() + comma + 2);
-}
 
 double run_seconds(const std::vector<std::string>& argv, const fs::path& dir,
                    std::string* out = nullptr) {
@@ -164,7 +159,9 @@ int main(int argc, char** argv) {
     const double base_spread =
         *std::max_element(base.begin(), base.end()) / *std::min_element(base.begin(), base.end());
     if (app.target_percent > 0) all_met = all_met && overhead <= app.target_percent;
-    const double units = std::string(app.unit) == "task" ? printed_tasks(out) : app.units;
+    const double units = std::string(app.unit) == "task"
+                             ? static_cast<double>(ompscale::test_support::printed_task_count(out))
+                             : app.units;
     std::string per_unit = "";
     if (units > 0) {
       // Per unit on the thread that takes it: units spread over the team run at once.

@@ -156,8 +156,8 @@ double read_cost_ticks(Read read) {
 
 ClockInfo calibrate_clock(const ClockOptions& options) {
   ClockInfo info;
-  info.tsc_invariant = options.known_ticks_per_second > 0 || tsc_invariant();
 #if defined(__x86_64__) || defined(__i386__)
+  info.tsc_invariant = options.known_ticks_per_second > 0 || tsc_invariant();
   if (options.allow_tsc && info.tsc_invariant) {
     info.source = ClockSource::tsc;
     info.ticks_per_second = options.known_ticks_per_second > 0
@@ -171,7 +171,7 @@ ClockInfo calibrate_clock(const ClockOptions& options) {
     return info;
   }
 #else
-  static_cast<void>(options);  // no TSC to allow or calibrate
+  info.tsc_invariant = tsc_invariant();  // false: no TSC to allow or calibrate
 #endif
   info.source = ClockSource::monotonic_raw;
   info.ticks_per_second = 1e9;

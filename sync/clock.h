@@ -45,7 +45,8 @@ struct ClockOptions {
 /// What the clock is, recorded in every sidecar.
 struct ClockInfo {
   ClockSource source = ClockSource::monotonic_raw;
-  bool tsc_invariant = false;     // what the CPU advertises, whether or not the TSC is used
+  bool tsc_invariant = false;     // what the CPU advertises (or a known frequency vouches for),
+                                  // whether or not the TSC is used
   double ticks_per_second = 1e9;  // 1e9 for monotonic_raw
   double step_ns = 0;       // smallest non-zero difference of consecutive reads (0: not measured)
   double read_cost_ns = 0;  // median cost of one ticks() call (0: not measured)

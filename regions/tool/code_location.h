@@ -37,9 +37,21 @@ struct CodeLocation {
 bool capture_code_location(const void* return_address, CodeLocation& out);
 
 // Empties file, line and function.
-void clear_source_line(CodeLocation& location);
+inline void clear_source_line(CodeLocation& location) {
+  location.file.clear();
+  location.line = 0;
+  location.function.clear();
+}
 
 // `size` bytes as lowercase hex digits (build ids).
-std::string to_hex(const unsigned char* bytes, std::size_t size);
+inline std::string to_hex(const unsigned char* bytes, std::size_t size) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex(2 * size, '0');
+  for (std::size_t i = 0; i < size; ++i) {
+    hex[2 * i] = kDigits[bytes[i] >> 4];
+    hex[2 * i + 1] = kDigits[bytes[i] & 0xf];
+  }
+  return hex;
+}
 
 }  // namespace ompscale::regions::tool

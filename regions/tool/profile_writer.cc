@@ -24,7 +24,8 @@
 #include "sync/clock.h"
 
 // Fields added to docs/ompscan-formats.md's profile (readers ignore unknown fields):
-// - top level: "pid", "omp_version"; clock "tsc_invariant"; sampling "per_doubling",
+// - top level: "pid", "omp_version", "locations_unresolved" (why the tool could not add source
+//   lines itself); clock "tsc_invariant"; sampling "per_doubling",
 //   "lock_always_first", "lock_per_doubling", "lock_max_period", "aggregation_ns",
 //   "unmeasured_no_memory", "unmeasured_tasks", "regions_dropped", "manual_unmatched".
 // - REGION: "serial": {"before": id} for serial regions ("before": null for the gap before

@@ -3,7 +3,7 @@
 
 #include "regions/tool/symbolize.h"
 
-extern "C" __attribute__((visibility("default"))) void ompscan_resolve_locations(
+extern "C" __attribute__((visibility("default"))) void ompscan_resolve_locations_v1(
     const ompscan_location_query* queries, std::size_t count, ompscan_source_line_found found,
     void* context) {
   using ompscale::regions::tool::CodeLocation;

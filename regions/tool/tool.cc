@@ -42,6 +42,7 @@
 #include "regions/tool/callbacks.h"
 #include "regions/tool/globals.h"
 #include "regions/tool/profile_writer.h"
+#include "regions/tool/symbolizer_plugin.h"
 #include "sync/clock.h"
 
 namespace ompscale::regions::tool {
@@ -95,6 +96,7 @@ int initialize(ompt_function_lookup_t lookup, int /*initial_device_num*/,
   }
   const char* locations = std::getenv("OMPSCAN_LOCATIONS");
   g.raw_locations = locations != nullptr && std::strcmp(locations, "raw") == 0;
+  if (!g.raw_locations) locate_symbolizer();
   init_clock();
   g.pid = getpid();
   g.init_ticks = sync::ticks();

@@ -87,7 +87,9 @@ TEST(Clock, FallsBackToMonotonicRawWhenTscIsNotAllowed) {
 }
 
 TEST(Clock, TakesAKnownFrequencyWithoutCalibratingOrCheckingAgain) {
-  if (!calibrate_clock().tsc_invariant) GTEST_SKIP() << "no invariant TSC";
+#if !defined(__x86_64__) && !defined(__i386__)
+  GTEST_SKIP() << "no TSC";
+#endif
   ClockOptions options;
   options.known_ticks_per_second = 1.234e9;
   const ClockInfo info = calibrate_clock(options);
