@@ -39,14 +39,19 @@ void on_found(void* context, std::size_t index, const char* file, int line,
 }  // namespace
 
 void locate_symbolizer() {
-  CodeLocation tool;
-  // Any address inside this library will do; capture expects a return address (one past a call).
-  if (!capture_code_location(reinterpret_cast<const char*>(&locate_symbolizer) + 1, tool)) return;
-  const std::size_t slash = tool.module.rfind('/');
-  if (slash == std::string::npos) return;
-  const std::string path = tool.module.substr(0, slash + 1) + kSymbolizerLibrary;
-  if (path.size() < sizeof symbolizer_path)
-    std::memcpy(symbolizer_path, path.c_str(), path.size() + 1);
+  try {
+    CodeLocation tool;
+    // Any address inside this library will do; capture expects a return address (one past a
+    // call).
+    if (!capture_code_location(reinterpret_cast<const char*>(&locate_symbolizer) + 1, tool)) return;
+    const std::size_t slash = tool.module.rfind('/');
+    if (slash == std::string::npos) return;
+    const std::string path = tool.module.substr(0, slash + 1) + kSymbolizerLibrary;
+    if (path.size() < sizeof symbolizer_path)
+      std::memcpy(symbolizer_path, path.c_str(), path.size() + 1);
+  } catch (...) {
+    // Out of memory: the path stays unknown and finalize says so.
+  }
 }
 
 std::string resolve_with_symbolizer(std::vector<CodeLocation*>& locations) {

@@ -238,9 +238,9 @@ TEST(DirectRunner, UnsupportedArraySizeIsUnavailableAndNamesTheSupportedOnes) {
 }
 
 TEST(DirectRunner, ArrayCopiesGrowWithArraySize) {
-  // 19683 doubles (154 KiB) per thread take microseconds to copy; one double takes nanoseconds. A
-  // copy the compiler dropped would leave both sizes equally fast. Minima, because a disturbance
-  // only ever adds time.
+  // 19683 doubles (154 KiB) per thread take about a microsecond to copy (1 us on a Zen 5 core,
+  // whose L2 copies 150 GB/s); one double takes nanoseconds. A copy the compiler dropped would
+  // leave both sizes equally fast. Minima, because a disturbance only ever adds time.
   for (std::string_view construct : {"firstprivate_array", "copyprivate", "copyin"}) {
     SCOPED_TRACE(construct);
     expect_timing_property([&]() -> Attempt {
@@ -250,7 +250,7 @@ TEST(DirectRunner, ArrayCopiesGrowWithArraySize) {
       const double large =
           smallest(values_of(runner.run(request_for(construct, 2, 25, "19683")), "total", false));
       if (too_busy(runner)) return std::nullopt;
-      if (large > small + 1000) return ::testing::AssertionSuccess();
+      if (large > 1.3 * small + 200) return ::testing::AssertionSuccess();
       return ::testing::AssertionFailure()
              << "fastest total " << large << " ns at 19683 doubles, " << small << " ns at 1";
     });
