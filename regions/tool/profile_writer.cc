@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <omp-tools.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -343,9 +344,15 @@ Json build(std::uint64_t end_ticks) {
   return profile;
 }
 
+// Writes a temporary file and renames it over `path`, so a profile is whole or absent; a device
+// or pipe (/dev/null, a FIFO) is written into directly, as renaming over it would replace it by a
+// regular file (common/output_file.h does the same for the CLIs).
 bool write_file(const char* path, const std::string& text) {
+  struct stat info {};
+  const bool direct = stat(path, &info) == 0 && !S_ISREG(info.st_mode) && !S_ISDIR(info.st_mode);
   const std::string temporary = std::string(path) + ".tmp";
-  const int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int fd = direct ? open(path, O_WRONLY | O_CLOEXEC)
+                        : open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return false;
   std::size_t written = 0;
   while (written < text.size()) {
@@ -355,6 +362,7 @@ bool write_file(const char* path, const std::string& text) {
     written += static_cast<std::size_t>(n);
   }
   const bool ok = close(fd) == 0 && written == text.size();
+  if (direct) return ok;
   if (!ok || rename(temporary.c_str(), path) != 0) {
     unlink(temporary.c_str());
     return false;

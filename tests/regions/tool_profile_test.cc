@@ -2,10 +2,14 @@
 // and clang-built in OMPSCALE_APPS_LLVM_DIR) run under the tool, and their profiles
 // (docs/ompscan-formats.md) are checked. Every app runs on libomp 14: gcc-built ones through its
 // GOMP ABI (LD_PRELOAD plus a libgomp.so.1 symlink first on LD_LIBRARY_PATH).
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -14,6 +18,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/support/app_output.h"
@@ -611,6 +616,40 @@ TEST_P(ToolProfileEachCompiler, EightThreadsOnTwoCoresComplete) {
 INSTANTIATE_TEST_SUITE_P(Builds, ToolProfileEachCompiler,
                          ::testing::Values(Compiler::gnu, Compiler::llvm),
                          [](const auto& info) { return compiler_name(info.param); });
+
+// A pipe or device as OMPSCAN_OUTPUT (/dev/null, a FIFO) is written into: renaming the temporary
+// profile over it would replace it by a regular file (as root, /dev/null itself).
+TEST_F(ToolProfileTest, OutputPipeIsWrittenIntoAndStaysAPipe) {
+  const fs::path fifo = scratch_ / "profile.pipe";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  // Opened without blocking and drained until the application has exited, so a tool that never
+  // opens the pipe fails this test instead of hanging it.
+  const int fd = open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  std::atomic<bool> exited{false};
+  std::string received;
+  std::thread reader([&] {
+    char buffer[4096];
+    for (bool last = false; !last;) {
+      last = exited.load();
+      ssize_t n;
+      while ((n = read(fd, buffer, sizeof buffer)) > 0) received.append(buffer, n);
+      if (!last) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  });
+  RunOptions options;
+  options.env["OMPSCAN_OUTPUT"] = fifo.string();
+  const AppRun result = run(Compiler::llvm, {"nested", "100000"}, options);
+  exited = true;
+  reader.join();
+  close(fd);
+  EXPECT_EQ(result.status, 0) << result.err;
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  EXPECT_FALSE(fs::exists(fifo.string() + ".tmp"));
+  const Json profile = Json::parse(received, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(profile.is_discarded()) << received.substr(0, 200);
+  EXPECT_EQ(profile["format"], "ompscan-profile-1");
+}
 
 TEST_F(ToolProfileTest, WithoutOutputPathTheApplicationRunsAndNothingIsWritten) {
   RunOptions options;
