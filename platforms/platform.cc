@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "common/error.h"
+#include "common/executable_path.h"
 
 namespace ompscale::platforms {
 
@@ -248,12 +249,9 @@ std::vector<ThreadClass> default_classes() {
 // The installed copy comes first so that an installed tool never reads a stale checkout.
 std::vector<fs::path> description_dirs() {
   std::vector<fs::path> dirs;
-  std::error_code error;
-  const fs::path executable = fs::read_symlink("/proc/self/exe", error);
-  if (!error) {
-    dirs.push_back(
-        (executable.parent_path() / ".." / "share" / "ompscale" / "platforms").lexically_normal());
-  }
+  const fs::path directory = executable_directory();
+  if (!directory.empty())
+    dirs.push_back((directory / ".." / "share" / "ompscale" / "platforms").lexically_normal());
   dirs.emplace_back(OMPSCALE_PLATFORM_DIR);
   return dirs;
 }

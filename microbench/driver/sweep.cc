@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "common/error.h"
+#include "common/executable_path.h"
 #include "common/host_name.h"
 #include "common/interrupt.h"
 #include "common/text.h"
@@ -60,9 +61,8 @@ std::string thread_class_of(int threads, const platforms::Platform& platform) {
 std::string worker_directory(const RunOptions& options) {
   if (!options.worker_dir.empty()) return options.worker_dir;
   if (const char* env = std::getenv("OMPBENCH_WORKER_DIR")) return env;
-  std::error_code error;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
-  return error ? "." : self.parent_path().string();
+  const std::filesystem::path directory = executable_directory();
+  return directory.empty() ? "." : directory.string();
 }
 
 // Round-trip canaries the driver measures itself, with two threads pinned to CPUs 0 and 1 (as a

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "common/error.h"
+#include "common/executable_path.h"
 
 #ifndef OMPSCALE_LIBOMP_DIR
 #error "OMPSCALE_LIBOMP_DIR must name the directory of libomp.so.5 (regions/CMakeLists.txt)"
@@ -16,6 +17,14 @@
 namespace ompscale::regions {
 
 std::string default_libomp() {
+  // An install or bundle carries its own libomp in ../lib beside the binary; a build tree uses
+  // the one it was built against.
+  const std::filesystem::path directory = executable_directory();
+  if (!directory.empty()) {
+    const std::filesystem::path bundled = directory.parent_path() / "lib" / "libomp.so.5";
+    std::error_code error;
+    if (std::filesystem::is_regular_file(bundled, error)) return bundled.string();
+  }
   return std::string(OMPSCALE_LIBOMP_DIR) + "/libomp.so.5";
 }
 

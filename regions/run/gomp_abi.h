@@ -14,7 +14,8 @@ namespace ompscale::regions {
 
 inline constexpr char kLibgompSoname[] = "libgomp.so.1";
 
-/// The libomp.so.5 of the LLVM this ompscan was built against (OMPSCALE_LIBOMP_DIR).
+/// ../lib/libomp.so.5 beside the ompscan binary when there is one (a bundle), else the libomp.so.5
+/// of the LLVM this ompscan was built against (OMPSCALE_LIBOMP_DIR).
 std::string default_libomp();
 
 /// The versions of `needed` that `defined` lacks, in the order of `needed`, each once.

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "common/error.h"
+#include "common/executable_path.h"
 
 extern char** environ;
 
@@ -50,11 +51,11 @@ std::string locate_tool(const std::string& option) {
       throw UsageError(fmt::format("OMPSCAN_TOOL={}: no such file", env));
     return fs::absolute(env).string();
   }
-  const fs::path self = fs::read_symlink("/proc/self/exe", error);
+  const fs::path directory = executable_directory();
   std::vector<fs::path> candidates;
-  if (!error) {
-    candidates.push_back(self.parent_path() / kToolName);
-    candidates.push_back(self.parent_path().parent_path() / "lib" / kToolName);
+  if (!directory.empty()) {
+    candidates.push_back(directory / kToolName);
+    candidates.push_back(directory.parent_path() / "lib" / kToolName);
   }
   for (const fs::path& candidate : candidates)
     if (fs::is_regular_file(candidate, error)) return candidate.lexically_normal().string();
