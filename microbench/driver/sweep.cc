@@ -26,6 +26,7 @@
 #include "microbench/driver/progress.h"
 #include "microbench/driver/results_file.h"
 #include "microbench/driver/sidecar.h"
+#include "microbench/driver/worker_groups.h"
 #include "microbench/driver/worker_process.h"
 #include "microbench/protocol.h"
 #include "microbench/result_row.h"
@@ -298,22 +299,18 @@ int run_sweep(const RunOptions& options) {
 
   while (!interrupted()) {
     wait_for_typical_state();
-    // Which configurations still need values, grouped by setting.
-    std::vector<std::vector<std::size_t>> by_setting(plan.settings.size());
-    bool any = false;
+    std::vector<std::size_t> unfinished;
     for (std::size_t i = 0; i < plan.configs.size(); ++i)
-      if (!states[i].complete(options.reps) && !states[i].exhausted()) {
-        by_setting[static_cast<std::size_t>(plan.configs[i].setting)].push_back(i);
-        any = true;
-      }
-    if (!any) break;
+      if (!states[i].complete(options.reps) && !states[i].exhausted()) unfinished.push_back(i);
+    if (unfinished.empty()) break;
+    // One worker process per setting and team size (worker_groups.h), in a fresh order each round.
+    std::vector<WorkerGroup> groups = group_by_worker(plan, unfinished);
+    std::shuffle(groups.begin(), groups.end(), rng);
 
-    for (std::size_t k = 0; k < plan.settings.size() && !interrupted(); ++k) {
-      const std::size_t s = (k + static_cast<std::size_t>(round)) % plan.settings.size();
-      std::vector<std::size_t>& members = by_setting[s];
-      if (members.empty()) continue;
+    for (std::size_t k = 0; k < groups.size() && !interrupted(); ++k) {
+      std::vector<std::size_t>& members = groups[k].members;
       std::shuffle(members.begin(), members.end(), rng);
-      const Setting& setting = plan.settings[s];
+      const Setting& setting = plan.settings[static_cast<std::size_t>(groups[k].setting)];
 
       Job job;
       job.ticks_per_second = clock.source == sync::ClockSource::tsc ? clock.ticks_per_second : 0;

@@ -34,9 +34,18 @@ struct Canaries {
   double compute_ns = 0;     // the slower thread's compute canary
 };
 
-// Both canaries, measured by the first two threads of a 2-thread team (one thread on a machine
-// with one hardware thread: no round trip then).
-Canaries measure_canaries(int exchanges) {
+// The team the canaries run in: the batch's own team, so that the process never alternates
+// between team sizes. With a bound team (spread) a 2-thread canary team needs other places than
+// a measured team of 3, 5 or 6 threads on 16 cores, and libgomp then slowed every barrier of the
+// measured team by microseconds. A 1-thread batch runs no team at all, and an oversubscribed one
+// would slow the canaries themselves: 2 threads then.
+int canary_team(int batch_threads) {
+  return batch_threads >= 2 && batch_threads <= omp_get_num_procs() ? batch_threads : 2;
+}
+
+// Both canaries, measured by the first two threads of a `team`-thread team (one thread on a
+// machine with one hardware thread: no round trip then).
+Canaries measure_canaries(int exchanges, int team) {
   Canaries canaries;
   if (exchanges <= 0) return canaries;
   if (omp_get_num_procs() < 2) {
@@ -45,7 +54,7 @@ Canaries measure_canaries(int exchanges) {
   }
   sync::RoundTripCanary round_trip;
   double compute[2] = {0, 0};
-#pragma omp parallel num_threads(2)
+#pragma omp parallel num_threads(team)
   {
     const int tid = omp_get_thread_num();
     const double value = round_trip.measure(tid, exchanges);
@@ -135,11 +144,12 @@ int run(int argc, char** argv) {
     request.first_rep = batch.first_rep;
     // The canary brackets the batch: a slow phase that starts or ends during it shows in one of
     // the two, and the driver judges the batch by the larger.
-    const Canaries before = measure_canaries(job.canary_exchanges);
+    const int team = canary_team(batch.threads);
+    const Canaries before = measure_canaries(job.canary_exchanges, team);
     const std::uint64_t start = sync::ticks();
     BatchResult result = batch.method == Method::direct ? direct.run(request) : epcc.run(request);
     const double elapsed_ms = sync::ticks_to_ns(static_cast<double>(sync::ticks() - start)) / 1e6;
-    const Canaries after = measure_canaries(job.canary_exchanges);
+    const Canaries after = measure_canaries(job.canary_exchanges, team);
     if (!result.unavailable.empty()) {
       std::printf("unavailable\t%d\t%s\n", batch.id, result.unavailable.c_str());
     } else {
