@@ -1,5 +1,7 @@
 #include "common/text.h"
 
+#include <charconv>
+
 namespace ompscale {
 
 std::vector<std::string> split(std::string_view text, char separator) {
@@ -12,6 +14,15 @@ std::vector<std::string> split(std::string_view text, char separator) {
     if (end == std::string_view::npos) return pieces;
     start = end + 1;
   }
+}
+
+std::optional<long long> parse_integer(std::string_view text, long long min, long long max) {
+  long long value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || error != std::errc() || stop != end || value < min || value > max)
+    return std::nullopt;
+  return value;
 }
 
 }  // namespace ompscale

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "microbench/constructs/direct_kernels.h"
+#include "microbench/direct_metrics.h"
 #include "sync/clock.h"
 
 namespace ompscale::microbench {
@@ -78,6 +79,7 @@ class SampleSink {
 struct RoundTally {
   int late = 0;
   int overrun = 0;
+  int inconsistent = 0;  // rounds whose stamps no region could produce (direct_metrics.h)
 };
 
 RoundTally tally_rounds(const std::vector<sync::RoundOutcome>& outcomes, int warmup) {
@@ -127,35 +129,37 @@ void add_in_team_samples(const direct::InTeamBatch& batch, const sync::OffsetTab
 }
 
 /// Metrics of team-creating constructs, per round; "last in" is the master's stamp before. No
-/// release_skew: only the master is released, and the spread of one release is always 0.
-void add_team_creating_samples(const direct::TeamCreatingBatch& batch,
-                               const sync::OffsetTable& offsets, int warmup, SampleSink& sink) {
-  constexpr double kInfinity = std::numeric_limits<double>::infinity();
+/// release_skew: only the master is released, and the spread of one release is always 0. Returns
+/// the rounds whose stamps were inconsistent (direct_metrics.h), written valid=0.
+int add_team_creating_samples(const direct::TeamCreatingBatch& batch,
+                              const sync::OffsetTable& offsets, int warmup, SampleSink& sink) {
+  const double tolerance = sync::ns_to_ticks(offsets.max_uncertainty_ns());
+  std::vector<double> first(static_cast<std::size_t>(batch.threads));
+  std::vector<double> end(first.size());
+  int inconsistent = 0;
   for (int round = warmup; round < batch.rounds; ++round) {
     const auto index = static_cast<std::size_t>(round);
     const double before = offsets.to_master(0, batch.before[index]);
-    const double after = offsets.to_master(0, batch.after[index]) - before;
-    double fork_sum = 0, fork_max = -kInfinity;
-    double first_end = kInfinity, last_end = -kInfinity, end_sum = 0;
     for (int tid = 0; tid < batch.threads; ++tid) {
-      const double fork = offsets.to_master(tid, batch.first.at(tid, round)) - before;
-      fork_sum += fork;
-      fork_max = std::max(fork_max, fork);
-      const double end = offsets.to_master(tid, batch.end.at(tid, round)) - before;
-      first_end = std::min(first_end, end);
-      last_end = std::max(last_end, end);
-      end_sum += end;
+      first[static_cast<std::size_t>(tid)] =
+          offsets.to_master(tid, batch.first.at(tid, round)) - before;
+      end[static_cast<std::size_t>(tid)] =
+          offsets.to_master(tid, batch.end.at(tid, round)) - before;
     }
-    const bool valid = batch.outcomes[index].valid();
+    const TeamCreatingMetrics m = team_creating_metrics(
+        first, end, offsets.to_master(0, batch.after[index]) - before, tolerance);
+    inconsistent += m.consistent ? 0 : 1;
+    const bool valid = batch.outcomes[index].valid() && m.consistent;
     const int rep = round - warmup;
-    sink.add("fork_avg", rep, sync::ticks_to_ns(fork_sum / batch.threads), valid);
-    sink.add("fork_max", rep, sync::ticks_to_ns(fork_max), valid);
-    sink.add("join", rep, sync::ticks_to_ns(after - last_end), valid);
-    sink.add("total", rep, sync::ticks_to_ns(after), valid);
-    sink.add("min_cost", rep, sync::ticks_to_ns(first_end), valid);
-    sink.add("avg_cost", rep, sync::ticks_to_ns(end_sum / batch.threads), valid);
-    sink.add("max_cost", rep, sync::ticks_to_ns(last_end), valid);
+    sink.add("fork_avg", rep, sync::ticks_to_ns(m.fork_avg), valid);
+    sink.add("fork_max", rep, sync::ticks_to_ns(m.fork_max), valid);
+    sink.add("join", rep, sync::ticks_to_ns(m.join), valid);
+    sink.add("total", rep, sync::ticks_to_ns(m.total), valid);
+    sink.add("min_cost", rep, sync::ticks_to_ns(m.min_cost), valid);
+    sink.add("avg_cost", rep, sync::ticks_to_ns(m.avg_cost), valid);
+    sink.add("max_cost", rep, sync::ticks_to_ns(m.max_cost), valid);
   }
+  return inconsistent;
 }
 
 /// Runs one batch of an in-team construct and appends its samples; returns why it cannot run
@@ -179,8 +183,9 @@ std::string run_team_creating_batch(const BatchPlan& plan, const sync::LocalCloc
   direct::TeamCreatingBatch batch(plan.threads, plan.warmup + plan.count, clocks, &master_window);
   std::string unavailable = direct::run_team_creating_construct(plan.construct, plan.param, batch);
   if (!unavailable.empty()) return unavailable;
-  add_team_creating_samples(batch, offsets, plan.warmup, sink);
+  const int inconsistent = add_team_creating_samples(batch, offsets, plan.warmup, sink);
   tally = tally_rounds(batch.outcomes, plan.warmup);
+  tally.inconsistent = inconsistent;
   return "";
 }
 
@@ -207,6 +212,7 @@ struct DirectRunner::Team {
   int rounds = 0;
   int late_rounds = 0;
   int overrun_rounds = 0;
+  int inconsistent_rounds = 0;
 };
 
 DirectRunner::Team::Team(int threads, const DirectOptions& options) : threads(threads) {
@@ -310,6 +316,7 @@ BatchResult DirectRunner::run(const BatchRequest& request) {
   team.rounds += plan.count;
   team.late_rounds += tally.late;
   team.overrun_rounds += tally.overrun;
+  team.inconsistent_rounds += tally.inconsistent;
   if (plan.count > 0) window.end_batch(plan.count, tally.late);
   return result;
 }
@@ -327,6 +334,7 @@ std::vector<TeamCalibration> DirectRunner::calibrations() const {
     calibration.rounds = team->rounds;
     calibration.late_rounds = team->late_rounds;
     calibration.overrun_rounds = team->overrun_rounds;
+    calibration.inconsistent_rounds = team->inconsistent_rounds;
     calibrations.push_back(std::move(calibration));
   }
   return calibrations;

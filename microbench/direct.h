@@ -49,6 +49,9 @@ struct TeamCalibration {
   int rounds = 0;
   int late_rounds = 0;
   int overrun_rounds = 0;
+  /// Rounds of team-creating constructs whose stamps no region could produce (a thread's end
+  /// after the join, direct_metrics.h): written valid=0.
+  int inconsistent_rounds = 0;
 };
 
 /// Runs direct measurements. Calibrates each team size once, at its first batch (offsets,

@@ -9,6 +9,7 @@ set(OMPSCALE_WORKER_LIB_SOURCES
   ${OMPSCALE_ROOT}/microbench/runtime_info.cc
   ${OMPSCALE_ROOT}/microbench/protocol.cc
   ${OMPSCALE_ROOT}/microbench/direct.cc
+  ${OMPSCALE_ROOT}/microbench/direct_metrics.cc
   ${OMPSCALE_ROOT}/microbench/epcc.cc
 )
 set(OMPSCALE_WORKER_MAIN_SOURCES ${OMPSCALE_ROOT}/microbench/worker/main.cc)

@@ -263,8 +263,16 @@ std::vector<int> parse_thread_counts(const std::string& spec, int max_threads,
   for (const std::string& item : split(spec, ',')) {
     if (item.empty())
       throw UsageError(fmt::format("{} '{}': empty item; {}", option, spec, kThreadCountForms));
+    // Bounds come before expansion: a range up to 2^31 would take seconds and gigabytes to
+    // expand before any caller could refuse it.
+    const auto check_bound = [&](int count) {
+      if (count > kMaxThreadCount)
+        throw UsageError(fmt::format("{} '{}': {} threads is more than the {} any team can have",
+                                     option, spec, count, kMaxThreadCount));
+    };
     int value = 0;
     if (parse_count(item, value)) {
+      check_bound(value);
       counts.insert(value);
       continue;
     }
@@ -275,6 +283,7 @@ std::vector<int> parse_thread_counts(const std::string& spec, int max_threads,
           !parse_count(std::string_view(item).substr(dash + 1), high) || high < low)
         throw UsageError(
             fmt::format("{} '{}': bad range '{}'; {}", option, spec, item, kThreadCountForms));
+      check_bound(high);
       for (int t = low; t <= high; ++t) counts.insert(t);
       continue;
     }

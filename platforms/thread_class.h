@@ -65,11 +65,15 @@ std::optional<std::string> classify(int t, const std::vector<ThreadClass>& class
 /// The partition of the paper: PO2, EVEN, ODD; thread counts in none of them form "other".
 std::vector<ThreadClass> paper_partition();
 
+/// The largest thread count a spec may name, far beyond any machine's team: larger counts and
+/// ranges are refused before they are expanded.
+inline constexpr int kMaxThreadCount = 65536;
+
 /// The thread counts a command-line spec names, ascending and unique: a list ("1,2,4"), a range
 /// ("1-64"), "all" (1 to `max_threads`), a class name (parse(): "po2", "odd", "8x", ...) expanded
 /// up to `max_threads`, or a mix ("1,po2"). Explicit counts and ranges are kept even above
-/// `max_threads` (the caller decides about oversubscription). Throws UsageError starting with
-/// `option` (e.g. "--threads") and the spec, naming the accepted forms.
+/// `max_threads` (the caller decides about oversubscription), up to kMaxThreadCount. Throws
+/// UsageError starting with `option` (e.g. "--threads") and the spec, naming the accepted forms.
 std::vector<int> parse_thread_counts(const std::string& spec, int max_threads,
                                      std::string_view option);
 

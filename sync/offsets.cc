@@ -89,6 +89,7 @@ OffsetTable::OffsetTable(const std::vector<OffsetEstimate>& estimates) {
   offset_ticks_.reserve(estimates.size());
   for (const OffsetEstimate& estimate : estimates) {
     offset_ticks_.push_back(ns_to_ticks(estimate.offset_ns));
+    max_uncertainty_ns_ = std::max(max_uncertainty_ns_, estimate.uncertainty_ns);
     if (estimate.min_round_trip_ns > 0 &&
         (min_round_trip_ns_ == 0 || estimate.min_round_trip_ns < min_round_trip_ns_)) {
       min_round_trip_ns_ = estimate.min_round_trip_ns;

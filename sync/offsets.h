@@ -69,10 +69,14 @@ class OffsetTable {
   /// The fastest round trip (ns) any thread had with the master; 0 when unknown (one thread).
   /// WindowRelease adds it to the window.
   double min_round_trip_ns() const { return min_round_trip_ns_; }
+  /// The largest uncertainty (ns) of any thread's offset: how far a corrected stamp may lie from
+  /// the instant it was taken on the master's clock.
+  double max_uncertainty_ns() const { return max_uncertainty_ns_; }
 
  private:
   std::vector<double> offset_ticks_;
   double min_round_trip_ns_ = 0;
+  double max_uncertainty_ns_ = 0;
 };
 
 /// Runs the calibration for a team of `threads` threads. Every thread of the team calls

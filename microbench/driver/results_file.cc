@@ -8,17 +8,22 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 #include "common/csv.h"
 #include "common/error.h"
 #include "common/output_file.h"
+#include "common/text.h"
 #include "microbench/driver/plan.h"
 #include "microbench/result_row.h"
 
 namespace ompscale::microbench {
 
 namespace {
+
+// The largest repetition number a results file may hold: ompbench counts reps in an int.
+constexpr long long kMaxRep = 1'000'000'000;
 
 std::string strip_line_end(std::string header) {
   while (!header.empty() && (header.back() == '\n' || header.back() == '\r')) header.pop_back();
@@ -115,9 +120,15 @@ ResultsFile ResultsFile::open(const std::string& path, std::vector<std::string>&
         std::string(fields[kConstruct]), std::string(fields[kMethod]),
         std::string(fields[kThreads]), std::string(fields[kBind]), std::string(fields[kPlaces]),
         std::string(fields[kRuntime]), std::string(fields[kParamValue]));
-    const int rep = std::atoi(std::string(fields[kRep]).c_str());
+    // Repetition numbers stay far below INT_MAX, so that the next one (rep + 1) is an int too.
+    const std::optional<long long> rep = parse_integer(fields[kRep], 0, kMaxRep);
+    if (!rep)
+      throw InputError(path, reader.line(),
+                       fmt::format("rep '{}' is not a repetition number from 0 to {}; the file "
+                                   "was edited or corrupted",
+                                   fields[kRep], kMaxRep));
     int& next = file.next_rep_[key];
-    next = std::max(next, rep + 1);
+    next = std::max(next, static_cast<int>(*rep) + 1);
     if (fields[kValid] == "1") ++file.valid_[key + '\x1e' + std::string(fields[kMetric])];
   }
   return file;

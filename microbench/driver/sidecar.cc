@@ -114,7 +114,8 @@ void append_run(const std::string& path, const RunRecord& run) {
                    {"pilot_latency_ns", number(2)},
                    {"rounds", static_cast<int>(number(3))},
                    {"late_rounds", static_cast<int>(number(4))},
-                   {"overrun_rounds", static_cast<int>(number(5))}});
+                   {"overrun_rounds", static_cast<int>(number(5))},
+                   {"inconsistent_rounds", static_cast<int>(number(6))}});
     }
     calibrations.push_back(std::move(item));
   }

@@ -81,8 +81,9 @@ void print_calibrations(const DirectRunner& direct) {
     }
     std::printf("causality\t%d\t%d\t%d\t%.3f\n", team.threads, team.causality.checks,
                 team.causality.violations, team.causality.worst_ns);
-    std::printf("window\t%d\t%.3f\t%.3f\t%d\t%d\t%d\n", team.threads, team.window_ns,
-                team.pilot_latency_ns, team.rounds, team.late_rounds, team.overrun_rounds);
+    std::printf("window\t%d\t%.3f\t%.3f\t%d\t%d\t%d\t%d\n", team.threads, team.window_ns,
+                team.pilot_latency_ns, team.rounds, team.late_rounds, team.overrun_rounds,
+                team.inconsistent_rounds);
   }
 }
 

@@ -117,6 +117,30 @@ TEST_F(ResultsFileTest, RowWithWrongFieldCountNamesItsLine) {
   }
 }
 
+// A fuzzer found a last row with rep 2147483647: resuming computed rep + 1, a signed overflow.
+TEST_F(ResultsFileTest, RepOutsideTheRepetitionRangeNamesItsLineAndKeepsTheFile) {
+  for (const char* rep : {"2147483647", "-1", "1e3", "", "x"}) {
+    std::string bad = format_row(row(7, true));
+    const std::size_t first = bad.find(",7,");
+    ASSERT_NE(first, std::string::npos) << bad;
+    bad.replace(first, 3, std::string(",") + rep + ",");
+    const std::string text = results_header() + format_row(row(0, true)) + bad;
+    {
+      std::ofstream out(path_);
+      out << text;
+    }
+    std::vector<std::string> warnings;
+    try {
+      ResultsFile::open(path_, warnings);
+      ADD_FAILURE() << "accepted rep '" << rep << "'";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.line(), 3u) << rep;
+      EXPECT_NE(std::string(e.what()).find("repetition number"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(contents(path_), text);
+  }
+}
+
 TEST(ResultRow, FormatsEveryColumnInHeaderOrder) {
   ResultRow r;
   r.construct = "for_static";
