@@ -2,8 +2,8 @@
 //
 //   build/bench/model_accuracy [--kernels 2000] [--seed 1] [--noise 0.05] [--share-min 0.1]
 //                              [--preset default|extrap|paper-smape]
-//   build/bench/model_accuracy --reference ../shared/reference/extrap/synthetic_300.txt
-//                              --truth ../shared/reference/extrap/synthetic_300_truth.tsv
+//   build/bench/model_accuracy --reference tests/data/extrap/synthetic_300.txt
+//                              --truth tests/data/extrap/synthetic_300_truth.tsv
 //
 // Generated kernels follow c0 + c1 * t^i * log2(t)^j with (i, j) drawn from the paper's 39
 // shades, thread counts 2..64 (powers of two), 5 repetitions with uniform multiplicative noise;

@@ -1,5 +1,5 @@
 // `--preset extrap` against the models Extra-P 4.2.5 prints for its own test inputs
-// (../shared/reference/extrap/expected_default_models.tsv): same term, coefficients to 1e-9.
+// (tests/data/extrap/expected_default_models.tsv): same term, coefficients to 1e-9.
 
 #include <gtest/gtest.h>
 
@@ -16,8 +16,7 @@
 namespace ompscale::modeler {
 namespace {
 
-const std::filesystem::path kExtrapDir =
-    std::filesystem::path(OMPSCALE_SHARED_DIR) / "reference/extrap";
+const std::filesystem::path kExtrapDir = std::filesystem::path(OMPSCALE_TEST_DATA) / "extrap";
 
 struct Expected {
   std::string file, callpath, metric, model;
@@ -55,9 +54,6 @@ void expect_relative(double actual, double expected, double tolerance, const std
 }
 
 TEST(ExtrapPreset, MatchesEveryReferenceModel) {
-  if (!std::filesystem::exists(kExtrapDir / "expected_default_models.tsv")) {
-    GTEST_SKIP() << "reference data not present (../shared/reference)";
-  }
   const auto expected = read_expected();
   ASSERT_EQ(expected.size(), 38u);
   const ModelerOptions options = ModelerOptions::extrap();

@@ -24,7 +24,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 const std::string kData = std::string(OMPSCALE_TEST_DATA) + "/readers/";
-const std::string kExtrapReference = std::string(OMPSCALE_SHARED_DIR) + "/reference/extrap/";
+const std::string kExtrapReference = std::string(OMPSCALE_TEST_DATA) + "/extrap/";
 
 std::vector<std::string> keys(const Kernel& kernel) {
   std::vector<std::string> out;
@@ -585,18 +585,12 @@ TEST(ReadDataset, MissingFileNamesThePath) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The Extra-P reference inputs (shared/reference/extrap): every one reads, with the kernels
+// The Extra-P reference inputs (tests/data/extrap): every one reads, with the kernels
 // Extra-P reports for it (expected_default_models.tsv lists file, callpath, metric per model; its
 // order is not the files' order for input_4.JSON, so kernels are compared as sets).
 
 class ExtrapReference : public ::testing::Test {
  protected:
-  void SetUp() override {
-    if (!std::filesystem::exists(std::string(OMPSCALE_SHARED_DIR) + "/reference")) {
-      GTEST_SKIP() << "no " << OMPSCALE_SHARED_DIR << "/reference";
-    }
-  }
-
   // file -> (callpath, metric) in the order Extra-P lists them.
   static std::map<std::string, std::vector<std::vector<std::string>>> expected_kernels() {
     std::map<std::string, std::vector<std::vector<std::string>>> kernels;
