@@ -341,7 +341,7 @@ TEST_F(RunCommandTest, MalformedOptionsGiveOneLineAndExitTwo) {
                      "/nonexistent/app: no such file");
   expect_usage_error(ompscan({"-o", out, "--", "/etc/passwd"}), "not an executable file");
   expect_usage_error(ompscan({"-o", out, "--", "no-such-app-ompscan"}), "not found on PATH");
-  expect_usage_error(ompscan({"--threads", "100000", "-o", out, "--", "true"}),
+  expect_usage_error(ompscan({"--threads", "4096", "-o", out, "--", "true"}),
                      "pass --oversubscribe");
   expect_usage_error(ompscan({"--tool", "/nonexistent/libompscan.so", "-o", out, "--", "true"}),
                      "--tool /nonexistent/libompscan.so: no such file");
