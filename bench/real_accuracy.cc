@@ -1,9 +1,10 @@
 // Accuracy of extrapolation on real measurements: fit on the smaller thread counts, predict the
 // measured medians at the larger ones.
 //
-//   build/bench/real_accuracy [DIR] [--verbose]
+//   build/bench/real_accuracy [DIR...] [--verbose]
 //
-// DIR (default ../shared/reference/real) holds CSV files read as `modeler fit FILE` reads them.
+// Every CSV file in the DIRs (default: ../shared/reference/real and data/real, those that exist)
+// is read as `modeler fit FILE` reads it.
 // For every kernel two training sets are tried: the first 60% of its thread counts ("first 60%"),
 // and the powers of two among those ("po2"); the test points are the thread counts above the
 // first 60%. Per file and training set the table prints, for the default preset and for
@@ -17,7 +18,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,7 +71,7 @@ struct Row {
   }
 };
 
-enum class Split { kFirst, kPo2 };
+enum class Split { kFirst = 0, kPo2 = 1 };
 
 bool is_power_of_two(double t) {
   return t >= 1.0 && t == std::round(t) && (static_cast<long>(t) & (static_cast<long>(t) - 1)) == 0;
@@ -135,73 +138,98 @@ Row evaluate_kernel(const Dataset& data, const Kernel& kernel, Split split,
   return row;
 }
 
-void print_row(const std::string& name, const std::string& split, const Row& row) {
-  std::printf("%-44s %-9s %7zu %s   %s\n", name.c_str(), split.c_str(), row.kernels,
+/// The CSV files in `dir`, sorted; none when it is not a directory.
+std::optional<std::vector<std::filesystem::path>> csv_files(const std::string& dir) {
+  namespace fs = std::filesystem;
+  if (!fs::is_directory(dir)) return std::nullopt;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() == ".csv") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::optional<Dataset> read(const std::filesystem::path& file) {
+  try {
+    return read_dataset(file.string(), {});
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "real_accuracy: %s\n", e.what());
+    return std::nullopt;
+  }
+}
+
+Row evaluate_set(const Dataset& data, Split split, bool verbose) {
+  ModelerOptions options;
+  options.aggregation = Aggregation::kMean;  // what `modeler fit FILE` uses for these files
+  if (std::getenv("AGG"))
+    options.aggregation = static_cast<Aggregation>(std::atoi(std::getenv("AGG")));
+  if (std::getenv("NEG")) options.space = options.space.with_negative_exponents();
+  Row set;
+  for (const Kernel& kernel : data.kernels) {
+    set.add(evaluate_kernel(data, kernel, split, options, verbose));
+  }
+  return set;
+}
+
+void print_row(const std::string& name, const std::string& training, const Row& row) {
+  std::printf("%-44s %-9s %7zu %s   %s\n", name.c_str(), training.c_str(), row.kernels,
               row.ours.describe(true).c_str(), row.extrap.describe(false).c_str());
+}
+
+void print_row(const std::string& name, Split split, const Row& row) {
+  print_row(name, split == Split::kFirst ? "first 60%" : "po2", row);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string dir = "../shared/reference/real";
+  std::vector<std::string> dirs;
   bool verbose = false;
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
     if (arg == "--verbose") {
       verbose = true;
     } else if (arg.starts_with("-")) {
-      std::fprintf(stderr, "usage: real_accuracy [DIR] [--verbose]\n");
+      std::fprintf(stderr, "usage: real_accuracy [DIR...] [--verbose]\n");
       return 2;
     } else {
-      dir = arg;
+      dirs.push_back(arg);
     }
   }
-  namespace fs = std::filesystem;
-  std::vector<fs::path> files;
-  if (fs::is_directory(dir)) {
-    for (const auto& entry : fs::directory_iterator(dir)) {
-      if (entry.path().extension() == ".csv") files.push_back(entry.path());
-    }
-  }
-  if (files.empty()) {
-    std::printf(
-        "real_accuracy: no real measurement sets (*.csv) in %s; nothing to measure "
-        "(pass the directory as the first argument)\n",
-        dir.c_str());
-    return 0;
-  }
-  std::sort(files.begin(), files.end());
-  const ModelerOptions ours;
+  if (dirs.empty()) dirs = {"../shared/reference/real", "data/real"};
   std::printf("%-44s %-9s %7s %-26s   %s\n", "", "", "", "default preset", "--preset extrap");
   std::printf("%-44s %-9s %7s %8s %8s %8s   %8s %8s\n", "set", "training", "kernels", "median",
               "p90", "in 90%", "median", "p90");
-  Row pooled[2];
-  std::size_t zero_medians = 0;
-  for (const fs::path& file : files) {
-    Dataset data;
-    try {
-      data = read_dataset(file.string(), {});
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "real_accuracy: %s\n", e.what());
-      return 2;
+  std::size_t sets = 0, zero_medians = 0;
+  for (const std::string& dir : dirs) {
+    const auto files = csv_files(dir);
+    if (!files) {
+      std::printf("(%s is not there: its sets are not measured)\n", dir.c_str());
+      continue;
     }
-    ModelerOptions options = ours;
-    options.aggregation = Aggregation::kMean;  // what `modeler fit FILE` uses for these files
-    for (Split split : {Split::kFirst, Split::kPo2}) {
-      Row set;
-      for (const Kernel& kernel : data.kernels) {
-        set.add(evaluate_kernel(data, kernel, split, options, verbose));
+    Row pooled[2];
+    for (const auto& file : *files) {
+      const auto data = read(file);
+      if (!data) return 2;
+      ++sets;
+      for (Split split : {Split::kFirst, Split::kPo2}) {
+        const Row set = evaluate_set(*data, split, verbose);
+        print_row(file.filename().string(), split, set);
+        pooled[static_cast<int>(split)].add(set);
+        zero_medians += set.zero_medians;
       }
-      print_row(file.filename().string(), split == Split::kFirst ? "first 60%" : "po2", set);
-      pooled[split == Split::kFirst ? 0 : 1].add(set);
-      zero_medians += set.zero_medians;
     }
+    print_row("all of " + dir, Split::kFirst, pooled[0]);
+    print_row("all of " + dir, Split::kPo2, pooled[1]);
+    pooled[0].add(pooled[1]);
+    print_row("all of " + dir, "both", pooled[0]);
   }
-  print_row("all sets", "first 60%", pooled[0]);
-  print_row("all sets", "po2", pooled[1]);
-  Row all = pooled[0];
-  all.add(pooled[1]);
-  print_row("all sets", "both", all);
+  if (sets == 0) {
+    std::printf(
+        "real_accuracy: no real measurement sets (*.csv): nothing measured (run it from the "
+        "repository root, or name the directories)\n");
+  }
   if (zero_medians > 0) {
     std::printf("(%zu test points with a measured median of 0 have no relative error: left out)\n",
                 zero_medians);
