@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <numeric>
 #include <span>
@@ -172,19 +173,41 @@ FitStatistics describe_fit(const Points& p, const Candidate& c, double tss) {
 }
 
 struct SelectionOutcome {
+  Points points;  ///< the points as fitted: their variance includes the systematic part
   std::vector<Candidate> candidates;
   std::size_t chosen = 0;
   double noise_scale = 1.0;  ///< variance inflation: reduced chi^2 of the best fit when above 1
   std::vector<double> posterior;
 };
 
-SelectionOutcome select_noise_aware(const Points& p, const ModelerOptions& options) {
+/// The hypothesis space for these points: the configured one, plus negative exponents when the
+/// values fall with the parameter (strong scaling) and the space has none.
+HypothesisSpace space_for(const Points& p, const ModelerOptions& options) {
+  const auto& blocks = options.space.building_blocks;
+  const bool has_negative = std::any_of(blocks.begin(), blocks.end(),
+                                        [](const TermShape& s) { return s.exponent < 0.0; });
+  if (has_negative || !options.negative_exponents_when_falling) return options.space;
+  // Falling: more pairs of points fall than rise (Kendall's tau below zero).
+  long balance = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    for (std::size_t j = i + 1; j < p.size(); ++j) {
+      if (p.y[j] < p.y[i]) --balance;
+      if (p.y[j] > p.y[i]) ++balance;
+    }
+  }
+  return balance < 0 ? options.space.with_negative_exponents() : options.space;
+}
+
+/// Fits every hypothesis of `space` against the points' variances and scores them.
+SelectionOutcome score_hypotheses(const Points& p, const HypothesisSpace& space,
+                                  const ModelerOptions& options) {
   SelectionOutcome sel;
+  sel.points = p;
   const std::vector<double> weights = p.weights();
   sel.candidates.push_back(fit_candidate(p, {}, weights, options));
   if (p.size() >= 3) {
     const bool below_one = *std::min_element(p.t.begin(), p.t.end()) < 1.0;
-    const HypothesisTable& table = hypothesis_table(p.t, options.space, below_one);
+    const HypothesisTable& table = hypothesis_table(p.t, space, below_one);
     for (std::size_t h = 0; h < table.hypotheses.size(); ++h) {
       const auto& shapes = table.hypotheses[h];
       if (shapes.size() + 1 >= p.size()) continue;  // no degree of freedom left to judge it
@@ -196,8 +219,8 @@ SelectionOutcome select_noise_aware(const Points& p, const ModelerOptions& optio
   }
   const auto n = static_cast<double>(p.size());
   // Noise scale: with noise measured from repetitions, inflate it when even the best hypothesis
-  // misses the points by more than the noise explains (slow phases shared by all repetitions of
-  // a point); without repetitions, the residuals of the best fit are all we know of the noise.
+  // misses the points by more than the noise explains; without repetitions, the residuals of
+  // the best fit are all we know of the noise.
   double best_reduced = kInf;
   for (const Candidate& c : sel.candidates) {
     if (n > static_cast<double>(c.parameters())) {
@@ -258,6 +281,59 @@ SelectionOutcome select_noise_aware(const Points& p, const ModelerOptions& optio
   return sel;
 }
 
+/// Relative variance s^2 of the deviations every repetition of a point shares (placement, slow
+/// phases): the s^2 >= 0 at which the model's weighted residuals match their degrees of freedom,
+/// sum r_i^2 / (sd_i^2 + s^2 y_i^2) = n - p (method of moments). 0 when the repetitions explain
+/// the residuals.
+double systematic_variance(const Points& p, const Candidate& c) {
+  const auto n = static_cast<double>(p.size());
+  const double dof = n - static_cast<double>(c.parameters());
+  if (dof < 1.0 || !c.fit.ok) return 0.0;
+  auto excess = [&](double s2) {
+    double chi2 = 0.0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      const double r = c.fit.residuals(static_cast<Eigen::Index>(i));
+      chi2 += r * r / (p.sd[i] * p.sd[i] + s2 * p.y[i] * p.y[i]);
+    }
+    return chi2 - dof;
+  };
+  if (!(excess(0.0) > 0.0)) return 0.0;
+  double low = 0.0, high = 1e-4;
+  while (excess(high) > 0.0 && high < 1e6) high *= 10.0;
+  for (int i = 0; i < 60 && high - low > 1e-6 * high; ++i) {
+    const double mid = 0.5 * (low + high);
+    (excess(mid) > 0.0 ? low : high) = mid;
+  }
+  return high;
+}
+
+/// The points with the systematic variance s2 added to each point's variance.
+Points with_systematic(const Points& p, double s2) {
+  Points q = p;
+  q.systematic = s2;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    q.sd[i] = std::sqrt(p.sd[i] * p.sd[i] + s2 * p.y[i] * p.y[i]);
+  }
+  return q;
+}
+
+bool estimates_systematic(const Points& p, const ModelerOptions& options) {
+  return options.selection == Selection::kNoiseAware && p.noise_from_repetitions &&
+         !std::getenv("NOSYS");
+}
+
+/// Scores the hypotheses; with repetitions, estimates the systematic variance from the chosen
+/// model's residuals, adds it to the points' variance and scores again (repetitions understate
+/// the uncertainty of a point when all of them share a deviation).
+SelectionOutcome select_noise_aware(const Points& p, const ModelerOptions& options) {
+  const HypothesisSpace space = space_for(p, options);
+  SelectionOutcome first = score_hypotheses(p, space, options);
+  if (!estimates_systematic(p, options)) return first;
+  const double s2 = systematic_variance(p, first.candidates[first.chosen]);
+  if (!(s2 > 0.0)) return first;
+  return score_hypotheses(with_systematic(p, s2), space, options);
+}
+
 PredictiveComponent make_component(const Points& p, const Candidate& c, double weight,
                                    double noise_scale) {
   PredictiveComponent component;
@@ -267,9 +343,10 @@ PredictiveComponent make_component(const Points& p, const Candidate& c, double w
   component.covariance.assign(cov.data(), cov.data() + cov.size());  // symmetric: order moot
   const double residual_dof = static_cast<double>(p.size()) - static_cast<double>(c.parameters());
   component.dof = std::max(1.0, p.noise_from_repetitions ? p.noise_dof : residual_dof);
-  component.noise_sd_relative = p.noise_from_repetitions
-                                    ? p.noise_cv * std::sqrt(noise_scale / p.typical_reps)
-                                    : std::sqrt(noise_scale);
+  component.noise_sd_relative =
+      p.noise_from_repetitions
+          ? std::sqrt(noise_scale * (p.noise_cv * p.noise_cv / p.typical_reps + p.systematic))
+          : std::sqrt(noise_scale);
   return component;
 }
 
@@ -318,8 +395,9 @@ void refine_chosen(const Points& p, const Candidate& chosen, double noise_scale,
 
 }  // namespace
 
-ClassModel fit_noise_aware(const Points& p, const ModelerOptions& options) {
-  const SelectionOutcome sel = select_noise_aware(p, options);
+ClassModel fit_noise_aware(const Points& measured, const ModelerOptions& options) {
+  const SelectionOutcome sel = select_noise_aware(measured, options);
+  const Points& p = sel.points;
   const Candidate& chosen = sel.candidates[sel.chosen];
   ClassModel result;
   result.model = chosen.model;
@@ -357,7 +435,8 @@ ClassModel fit_noise_aware(const Points& p, const ModelerOptions& options) {
     result.coefficient_intervals.push_back({coefficient - half, coefficient + half});
   }
 
-  if (options.refine_exponents && !chosen.shapes.empty()) refine_chosen(p, chosen, sel.noise_scale, result);
+  if (options.refine_exponents && !chosen.shapes.empty())
+    refine_chosen(p, chosen, sel.noise_scale, result);
 
   // Competing hypotheses of another growth class that the noise cannot rule out.
   const GrowthClass growth = chosen.model.growth();
@@ -378,9 +457,15 @@ ClassModel fit_noise_aware(const Points& p, const ModelerOptions& options) {
   return result;
 }
 
-/// Held-out weighted error of a fitted class model, for comparing class partitions.
-double held_out_error(const Points& p, const ModelerOptions& options) {
-  const SelectionOutcome sel = select_noise_aware(p, options);
+double systematic_variance(const Points& p, const ModelerOptions& options) {
+  if (!estimates_systematic(p, options)) return 0.0;
+  const SelectionOutcome first = score_hypotheses(p, space_for(p, options), options);
+  return systematic_variance(p, first.candidates[first.chosen]);
+}
+
+double held_out_error(const Points& p, const ModelerOptions& options, double systematic) {
+  const Points q = systematic > 0.0 ? with_systematic(p, systematic) : p;
+  const SelectionOutcome sel = score_hypotheses(q, space_for(q, options), options);
   const Candidate& c = sel.candidates[sel.chosen];
   return std::isfinite(c.loo_chi2) ? c.loo_chi2 : kInf;
 }

@@ -49,6 +49,9 @@ struct BudgetSpec {
 
 struct ModelerOptions {
   HypothesisSpace space = HypothesisSpace::paper();
+  /// Add t^-i to a space without negative exponents for kernels whose values fall with t
+  /// (strong scaling); the default preset only.
+  bool negative_exponents_when_falling = true;
   Aggregation aggregation = Aggregation::kTrimmedMean;
   Selection selection = Selection::kNoiseAware;
   /// 0: leave-one-out cross-validation; k >= 2: k-fold.
