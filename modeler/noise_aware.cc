@@ -334,6 +334,11 @@ SelectionOutcome select_noise_aware(const Points& p, const ModelerOptions& optio
   return score_hypotheses(with_systematic(p, s2), space, options);
 }
 
+/// Relative variance of one new aggregated measurement (before the noise scale).
+double relative_noise_variance(const Points& p) {
+  return p.noise_from_repetitions ? p.noise_cv * p.noise_cv / p.typical_reps + p.systematic : 1.0;
+}
+
 PredictiveComponent make_component(const Points& p, const Candidate& c, double weight,
                                    double noise_scale) {
   PredictiveComponent component;
@@ -342,12 +347,45 @@ PredictiveComponent make_component(const Points& p, const Candidate& c, double w
   const Eigen::MatrixXd cov = c.fit.inverse_normal * noise_scale;
   component.covariance.assign(cov.data(), cov.data() + cov.size());  // symmetric: order moot
   const double residual_dof = static_cast<double>(p.size()) - static_cast<double>(c.parameters());
-  component.dof = std::max(1.0, p.noise_from_repetitions ? p.noise_dof : residual_dof);
-  component.noise_sd_relative =
-      p.noise_from_repetitions
-          ? std::sqrt(noise_scale * (p.noise_cv * p.noise_cv / p.typical_reps + p.systematic))
-          : std::sqrt(noise_scale);
+  // The noise is known as well as the repetitions tell it, unless the residuals had to add to it.
+  const bool from_residuals = !p.noise_from_repetitions || p.systematic > 0.0 || noise_scale > 1.0;
+  component.dof = std::max(1.0, from_residuals ? residual_dof : p.noise_dof);
+  component.noise_sd_relative = std::sqrt(noise_scale * relative_noise_variance(p));
+  component.range_low = p.t.front();
+  component.range_high = p.t.back();
   return component;
+}
+
+/// Model-form uncertainty per doubling of extrapolation (docs/methods.md, "Intervals"): the
+/// hypothesis is fitted to the smaller parameter values only and predicts the larger ones
+/// (forward validation from every origin that leaves the fit a degree of freedom). Returns the
+/// relative standard deviation per doubling of distance that the squared relative errors show
+/// beyond the predictive variance of those fits.
+double forward_drift(const Points& p, const Candidate& c, double noise_scale) {
+  const std::size_t n = p.size();
+  const std::size_t first_origin = c.parameters() + 1;
+  if (n <= first_origin || std::getenv("NODRIFT")) return 0.0;
+  const std::vector<double> weights = p.weights();
+  const Eigen::MatrixXd x = design_matrix(p.t, c.shapes);
+  const double noise = noise_scale * relative_noise_variance(p);
+  double excess = 0.0, spread = 0.0;
+  for (std::size_t k = first_origin; k < n; ++k) {
+    const auto rows = static_cast<Eigen::Index>(k);
+    const LinearFit fold =
+        fit_least_squares(x.topRows(rows), std::span(p.y).first(k), std::span(weights).first(k));
+    if (!fold.ok) continue;
+    for (std::size_t j = k; j < n; ++j) {
+      const Eigen::VectorXd xj = x.row(static_cast<Eigen::Index>(j)).transpose();
+      const double f = xj.dot(fold.coefficients);
+      if (f == 0.0) continue;
+      const double variance = noise_scale * xj.dot(fold.inverse_normal * xj) + noise * f * f;
+      const double e = p.y[j] - f;
+      const double doublings = std::log2(p.t[j] / p.t[k - 1]);
+      excess += (e * e - variance) / (f * f);
+      spread += doublings * doublings;
+    }
+  }
+  return spread > 0.0 && excess > 0.0 ? std::sqrt(excess / spread) : 0.0;
 }
 
 /// Frees the chosen model's exponents (Ceres). The refined model replaces the chosen one only
@@ -419,7 +457,11 @@ ClassModel fit_noise_aware(const Points& measured, const ModelerOptions& options
   }
   double total = 0.0;
   for (const auto& c : result.predictive.components) total += c.weight;
-  for (auto& c : result.predictive.components) c.weight /= total;
+  const double drift = forward_drift(p, chosen, sel.noise_scale);
+  for (auto& c : result.predictive.components) {
+    c.weight /= total;
+    c.drift_sd_relative = drift;
+  }
 
   // Confidence intervals of the chosen model's coefficients.
   const PredictiveComponent own = make_component(p, chosen, 1.0, sel.noise_scale);

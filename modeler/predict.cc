@@ -36,8 +36,12 @@ std::vector<ComponentAt> evaluate_components(const PredictiveDistribution& distr
       }
     }
     const double relative = c.noise_sd_relative * location;
-    variance =
-        std::max(0.0, variance) + c.noise_sd_absolute * c.noise_sd_absolute + relative * relative;
+    double doublings = 0.0;
+    if (c.range_high > 0.0 && t > c.range_high) doublings = std::log2(t / c.range_high);
+    if (c.range_low > 0.0 && t < c.range_low) doublings = std::log2(c.range_low / t);
+    const double drift = c.drift_sd_relative * doublings * location;
+    variance = std::max(0.0, variance) + c.noise_sd_absolute * c.noise_sd_absolute +
+               relative * relative + drift * drift;
     out.push_back({c.weight, location, std::sqrt(variance), std::max(1.0, c.dof)});
   }
   return out;

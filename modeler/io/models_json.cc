@@ -97,7 +97,9 @@ Json class_model_json(const ClassModel& m, const std::string& parameter) {
                           {"covariance", covariance_json(c.covariance)},
                           {"dof", c.dof},
                           {"noise_sd_absolute", c.noise_sd_absolute},
-                          {"noise_sd_relative", c.noise_sd_relative}});
+                          {"noise_sd_relative", c.noise_sd_relative},
+                          {"drift_sd_relative", c.drift_sd_relative},
+                          {"range", Json::array({c.range_low, c.range_high})}});
   }
   return {{"class", m.thread_class},
           {"model", m.model.to_string(parameter)},
@@ -275,6 +277,14 @@ PredictiveComponent read_component(const Node& node) {
   c.dof = node.field("dof").number();
   c.noise_sd_absolute = node.field("noise_sd_absolute").number();
   c.noise_sd_relative = node.field("noise_sd_relative").number();
+  // Written since the model-form term was added; older files predict without it.
+  if (auto drift = node.optional_field("drift_sd_relative")) c.drift_sd_relative = drift->number();
+  if (auto range = node.optional_field("range")) {
+    const std::vector<Node> bounds = range->elements();
+    if (bounds.size() != 2) range->fail("expected [low, high]", range->path());
+    c.range_low = bounds[0].number();
+    c.range_high = bounds[1].number();
+  }
   return c;
 }
 
