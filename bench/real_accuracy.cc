@@ -130,10 +130,10 @@ Row evaluate_kernel(const Dataset& data, const Kernel& kernel, Split split,
   score_preset(training, test_t, measured, ours, row.ours, ours_model);
   score_preset(training, test_t, measured, ModelerOptions::extrap(), row.extrap, extrap_model);
   if (verbose) {
-    std::printf("  %-40s %-6s ours %6.1f%% extrap %6.1f%%  %s | %s\n",
+    std::printf("  %-40s %-6s ours %6.1f%% in %zu/%zu extrap %6.1f%%  %s | %s\n",
                 data.describe(kernel).c_str(), split == Split::kFirst ? "first" : "po2",
-                100.0 * stats::median(row.ours.errors), 100.0 * stats::median(row.extrap.errors),
-                ours_model.c_str(), extrap_model.c_str());
+                100.0 * stats::median(row.ours.errors), row.ours.inside, row.ours.errors.size(),
+                100.0 * stats::median(row.extrap.errors), ours_model.c_str(), extrap_model.c_str());
   }
   return row;
 }
@@ -160,11 +160,9 @@ std::optional<Dataset> read(const std::filesystem::path& file) {
 }
 
 Row evaluate_set(const Dataset& data, Split split, bool verbose) {
-  ModelerOptions options;
-  options.aggregation = Aggregation::kMean;  // what `modeler fit FILE` uses for these files
+  ModelerOptions options;  // the default preset, as `modeler fit FILE` uses it
   if (std::getenv("AGG"))
     options.aggregation = static_cast<Aggregation>(std::atoi(std::getenv("AGG")));
-  if (std::getenv("NEG")) options.space = options.space.with_negative_exponents();
   Row set;
   for (const Kernel& kernel : data.kernels) {
     set.add(evaluate_kernel(data, kernel, split, options, verbose));

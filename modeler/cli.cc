@@ -160,12 +160,6 @@ auto naming_option(std::string_view option, Parse parse) {
   }
 }
 
-bool is_ompbench(const Dataset& data) {
-  const auto& k = data.key_columns;
-  return data.parameter == "threads" && std::find(k.begin(), k.end(), "construct") != k.end() &&
-         std::find(k.begin(), k.end(), "method") != k.end();
-}
-
 // Keeps the kernels whose key matches every "column=value" condition.
 void select_kernels(Dataset& data, const std::vector<std::string>& conditions) {
   std::vector<std::pair<std::size_t, std::string>> wanted;  // key column index, value
@@ -229,11 +223,9 @@ ModelerOptions make_options(const FitArguments& a, const Dataset& data) {
   } else if (a.preset != "default") {
     throw UsageError(fmt::format("bad --preset '{}': use default or extrap", a.preset));
   }
-  if (!a.aggregation.empty()) {
-    o.aggregation = kAggregations.at(a.aggregation);
-  } else if (!o.extrap_compatible) {
-    o.aggregation = is_ompbench(data) ? Aggregation::kTrimmedMean : Aggregation::kMean;
-  }
+  // Without --aggregate the preset decides: Extra-P's mean, or the default preset's trimmed mean
+  // (robust: a slow phase or a wrapped timer in one repetition does not move it).
+  if (!a.aggregation.empty()) o.aggregation = kAggregations.at(a.aggregation);
   if (!a.selection.empty()) o.selection = kSelections.at(a.selection);
   if (a.folds == 1 || a.folds < -1)
     throw UsageError("bad --folds: use 0 (leave-one-out) or k >= 2");

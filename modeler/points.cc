@@ -14,6 +14,13 @@ namespace {
 // one: 5 repetitions say little about their own spread, 100 say a lot.
 constexpr double kNoisePriorDof = 30.0;
 
+/// The share trimmed from each side: 25% (the paper's filter), but at least one value from 3
+/// values on, so that three repetitions with one wild value still give a robust aggregate.
+double trimmed_fraction(std::size_t n) {
+  if (n < 3) return 0.0;
+  return std::max(0.25, 1.0 / static_cast<double>(n));
+}
+
 double aggregate(std::span<const double> reps, Aggregation aggregation) {
   switch (aggregation) {
     case Aggregation::kMean:
@@ -25,7 +32,7 @@ double aggregate(std::span<const double> reps, Aggregation aggregation) {
     case Aggregation::kMax:
       return stats::max(reps);
     case Aggregation::kTrimmedMean:
-      return stats::trimmed_mean(reps, 0.25);
+      return stats::trimmed_mean(reps, trimmed_fraction(reps.size()));
   }
   return stats::mean(reps);
 }
@@ -38,8 +45,8 @@ double aggregate_spread(std::span<const double> reps, Aggregation aggregation) {
   if (aggregation != Aggregation::kTrimmedMean && aggregation != Aggregation::kMedian) {
     return stats::stddev(reps);
   }
-  const double fraction = 0.25;
   const auto n = reps.size();
+  const double fraction = trimmed_fraction(n);
   std::vector<double> s = stats::sorted(reps);
   auto g = static_cast<std::size_t>(std::floor(fraction * static_cast<double>(n)));
   if (2 * g >= n) g = (n - 1) / 2;

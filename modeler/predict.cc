@@ -110,17 +110,15 @@ Prediction predict(const PredictiveDistribution& distribution, double t, double 
   prediction.interval.low = mixture_quantile(components, tail);
   prediction.interval.high = mixture_quantile(components, 1.0 - tail);
   // The point prediction commits to a hypothesis that holds more than half of the posterior;
-  // otherwise it is the posterior mean over hypotheses (docs/methods.md, "Predictions").
+  // otherwise it is the mixture's median, which one wildly extrapolating hypothesis cannot drag
+  // the way it drags a mean (docs/methods.md, "Predictions").
   const auto dominant = std::max_element(
       components.begin(), components.end(),
       [](const ComponentAt& a, const ComponentAt& b) { return a.weight < b.weight; });
   double total = 0.0;
-  double weighted = 0.0;
-  for (const ComponentAt& c : components) {
-    total += c.weight;
-    weighted += c.weight * c.location;
-  }
-  prediction.value = dominant->weight > 0.5 * total ? dominant->location : weighted / total;
+  for (const ComponentAt& c : components) total += c.weight;
+  prediction.value =
+      dominant->weight > 0.5 * total ? dominant->location : mixture_quantile(components, 0.5);
   return prediction;
 }
 
