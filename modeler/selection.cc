@@ -124,6 +124,17 @@ Candidate fit_candidate(const Points& p, std::span<const TermShape> shapes,
   return c;
 }
 
+/// Whether the model stays positive as t grows: its fastest-growing term (or, without a growing
+/// term, the constant) is not negative. A cost that falls with threads falls towards a floor
+/// (c0 + c t^-i), not through zero.
+bool stays_positive(const Model& model) {
+  const Term* lead = model.leading_term();
+  const bool grows =
+      lead != nullptr &&
+      (lead->shape.exponent > 0.0 || (lead->shape.exponent == 0.0 && lead->shape.log_exponent > 0));
+  return grows ? lead->coefficient >= 0.0 : model.constant >= 0.0;
+}
+
 /// Posterior weights for model averaging: exp(-information / 2), normalised.
 std::vector<double> posterior_weights(const std::vector<double>& information, std::size_t chosen) {
   std::vector<double> posterior = information;
@@ -169,6 +180,8 @@ SelectionOutcome score_hypotheses(const Points& p, const HypothesisSpace& space,
   sel.points = p;
   const std::vector<double> weights = p.weights();
   sel.candidates.push_back(fit_candidate(p, {}, weights, options));
+  const bool positive = options.positive_models &&
+                        std::all_of(p.y.begin(), p.y.end(), [](double v) { return v > 0.0; });
   if (p.size() >= 3) {
     const bool below_one = *std::min_element(p.t.begin(), p.t.end()) < 1.0;
     const HypothesisTable& table = hypothesis_table(p.t, space, below_one);
@@ -178,7 +191,9 @@ SelectionOutcome score_hypotheses(const Points& p, const HypothesisSpace& space,
       const std::vector<double>* column =
           shapes.size() == 1 ? &table.columns[table.block_of[h]] : nullptr;
       Candidate c = fit_candidate(p, shapes, weights, options, column);
-      if (c.fit.ok && std::isfinite(c.chi2)) sel.candidates.push_back(std::move(c));
+      if (!c.fit.ok || !std::isfinite(c.chi2)) continue;
+      if (positive && !stays_positive(c.model)) continue;
+      sel.candidates.push_back(std::move(c));
     }
   }
   const auto n = static_cast<double>(p.size());
