@@ -12,13 +12,6 @@ namespace {
 
 constexpr double kInf = Candidate::kInf;
 
-// Prior odds against growth: "no term" holds 1/3 of the prior and the hypotheses with a term
-// share the rest, so each term shape starts 2 ln(hypotheses / 2) chi^2 units behind the constant
-// model. Without it the best of ~38 shapes beats the constant on pure noise a third of the time.
-double growth_prior_penalty(std::size_t hypotheses) {
-  return 2.0 * std::log(std::max(1.0, static_cast<double>(hypotheses) / 2.0));
-}
-
 /// The hypotheses of a space and each building block's values at the points. Kernels of one
 /// sweep share their thread counts, so the last table is kept per thread: most kernels then need
 /// neither pow() nor the hypothesis enumeration.
@@ -262,6 +255,13 @@ FitStatistics describe_fit(const Points& p, const Candidate& c, double tss) {
     s.adjusted_r2 = std::nan("");
   }
   return s;
+}
+
+// Prior odds against growth: "no term" holds 1/3 of the prior and the hypotheses with a term
+// share the rest, so each term shape starts 2 ln(hypotheses / 2) chi^2 units behind the constant
+// model. Without it the best of ~38 shapes beats the constant on pure noise a third of the time.
+double growth_prior_penalty(std::size_t hypotheses) {
+  return 2.0 * std::log(std::max(1.0, static_cast<double>(hypotheses) / 2.0));
 }
 
 double relative_noise_variance(const Points& p) {

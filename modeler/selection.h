@@ -47,6 +47,11 @@ HypothesisSpace space_for(const Points& p, const ModelerOptions& options);
 SelectionOutcome score_hypotheses(const Points& p, const HypothesisSpace& space,
                                   const ModelerOptions& options);
 
+/// Chi^2 units by which every hypothesis with a term starts behind the constant model among
+/// `hypotheses` term hypotheses: the prior gives "no growth" a third of the belief and spreads
+/// the rest over the shapes.
+double growth_prior_penalty(std::size_t hypotheses);
+
 /// RSS, SMAPE, held-out SMAPE and adjusted R^2 of a candidate over the points.
 FitStatistics describe_fit(const Points& p, const Candidate& c, double tss);
 
