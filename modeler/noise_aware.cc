@@ -89,7 +89,8 @@ void refine_chosen(const Points& p, const Candidate& chosen, double noise_scale,
 
 /// The predictive mixture: the plausible hypotheses by posterior weight (the chosen one always),
 /// each with the model-form uncertainty outside the measured range.
-PredictiveDistribution predictive_mixture(const SelectionOutcome& sel) {
+PredictiveDistribution predictive_mixture(const SelectionOutcome& sel,
+                                          const ModelerOptions& options) {
   const Points& p = sel.points;
   const Candidate& chosen = sel.candidates[sel.chosen];
   PredictiveDistribution mixture;
@@ -109,9 +110,11 @@ PredictiveDistribution predictive_mixture(const SelectionOutcome& sel) {
   double total = 0.0;
   for (const auto& c : mixture.components) total += c.weight;
   const double drift = forward_drift(p, chosen, sel.noise_scale);
+  const bool positive = std::all_of(p.y.begin(), p.y.end(), [](double v) { return v > 0.0; });
   for (auto& c : mixture.components) {
     c.weight /= total;
     c.drift_sd_relative = drift;
+    c.positive = positive && options.positive_models;
   }
   return mixture;
 }
@@ -133,7 +136,7 @@ ClassModel fit_noise_aware(const Points& measured, const ModelerOptions& options
   result.model = chosen.model;
   result.stats = describe_fit(p, chosen, total_sum_of_squares(p.y));
 
-  result.predictive = predictive_mixture(sel);
+  result.predictive = predictive_mixture(sel, options);
 
   // Confidence intervals of the chosen model's coefficients.
   const PredictiveComponent own = make_component(p, chosen, 1.0, sel.noise_scale);

@@ -53,8 +53,8 @@ struct ModelerOptions {
   /// (strong scaling); the default preset only.
   bool negative_exponents_when_falling = true;
   /// When every aggregated value is positive (times, costs), leave out hypotheses that turn
-  /// negative as t grows (a negative coefficient on the fastest-growing term): they predict
-  /// negative costs when extrapolated. The default preset only.
+  /// negative between the measured range and budget_search_limit: they predict negative costs
+  /// when extrapolated. The default preset only.
   bool positive_models = true;
   Aggregation aggregation = Aggregation::kTrimmedMean;
   Selection selection = Selection::kNoiseAware;

@@ -20,6 +20,16 @@ struct ComponentAt {
   double location;
   double scale;  ///< 0 when the component carries no uncertainty
   double dof;
+  bool log_scale;  ///< Student t of log(x) around log(location), relative scale
+
+  double cdf(double x) const {
+    if (scale == 0.0) return x >= location ? 1.0 : 0.0;
+    if (log_scale) {
+      if (!(x > 0.0)) return 0.0;
+      return boost::math::cdf(StudentT(dof), std::log(x / location) / (scale / location));
+    }
+    return boost::math::cdf(StudentT(dof), (x - location) / scale);
+  }
 };
 
 std::vector<ComponentAt> evaluate_components(const PredictiveDistribution& distribution, double t) {
@@ -42,7 +52,8 @@ std::vector<ComponentAt> evaluate_components(const PredictiveDistribution& distr
     const double drift = c.drift_sd_relative * doublings * location;
     variance = std::max(0.0, variance) + c.noise_sd_absolute * c.noise_sd_absolute +
                relative * relative + drift * drift;
-    out.push_back({c.weight, location, std::sqrt(variance), std::max(1.0, c.dof)});
+    out.push_back({c.weight, location, std::sqrt(variance), std::max(1.0, c.dof),
+                   c.positive && location > 0.0});
   }
   return out;
 }
@@ -51,13 +62,7 @@ double mixture_cdf(const std::vector<ComponentAt>& components, double x) {
   double cdf = 0.0;
   double total = 0.0;
   for (const ComponentAt& c : components) total += c.weight;
-  for (const ComponentAt& c : components) {
-    if (c.scale == 0.0) {
-      cdf += c.weight * (x >= c.location ? 1.0 : 0.0);
-    } else {
-      cdf += c.weight * boost::math::cdf(StudentT(c.dof), (x - c.location) / c.scale);
-    }
-  }
+  for (const ComponentAt& c : components) cdf += c.weight * c.cdf(x);
   return total > 0.0 ? cdf / total : cdf;
 }
 

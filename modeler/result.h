@@ -53,6 +53,9 @@ struct PredictiveComponent {
   double drift_sd_relative = 0.0;
   double range_low = 0.0;
   double range_high = 0.0;
+  /// A cost that cannot be negative: the deviations are multiplicative (Student t of log(x)
+  /// around log f(t), with the relative scale sd / f(t)), so the interval stays positive.
+  bool positive = false;
 };
 
 /// Everything needed to predict with intervals, also after a round trip through models.json.

@@ -117,15 +117,15 @@ Candidate fit_candidate(const Points& p, std::span<const TermShape> shapes,
   return c;
 }
 
-/// Whether the model stays positive as t grows: its fastest-growing term (or, without a growing
-/// term, the constant) is not negative. A cost that falls with threads falls towards a floor
-/// (c0 + c t^-i), not through zero.
-bool stays_positive(const Model& model) {
-  const Term* lead = model.leading_term();
-  const bool grows =
-      lead != nullptr &&
-      (lead->shape.exponent > 0.0 || (lead->shape.exponent == 0.0 && lead->shape.log_exponent > 0));
-  return grows ? lead->coefficient >= 0.0 : model.constant >= 0.0;
+/// Whether the model stays positive from the smallest measured parameter value to `limit`,
+/// checked at every doubling from the largest one on. A cost that falls with threads falls
+/// towards a floor (c0 + c t^-i), not through zero.
+bool stays_positive(const Model& model, const Points& p, double limit) {
+  if (!(model.evaluate(p.t.front()) > 0.0)) return false;
+  for (double t = p.t.back(); t <= limit; t *= 2.0) {
+    if (!(model.evaluate(t) > 0.0)) return false;
+  }
+  return true;
 }
 
 /// Posterior weights for model averaging: exp(-information / 2), normalised.
@@ -185,7 +185,7 @@ SelectionOutcome score_hypotheses(const Points& p, const HypothesisSpace& space,
           shapes.size() == 1 ? &table.columns[table.block_of[h]] : nullptr;
       Candidate c = fit_candidate(p, shapes, weights, options, column);
       if (!c.fit.ok || !std::isfinite(c.chi2)) continue;
-      if (positive && !stays_positive(c.model)) continue;
+      if (positive && !stays_positive(c.model, p, options.budget_search_limit)) continue;
       sel.candidates.push_back(std::move(c));
     }
   }

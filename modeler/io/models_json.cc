@@ -99,7 +99,8 @@ Json class_model_json(const ClassModel& m, const std::string& parameter) {
                           {"noise_sd_absolute", c.noise_sd_absolute},
                           {"noise_sd_relative", c.noise_sd_relative},
                           {"drift_sd_relative", c.drift_sd_relative},
-                          {"range", Json::array({c.range_low, c.range_high})}});
+                          {"range", Json::array({c.range_low, c.range_high})},
+                          {"positive", c.positive}});
   }
   return {{"class", m.thread_class},
           {"model", m.model.to_string(parameter)},
@@ -279,6 +280,7 @@ PredictiveComponent read_component(const Node& node) {
   c.noise_sd_relative = node.field("noise_sd_relative").number();
   // Written since the model-form term was added; older files predict without it.
   if (auto drift = node.optional_field("drift_sd_relative")) c.drift_sd_relative = drift->number();
+  if (auto positive = node.optional_field("positive")) c.positive = positive->boolean();
   if (auto range = node.optional_field("range")) {
     const std::vector<Node> bounds = range->elements();
     if (bounds.size() != 2) range->fail("expected [low, high]", range->path());
