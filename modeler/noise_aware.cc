@@ -7,6 +7,8 @@
 #include <cmath>
 #include <numeric>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "modeler/deviations.h"
@@ -119,6 +121,26 @@ PredictiveDistribution predictive_mixture(const SelectionOutcome& sel,
   return mixture;
 }
 
+/// Why two hypotheses of different growth cannot be told apart, and what would tell them apart:
+/// more repetitions only help when the noise of the repetitions is what hides the difference.
+std::string cannot_tell_apart(const Points& p, const Model& chosen, const Model& rival,
+                              std::string_view parameter) {
+  const std::string a = chosen.to_string(parameter);
+  const std::string b = rival.to_string(parameter);
+  const double repetitions = p.noise_cv * p.noise_cv / p.typical_reps;
+  if (p.systematic > repetitions) {
+    return fmt::format(
+        "deviations shared by all repetitions of a thread count ({:.1f}%) are larger than the "
+        "difference between {} and {}: more thread counts would tell them apart, more repetitions "
+        "would not",
+        100.0 * std::sqrt(p.systematic), a, b);
+  }
+  return fmt::format(
+      "noise (cv {:.1f}%) is larger than the difference between {} and {}: more repetitions or "
+      "thread counts would tell them apart",
+      100.0 * p.noise_cv, a, b);
+}
+
 }  // namespace
 
 ClassModel fit_noise_aware(const Points& measured, const ModelerOptions& options) {
@@ -163,11 +185,7 @@ ClassModel fit_noise_aware(const Points& measured, const ModelerOptions& options
     if (options.selection == Selection::kNoiseAware &&
         c.score - chosen.score < kIndistinguishable) {
       result.noise_dominates = true;
-      result.warnings.push_back(fmt::format(
-          "noise (cv {:.1f}%) is larger than the difference between {} and {}: more repetitions or "
-          "thread counts would tell them apart",
-          100.0 * p.noise_cv, chosen.model.to_string(options.parameter),
-          c.model.to_string(options.parameter)));
+      result.warnings.push_back(cannot_tell_apart(p, chosen.model, c.model, options.parameter));
       break;
     }
   }
