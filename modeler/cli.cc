@@ -98,7 +98,7 @@ void add_fit_options(CLI::App& cmd, FitArguments& a) {
       ->capture_default_str();
   cmd.add_option("--aggregate", a.aggregation,
                  "mean, median, min, max or trimmed (drop 25% best and worst); default: trimmed "
-                 "for ompbench results, mean otherwise")
+                 "(--preset extrap: mean)")
       ->check(CLI::IsMember(kAggregations));
   cmd.add_option("--selection", a.selection,
                  "noise (default), smape or rss (the extrap preset's default: smape)")
@@ -109,7 +109,7 @@ void add_fit_options(CLI::App& cmd, FitArguments& a) {
   cmd.add_option("--logs", a.log_exponents, "Log exponents, e.g. 0,1,2")->delimiter(',');
   cmd.add_option("--terms", a.terms, "Terms per hypothesis besides the constant (1 to 3)");
   cmd.add_flag("--negative-exponents", a.negative_exponents,
-               "Also try t^-i (strong scaling: time falling with threads)");
+               "Always try t^-i too (without it: for kernels whose values fall with threads)");
   cmd.add_option("--valid-r2", a.valid_r2, "Adjusted R^2 at which a model is valid")
       ->capture_default_str();
   cmd.add_option("--loss", a.loss, "ls (least squares), huber or cauchy (robust, with Ceres)")

@@ -88,6 +88,49 @@ TEST(Predict, StudentTIntervalFromCovarianceAndNoise) {
   EXPECT_NEAR(p90.interval.high - 9.0, 2.015048372669157 * scale, 1e-9);
 }
 
+TEST(Predict, ModelFormDriftGrowsWithDoublingsOutsideTheRange) {
+  // f = 10, relative noise 2%, drift 5% per doubling outside [2, 16].
+  PredictiveComponent c = component(constant_model(10.0));
+  c.dof = 1e9;  // effectively normal
+  c.noise_sd_relative = 0.02;
+  c.drift_sd_relative = 0.05;
+  c.range_low = 2.0;
+  c.range_high = 16.0;
+  PredictiveDistribution d;
+  d.components.push_back(c);
+  const double z = student_quantile(1e9, 0.95);
+  const auto half_width = [&](double t) {
+    const Prediction p = predict(d, t, 0.9);
+    return (p.interval.high - p.interval.low) / 2.0;
+  };
+  EXPECT_NEAR(half_width(8.0), z * 0.2, 1e-6) << "inside the range: noise only";
+  EXPECT_NEAR(half_width(16.0), z * 0.2, 1e-6);
+  // 64 is two doublings above 16: sd = 10 * sqrt(0.02^2 + (2 * 0.05)^2).
+  EXPECT_NEAR(half_width(64.0), z * 10.0 * std::sqrt(0.0004 + 0.01), 1e-6);
+  // 1 is one doubling below 2.
+  EXPECT_NEAR(half_width(1.0), z * 10.0 * std::sqrt(0.0004 + 0.0025), 1e-6);
+}
+
+TEST(Predict, PositiveComponentsAreMultiplicative) {
+  // Relative sd 50%, normal: additively the 5% quantile would be 10 - 8.2 = 1.8 and with 80%
+  // it would be negative; multiplicatively it is 10 * exp(-1.645 * 0.5), the median stays 10.
+  PredictiveComponent c = component(constant_model(10.0));
+  c.dof = 1e9;
+  c.noise_sd_relative = 0.8;
+  c.positive = true;
+  PredictiveDistribution d;
+  d.components.push_back(c);
+  const double z = student_quantile(1e9, 0.95);
+  const Prediction p = predict(d, 4.0, 0.9);
+  EXPECT_NEAR(p.value, 10.0, 1e-9);
+  EXPECT_NEAR(p.interval.low, 10.0 * std::exp(-z * 0.8), 1e-6);
+  EXPECT_NEAR(p.interval.high, 10.0 * std::exp(z * 0.8), 1e-6);
+  EXPECT_GT(p.interval.low, 0.0);
+  c.positive = false;
+  d.components = {c};
+  EXPECT_LT(predict(d, 4.0, 0.9).interval.low, 0.0) << "the additive component goes negative";
+}
+
 TEST(Predict, DegreesOfFreedomBelowOneCountAsOne) {
   PredictiveDistribution d;
   PredictiveComponent c = component(constant_model(0.0));
