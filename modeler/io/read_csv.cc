@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -34,8 +35,8 @@ bool is_per_measurement(std::string_view column) {
 
 // Which column plays which role.
 struct Layout {
-  std::string parameter;
-  std::size_t param_column = 0;
+  std::vector<std::string> parameters;
+  std::vector<std::size_t> param_columns;
   std::size_t value_column = 0;
   std::optional<std::size_t> valid_column;
   std::vector<std::size_t> key_columns;
@@ -77,22 +78,53 @@ class Header {
   std::size_t line_;
 };
 
-Layout ompbench_layout(const Header& header) {
+// "threads,param_value" -> {"threads", "param_value"}.
+std::vector<std::string> parameter_list(const std::string& spec) {
+  std::vector<std::string> names;
+  std::size_t start = 0;
+  while (start <= spec.size()) {
+    const std::size_t comma = std::min(spec.find(',', start), spec.size());
+    names.push_back(spec.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return names;
+}
+
+void add_parameters(Layout& layout, const Header& header, const std::vector<std::string>& names) {
+  for (const std::string& name : names) {
+    if (std::find(layout.parameters.begin(), layout.parameters.end(), name) !=
+        layout.parameters.end()) {
+      throw UsageError(fmt::format("--param names {:?} twice", name));
+    }
+    layout.parameters.push_back(name);
+    layout.param_columns.push_back(header.require(name, "--param"));
+  }
+}
+
+bool is_parameter(const Layout& layout, std::size_t column) {
+  return std::find(layout.param_columns.begin(), layout.param_columns.end(), column) !=
+         layout.param_columns.end();
+}
+
+Layout ompbench_layout(const Header& header, const ReadOptions& options) {
   Layout layout;
-  layout.parameter = "threads";
-  layout.param_column = header.require("threads", "ompbench results: the thread count");
+  // --param threads,param_value: the array size (or chunk) becomes a second parameter.
+  add_parameters(layout, header,
+                 options.param_column.empty() ? std::vector<std::string>{"threads"}
+                                              : parameter_list(options.param_column));
   layout.value_column = header.require("value", "ompbench results: the measured value");
   layout.valid_column = header.find("valid");
   for (std::size_t i = 0; i < header.size(); ++i) {
-    if (!is_per_measurement(header.names()[i])) layout.key_columns.push_back(i);
+    if (!is_per_measurement(header.names()[i]) && !is_parameter(layout, i)) {
+      layout.key_columns.push_back(i);
+    }
   }
   return layout;
 }
 
 Layout generic_layout(const Header& header, const ReadOptions& options) {
   Layout layout;
-  layout.parameter = options.param_column;
-  layout.param_column = header.require(options.param_column, "--param");
+  add_parameters(layout, header, parameter_list(options.param_column));
   layout.value_column = header.require(options.value_column, "--value");
   for (const std::string& key : options.key_columns) {
     layout.key_columns.push_back(header.require(key, "--key"));
@@ -100,7 +132,7 @@ Layout generic_layout(const Header& header, const ReadOptions& options) {
   // A `valid` column means what it means in ompbench results, unless the user made it a role.
   layout.valid_column = header.find("valid");
   if (layout.valid_column &&
-      (*layout.valid_column == layout.param_column || *layout.valid_column == layout.value_column ||
+      (is_parameter(layout, *layout.valid_column) || *layout.valid_column == layout.value_column ||
        std::find(layout.key_columns.begin(), layout.key_columns.end(), *layout.valid_column) !=
            layout.key_columns.end())) {
     layout.valid_column.reset();
@@ -123,11 +155,14 @@ Dataset read_csv_table(std::string_view content, const std::string& file, InputF
   std::vector<std::string_view> fields;
   if (!reader.next(fields)) throw InputError(file, 0, "empty input: no header line");
   const Header header(fields, file, reader.line());
-  const Layout layout = format == InputFormat::kOmpbenchCsv ? ompbench_layout(header)
+  const Layout layout = format == InputFormat::kOmpbenchCsv ? ompbench_layout(header, options)
                                                             : generic_layout(header, options);
 
   const std::string& value_name = header.names()[layout.value_column];
   KernelCollector collector(file, layout.key_columns.size());
+  collector.set_parameters(layout.parameters);
+  const std::size_t dimensions = layout.parameters.size();
+  std::vector<double> point(dimensions);
   std::vector<std::string_view> key_values(layout.key_columns.size());
   std::size_t rows = 0;
   std::size_t skipped_invalid = 0;
@@ -146,12 +181,19 @@ Dataset read_csv_table(std::string_view content, const std::string& file, InputF
       ++skipped_invalid;
       continue;
     }
-    const double param = parse_param(fields[layout.param_column], layout.parameter, file, line);
+    for (std::size_t p = 0; p < dimensions; ++p) {
+      point[p] = parse_param(fields[layout.param_columns[p]], layout.parameters[p], file, line);
+    }
     const double value = parse_value(fields[layout.value_column], value_name, file, line);
     for (std::size_t k = 0; k < layout.key_columns.size(); ++k) {
       key_values[k] = fields[layout.key_columns[k]];
     }
-    collector.add(collector.kernel(key_values, line), param, value);
+    const std::size_t kernel = collector.kernel(key_values, line);
+    if (dimensions == 1) {
+      collector.add(kernel, point[0], value);
+    } else {
+      collector.add(kernel, std::span<const double>(point), value);
+    }
   }
 
   if (rows == 0) throw InputError(file, 0, "no data rows after the header");
@@ -164,7 +206,7 @@ Dataset read_csv_table(std::string_view content, const std::string& file, InputF
   std::vector<std::string> key_names;
   key_names.reserve(layout.key_columns.size());
   for (const std::size_t column : layout.key_columns) key_names.push_back(header.names()[column]);
-  Dataset dataset = collector.finish(layout.parameter, std::move(key_names));
+  Dataset dataset = collector.finish(std::move(key_names));
   dataset.skipped_invalid = skipped_invalid;
   return dataset;
 }
