@@ -23,7 +23,9 @@
 #include "modeler/io/readers.h"
 #include "modeler/io/write_csv.h"
 #include "modeler/io/write_extrap.h"
+#include "modeler/io/write_multi.h"
 #include "modeler/io/write_text.h"
+#include "modeler/multi_fit.h"
 #include "modeler/predict.h"
 #include "modeler/units.h"
 #include "platforms/platform.h"
@@ -86,7 +88,9 @@ void add_fit_options(CLI::App& cmd, FitArguments& a) {
   cmd.add_option("--input-format", a.input_format,
                  "auto, ompbench, csv, extrap, extrap-json or jsonl")
       ->capture_default_str();
-  cmd.add_option("--param", a.param_column, "Generic CSV: the column holding the thread count");
+  cmd.add_option("--param", a.param_column,
+                 "Column(s) of the parameter(s): threads, or several, e.g. threads,size (generic "
+                 "CSV), threads,param_value (ompbench results: array size or chunk as well)");
   cmd.add_option("--value", a.value_column, "Generic CSV: the column holding the measured value");
   cmd.add_option("--key", a.key_columns, "Generic CSV: columns that name a kernel")->delimiter(',');
   cmd.add_flag("--include-invalid", a.include_invalid, "Also use rows marked valid=0");
@@ -199,6 +203,9 @@ Dataset read_inputs(const FitArguments& a) {
     std::cerr << fmt::format(
         "modeler: {} value(s) marked valid=0 were not used (--include-invalid uses them)\n",
         data.skipped_invalid);
+  }
+  for (const std::string& note : fold_sparse_parameters(data)) {
+    std::cerr << "modeler: " << note << "\n";
   }
   return data;
 }
@@ -330,10 +337,31 @@ bool any_worse_than_log(const std::vector<KernelResult>& results) {
   return false;
 }
 
+/// Several parameters: models over all of them (README, "Several parameters").
+int run_fit_multi(const Dataset& data, const ModelerOptions& options, const std::string& format,
+                  const std::string& output, const std::string& options_json) {
+  if (options.class_mode != ClassMode::kNone) {
+    throw UsageError("--classes models one parameter; with several, drop it");
+  }
+  const auto results = fit_multi_dataset(data, options);
+  if (format == "text") {
+    write_output(output, format_multi_text(data, results, {}));
+  } else if (format == "json") {
+    write_output(output, format_multi_json(data, results, {}, options_json));
+  } else {
+    throw UsageError(fmt::format(
+        "--format {} takes models over one parameter; with several use text or json", format));
+  }
+  return 0;
+}
+
 int run_fit(const FitArguments& a, const std::string& format, const std::string& output,
             bool fail_on_worse) {
   const Dataset data = read_inputs(a);
   const ModelerOptions options = make_options(a, data);
+  if (data.dimensions() > 1) {
+    return run_fit_multi(data, options, format, output, options_json(a, options).dump());
+  }
   if (format == "text") {
     // Fitted and reported in chunks: memory stays at the data plus the report's text.
     TextReport report(data);
@@ -355,10 +383,17 @@ int run_fit(const FitArguments& a, const std::string& format, const std::string&
 int run_plot(const FitArguments& a, const std::string& output, double extrapolate_to, bool log_y) {
   const Dataset data = read_inputs(a);
   const ModelerOptions options = make_options(a, data);
-  const auto results = fit_dataset(data, options);
   PlotOptions plot;
   if (extrapolate_to > 0.0) plot.extrapolate_to = extrapolate_to;
   plot.log_y = log_y;
+  if (data.dimensions() > 1) {
+    // Several parameters: one line along the first per measured value of the others.
+    std::vector<KernelResult> lines;
+    const Dataset along = lines_along_first(data, fit_multi_dataset(data, options), lines);
+    write_output(output, plot_svg(along, lines, plot));
+    return 0;
+  }
+  const auto results = fit_dataset(data, options);
   write_output(output, plot_svg(data, results, plot));
   return 0;
 }
