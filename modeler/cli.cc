@@ -375,6 +375,19 @@ int run_fit(const FitArguments& a, const std::string& format, const std::string&
     out.commit();
     return fail_on_worse && worse ? 1 : 0;
   }
+  if (format == "json") {
+    // Streamed like the text report: memory stays at the data plus one chunk of results.
+    OutputFile out(output);
+    ModelsJsonWriter writer(out.stream(), data, options_json(a, options).dump());
+    bool worse = false;
+    fit_dataset(data, options, 64, [&](KernelResult&& result) {
+      for (const auto& m : result.models) worse |= m.worse_than_log;
+      writer.add(result);
+    });
+    writer.finish();
+    out.commit();
+    return fail_on_worse && worse ? 1 : 0;
+  }
   const auto results = fit_dataset(data, options);
   write_output(output, render(format, data, results, options_json(a, options).dump()));
   return fail_on_worse && any_worse_than_log(results) ? 1 : 0;

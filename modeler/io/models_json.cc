@@ -8,6 +8,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <ostream>
+#include <sstream>
 #include <stdexcept>
 
 #include "common/error.h"
@@ -373,8 +375,46 @@ std::string parse_error_cause(const std::string& what) {
 
 }  // namespace
 
-std::string format_models_json(const Dataset& dataset, const std::vector<KernelResult>& results,
-                               std::string_view options_json) {
+namespace {
+
+// Invalid UTF-8 in a key value (from a Latin-1 CSV) is replaced, not fatal.
+std::string dump(const Json& value) {
+  return value.dump(2, ' ', false, Json::error_handler_t::replace);
+}
+
+// `value` dumped as it appears nested `depth` levels deep in a two-space indented document: every
+// line after the first indented by 2 * depth more spaces.
+std::string nested(const Json& value, std::size_t depth) {
+  const std::string text = dump(value);
+  const std::string indent(2 * depth, ' ');
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  for (const char c : text) {
+    out += c;
+    if (c == '\n') out += indent;
+  }
+  return out;
+}
+
+Json kernel_json(const Dataset& dataset, const KernelResult& result) {
+  const Kernel& kernel = io_detail::kernel_of(dataset, result);
+  Json key = Json::object();
+  for (std::size_t c = 0; c < dataset.key_columns.size(); ++c) {
+    key[dataset.key_columns[c]] = std::string(kernel.key_value(c));
+  }
+  Json models = Json::array();
+  for (const ClassModel& m : result.models)
+    models.push_back(class_model_json(m, dataset.parameter));
+  return {{"key", std::move(key)},
+          {"class_decision", result.class_decision},
+          {"models", std::move(models)}};
+}
+
+}  // namespace
+
+ModelsJsonWriter::ModelsJsonWriter(std::ostream& out, const Dataset& dataset,
+                                   std::string_view options_json)
+    : out_(out), dataset_(dataset) {
   Json options;
   try {
     options = Json::parse(options_json);
@@ -382,26 +422,30 @@ std::string format_models_json(const Dataset& dataset, const std::vector<KernelR
     throw std::invalid_argument(fmt::format("options are not JSON: {}", e.what()));
   }
   if (!options.is_object()) throw std::invalid_argument("options must be a JSON object");
+  // The document's members before "kernels", as the whole document's dump would write them.
+  out_ << "{\n  \"ompscale_version\": " << dump(version_string())
+       << ",\n  \"parameter\": " << dump(dataset.parameter)
+       << ",\n  \"key_columns\": " << nested(dataset.key_columns, 1)
+       << ",\n  \"sources\": " << nested(dataset.sources, 1)
+       << ",\n  \"options\": " << nested(options, 1) << ",\n  \"kernels\": [";
+}
 
-  Json kernels = Json::array();
-  for (const KernelResult& result : results) {
-    const Kernel& kernel = io_detail::kernel_of(dataset, result);
-    Json key = Json::object();
-    for (std::size_t c = 0; c < dataset.key_columns.size(); ++c) {
-      key[dataset.key_columns[c]] = std::string(kernel.key_value(c));
-    }
-    Json models = Json::array();
-    for (const ClassModel& m : result.models)
-      models.push_back(class_model_json(m, dataset.parameter));
-    kernels.push_back({{"key", std::move(key)},
-                       {"class_decision", result.class_decision},
-                       {"models", std::move(models)}});
-  }
-  const Json document = {{"ompscale_version", version_string()}, {"parameter", dataset.parameter},
-                         {"key_columns", dataset.key_columns},   {"sources", dataset.sources},
-                         {"options", std::move(options)},        {"kernels", std::move(kernels)}};
-  // Invalid UTF-8 in a key value (from a Latin-1 CSV) is replaced, not fatal.
-  return document.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+void ModelsJsonWriter::add(const KernelResult& result) {
+  out_ << (kernels_ == 0 ? "\n    " : ",\n    ") << nested(kernel_json(dataset_, result), 2);
+  ++kernels_;
+}
+
+void ModelsJsonWriter::finish() {
+  out_ << (kernels_ == 0 ? "]\n}\n" : "\n  ]\n}\n");
+}
+
+std::string format_models_json(const Dataset& dataset, const std::vector<KernelResult>& results,
+                               std::string_view options_json) {
+  std::ostringstream out;
+  ModelsJsonWriter writer(out, dataset, options_json);
+  for (const KernelResult& result : results) writer.add(result);
+  writer.finish();
+  return out.str();
 }
 
 std::string format_models_json(const ModelsFile& file) {
