@@ -78,6 +78,9 @@ std::string_view trim(std::string_view text);
 
 Dataset read_csv_table(std::string_view content, const std::string& file, InputFormat format,
                        const ReadOptions& options);
+/// The same from a stream, block by block: a large table is never held whole in memory.
+Dataset read_csv_table(std::istream& in, const std::string& file, InputFormat format,
+                       const ReadOptions& options);
 Dataset read_extrap_text(std::string_view content, const std::string& file);
 /// The same, line by line from a stream, so a large file is never held whole in memory.
 Dataset read_extrap_text(std::istream& in, const std::string& file);

@@ -186,8 +186,9 @@ Dataset parse_dataset(std::string_view content, const std::string& name,
 
 Dataset read_dataset(const std::string& path, const ReadOptions& options) {
   if (path != "-") {
-    // Extra-P text files are read line by line: sweeps of thousands of kernels then cost their
-    // kernels' memory, not the file's size on top.
+    // Extra-P text files are read line by line and CSV tables block by block: sweeps of
+    // thousands of kernels and millions of rows then cost their kernels' memory, not the file's
+    // size on top.
     std::ifstream in(path, std::ios::binary);
     if (in) {
       std::string head(4096, '\0');
@@ -207,6 +208,11 @@ Dataset read_dataset(const std::string& path, const ReadOptions& options) {
         in.clear();
         in.seekg(0);
         return io_detail::read_extrap_text(in, path);
+      }
+      if (format == InputFormat::kOmpbenchCsv || format == InputFormat::kGenericCsv) {
+        in.clear();
+        in.seekg(0);
+        return io_detail::read_csv_table(in, path, format, options);
       }
     }
   }

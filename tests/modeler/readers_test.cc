@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -254,6 +255,47 @@ ReadOptions generic_options(std::vector<std::string> key_columns) {
   options.value_column = "time_s";
   options.key_columns = std::move(key_columns);
   return options;
+}
+
+TEST(OmpbenchCsv, LargeFilesAreReadInBlocksLikeInMemory) {
+  // Over 2 MiB: the file reader parses it block by block. A quoted key with a line break sits
+  // across the first block boundary; the records must come out as from the whole text.
+  std::string text = "construct,threads,rep,value\n";
+  std::size_t row = 0;
+  while (text.size() < (2u << 20) + 1000) {
+    const bool odd_key = text.size() > (1u << 20) - 64 && text.size() < (1u << 20) + 64;
+    text += fmt::format("{},{},{},{}\n", odd_key ? "\"two\nlines\"" : "barrier", 1 + row % 8, row,
+                        1.0 + 0.001 * static_cast<double>(row % 97));
+    ++row;
+  }
+  const std::string path =
+      (std::filesystem::temp_directory_path() / fmt::format("ompscale-large-{}.csv", ::getpid()))
+          .string();
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+  }
+  const Dataset from_file = read_dataset(path, {});
+  const Dataset in_memory = parse_dataset(text, path, {});
+  ASSERT_EQ(from_file.kernels.size(), in_memory.kernels.size());
+  ASSERT_EQ(from_file.kernels.size(), 2u);
+  for (std::size_t k = 0; k < from_file.kernels.size(); ++k) {
+    EXPECT_EQ(from_file.kernels[k].joined_key(), in_memory.kernels[k].joined_key());
+    ASSERT_EQ(from_file.kernels[k].size(), in_memory.kernels[k].size());
+    for (std::size_t i = 0; i < from_file.kernels[k].size(); ++i) {
+      EXPECT_THAT(repetitions(from_file.kernels[k], i),
+                  ::testing::ElementsAreArray(repetitions(in_memory.kernels[k], i)));
+    }
+  }
+  // An error in the last block names the file's line, not the block's.
+  const std::size_t lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::app);
+    out << "barrier,2,0,abc\n";
+  }
+  EXPECT_THAT(input_error([&] { read_dataset(path, {}); }),
+              HasSubstr(fmt::format("{}:{}: value \"abc\" is not a number", path, lines + 1)));
+  std::filesystem::remove(path);
 }
 
 TEST(GenericCsv, UsesTheNamedColumns) {
