@@ -18,7 +18,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -160,9 +159,7 @@ std::optional<Dataset> read(const std::filesystem::path& file) {
 }
 
 Row evaluate_set(const Dataset& data, Split split, bool verbose) {
-  ModelerOptions options;  // the default preset, as `modeler fit FILE` uses it
-  if (std::getenv("AGG"))
-    options.aggregation = static_cast<Aggregation>(std::atoi(std::getenv("AGG")));
+  const ModelerOptions options;  // the default preset, as `modeler fit FILE` uses it
   Row set;
   for (const Kernel& kernel : data.kernels) {
     set.add(evaluate_kernel(data, kernel, split, options, verbose));
