@@ -411,10 +411,32 @@ int run_plot(const FitArguments& a, const std::string& output, double extrapolat
   return 0;
 }
 
+/// `modeler predict` on a models.json with several parameters: along the first parameter.
+int run_predict_multi(const std::string& text, const std::string& name,
+                      const std::vector<double>& at, double confidence,
+                      const std::optional<BudgetSpec>& budget, double budget_limit,
+                      const std::string& format, const std::string& output) {
+  MultiModelsFile file = parse_multi_models_json(text, name);
+  if (budget && !budget->unit.empty()) {
+    throw UsageError("predict takes budgets in the data's unit (e.g. 0.3) or relative (4x)");
+  }
+  for (MultiResult& r : file.results) {
+    predict_along_first(r, at, budget, budget ? budget->value : 0.0, confidence, budget_limit);
+  }
+  if (format == "json") {
+    write_output(output, format_multi_json(file.dataset, file.results, {}, file.options_json));
+  } else if (format == "text") {
+    write_output(output, format_multi_text(file.dataset, file.results, {}));
+  } else {
+    throw UsageError(
+        fmt::format("bad --format '{}': with several parameters use text or json", format));
+  }
+  return 0;
+}
+
 int run_predict(const std::string& models_path, const std::vector<double>& at, double confidence,
                 const std::string& budget_text, double budget_limit, const std::string& format,
                 const std::string& output) {
-  ModelsFile file = read_models_json(models_path);
   std::optional<BudgetSpec> budget;
   if (!budget_text.empty()) {
     budget = naming_option("--budget", [&] { return parse_budget(budget_text); });
@@ -423,6 +445,12 @@ int run_predict(const std::string& models_path, const std::vector<double>& at, d
     if (!(t > 0.0))
       throw UsageError(fmt::format("bad --at value {}: thread counts are positive", t));
   }
+  const std::string text = read_input(models_path);
+  if (has_several_parameters(text)) {
+    return run_predict_multi(text, models_path == "-" ? "<stdin>" : models_path, at, confidence,
+                             budget, budget_limit, format, output);
+  }
+  ModelsFile file = parse_models_json(text, models_path == "-" ? "<stdin>" : models_path);
   for (auto& result : file.results) {
     for (auto& m : result.models) {
       m.predictions.clear();

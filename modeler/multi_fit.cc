@@ -113,7 +113,8 @@ std::vector<std::vector<double>> other_values(const std::vector<MultiPoint>& poi
 /// Budgets along the first parameter, one per combination of the others. A relative budget is
 /// relative to the smallest measured first-parameter value of that combination.
 std::vector<MultiBudget> budgets_along_first(const MultiResult& r, double absolute_budget,
-                                             const BudgetSpec& spec, const ModelerOptions& o) {
+                                             const BudgetSpec& spec, double confidence,
+                                             double search_limit) {
   std::vector<MultiBudget> out;
   for (const std::vector<double>& others : other_values(r.points)) {
     const MultiPoint* base = nullptr;
@@ -131,8 +132,8 @@ std::vector<MultiBudget> budgets_along_first(const MultiResult& r, double absolu
     PredictiveDistribution distribution;
     distribution.components.push_back(std::move(only));
     const double budget = spec.relative ? spec.value * base->value : absolute_budget;
-    out.push_back({others, find_budget_crossing(distribution, budget, o.confidence, base->x[0],
-                                                o.budget_search_limit)});
+    out.push_back(
+        {others, find_budget_crossing(distribution, budget, confidence, base->x[0], search_limit)});
   }
   return out;
 }
@@ -165,19 +166,30 @@ MultiResult fit_one(const Dataset& dataset, std::size_t k, const ModelerOptions&
   }
   result.kernel = k;
   result.points = points;
-  for (const std::vector<double>& others : other_values(points)) {
-    for (double t : options.predict_at) {
+  predict_along_first(result, options.predict_at, options.budget, budget, options.confidence,
+                      options.budget_search_limit);
+  return result;
+}
+
+}  // namespace
+
+void predict_along_first(MultiResult& result, const std::vector<double>& at,
+                         const std::optional<BudgetSpec>& budget, double absolute_budget,
+                         double confidence, double search_limit) {
+  result.predictions.clear();
+  for (const std::vector<double>& others : other_values(result.points)) {
+    for (double t : at) {
       std::vector<double> x = {t};
       x.insert(x.end(), others.begin(), others.end());
       result.predictions.push_back({x, result.model.evaluate(x)});
     }
   }
-  if (options.budget)
-    result.budgets = budgets_along_first(result, budget, *options.budget, options);
-  return result;
+  result.budgets.clear();
+  if (budget) {
+    result.budgets =
+        budgets_along_first(result, absolute_budget, *budget, confidence, search_limit);
+  }
 }
-
-}  // namespace
 
 std::vector<std::string> fold_sparse_parameters(Dataset& dataset, std::size_t min_values) {
   std::vector<std::string> notes;

@@ -47,6 +47,13 @@ struct MultiResult {
   std::vector<MultiBudget> budgets;
 };
 
+/// Replaces the result's predictions and budgets: at each of `at` along the first parameter, and
+/// the budget crossing along it (`absolute_budget` in the data's unit, or `budget` relative to
+/// the smallest measured first-parameter value), for every measured combination of the others.
+void predict_along_first(MultiResult& result, const std::vector<double>& at,
+                         const std::optional<BudgetSpec>& budget, double absolute_budget,
+                         double confidence, double search_limit);
+
 /// The models as lines along the first parameter, one per measured combination of the others:
 /// a single-parameter dataset whose key adds the other parameters, with each line's
 /// measurements, and single-parameter results (the model along the line, without uncertainty),

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "common/error.h"
 #include "modeler/io/write_common.h"
@@ -185,6 +187,67 @@ std::string format_multi_json(const Dataset& dataset, const std::vector<MultiRes
                          {"kernels", std::move(kernels)}};
   // Invalid UTF-8 in a key value (from a Latin-1 CSV) is replaced, not fatal.
   return document.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+bool has_several_parameters(std::string_view text) {
+  const Json document = Json::parse(text, nullptr, false);
+  return document.is_object() && document.contains("parameters") &&
+         document["parameters"].is_array() && document["parameters"].size() > 1;
+}
+
+namespace {
+
+MultiResult read_multi_kernel(const Json& entry, const Dataset& dataset, std::size_t index) {
+  MultiResult r;
+  r.kernel = index;
+  r.model = parse_multi_model(entry.at("model").get<std::string>(), dataset.parameters);
+  const Json& stats = entry.at("statistics");
+  r.stats.points = stats.at("points").get<std::size_t>();
+  const auto number = [](const Json& v) { return v.is_null() ? std::nan("") : v.get<double>(); };
+  r.stats.rss = number(stats.at("rss"));
+  r.stats.tss = number(stats.at("tss"));
+  r.stats.adjusted_r2 = number(stats.at("adjusted_r2"));
+  r.stats.smape = number(stats.at("smape"));
+  r.stats.cv_error = number(stats.at("cv_error"));
+  for (const Json& p : entry.at("points")) {
+    r.points.push_back({p.at("at").get<std::vector<double>>(), number(p.at("value"))});
+    if (r.points.back().x.size() != dataset.parameters.size()) {
+      throw std::invalid_argument("a point's \"at\" needs one value per parameter");
+    }
+  }
+  if (entry.contains("warnings")) r.warnings = entry.at("warnings").get<std::vector<std::string>>();
+  return r;
+}
+
+}  // namespace
+
+MultiModelsFile parse_multi_models_json(std::string_view text, const std::string& name) {
+  MultiModelsFile file;
+  std::size_t index = 0;
+  try {
+    const Json document = Json::parse(text);
+    file.dataset.parameters = document.at("parameters").get<std::vector<std::string>>();
+    file.dataset.parameter = file.dataset.parameters.at(0);
+    file.dataset.key_columns = document.at("key_columns").get<std::vector<std::string>>();
+    if (document.contains("sources")) {
+      file.dataset.sources = document.at("sources").get<std::vector<std::string>>();
+    }
+    if (document.contains("options")) file.options_json = document.at("options").dump();
+    for (const Json& entry : document.at("kernels")) {
+      std::vector<std::string> key;
+      for (const std::string& column : file.dataset.key_columns) {
+        key.push_back(entry.at("key").at(column).get<std::string>());
+      }
+      file.dataset.kernels.push_back(Kernel::from_samples(key, {}));
+      file.results.push_back(read_multi_kernel(entry, file.dataset, index));
+      ++index;
+    }
+  } catch (const Json::parse_error& e) {
+    throw InputError(name, 0, fmt::format("not JSON: {}", e.what()));
+  } catch (const std::exception& e) {
+    throw InputError(name, 0, fmt::format("kernels[{}]: {}", index, e.what()));
+  }
+  return file;
 }
 
 }  // namespace ompscale::modeler

@@ -1,6 +1,7 @@
 #pragma once
 // Reports of models over several parameters (docs/output-formats.md, "Several parameters"):
-// text for people and a models.json document, both one entry per kernel.
+// text for people and a models.json document, both one entry per kernel; and the document read
+// back, for `modeler predict`.
 //
 //   Models over threads and size from sweep.csv (ompscale 0.1.0)
 //
@@ -11,6 +12,7 @@
 // every measured value of the others), notes and warnings.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "modeler/kernel.h"
@@ -28,5 +30,19 @@ std::string format_multi_text(const Dataset& dataset, const std::vector<MultiRes
 std::string format_multi_json(const Dataset& dataset, const std::vector<MultiResult>& results,
                               const std::vector<std::string>& notes,
                               const std::string& options_json);
+
+/// A models.json with several parameters, read back: the dataset's parameters, key columns and
+/// sources with one (sample-less) kernel per entry, and the results (model, statistics, points).
+struct MultiModelsFile {
+  std::string options_json = "{}";
+  Dataset dataset;
+  std::vector<MultiResult> results;
+};
+
+/// True when `text` is a models.json document with several parameters.
+bool has_several_parameters(std::string_view text);
+
+/// Parses such a document; InputError(name, line, cause) when it is not one.
+MultiModelsFile parse_multi_models_json(std::string_view text, const std::string& name);
 
 }  // namespace ompscale::modeler

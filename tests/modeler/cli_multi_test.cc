@@ -86,6 +86,15 @@ TEST_F(CliMulti, ExtrapTextWithTwoParameters) {
   // One budget crossing along p per value of s: at s = 50, 2 + 44.2 log2(p) > 100 from p = 5.
   ASSERT_EQ(kernel.at("budgets").size(), 5u);
   EXPECT_EQ(kernel.at("budgets").at(4).at("threads"), 5.0);
+  // modeler predict reads the file back and predicts along p.
+  ompscale::test_support::spit(dir_ / "models.json", json.out);
+  const Outcome predicted = run({"predict", (dir_ / "models.json").string(), "--at", "64"});
+  ASSERT_EQ(predicted.status, 0) << predicted.err;
+  EXPECT_THAT(predicted.out, HasSubstr("Predictions (along p"));
+  EXPECT_THAT(predicted.out, HasSubstr("161.1"));
+  const Outcome csv =
+      run({"predict", (dir_ / "models.json").string(), "--at", "64", "--format", "csv"});
+  EXPECT_EQ(csv.status, 2);
 }
 
 TEST_F(CliMulti, GenericCsvWithSeveralParameters) {
