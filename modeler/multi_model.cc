@@ -182,7 +182,9 @@ class MultiModelParser {
     if (pos_ == start) fail("expected a parameter name or log2(...)");
     return text_.substr(start, pos_ - start);
   }
+  // Without names every name is the one parameter (a single-parameter model).
   std::size_t index_of(std::string_view parameter) {
+    if (names_.empty()) return 0;
     const auto it = std::find(names_.begin(), names_.end(), parameter);
     if (it == names_.end()) fail(fmt::format("unknown parameter '{}'", parameter));
     return static_cast<std::size_t>(it - names_.begin());

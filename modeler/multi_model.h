@@ -44,8 +44,9 @@ struct MultiModel {
   Model along(std::size_t p, std::span<const double> x) const;
 };
 
-/// Parses Extra-P notation over the named parameters ("2 + 0.88 * log2(p)^(1) * s^(1)").
-/// Throws std::invalid_argument naming the offending part (also for an unknown parameter).
+/// Parses Extra-P notation over the named parameters ("2 + 0.88 * log2(p)^(1) * s^(1)"); with no
+/// names, every name is the one parameter 0. Throws std::invalid_argument naming the offending
+/// part (also for an unknown parameter).
 MultiModel parse_multi_model(std::string_view text, const std::vector<std::string>& names);
 
 }  // namespace ompscale::modeler

@@ -18,6 +18,7 @@
 #include "common/statistics.h"
 #include "modeler/io/readers.h"
 #include "modeler/multi_model.h"
+#include "tests/support/extrap_reference.h"
 
 namespace ompscale::modeler {
 namespace {
@@ -25,33 +26,10 @@ namespace {
 const std::filesystem::path kMultiDir =
     std::filesystem::path(OMPSCALE_SHARED_DIR) / "reference/extrap/multi";
 
-struct Expected {
-  std::string file, callpath, metric, model;
-  double rss, adj_r2, smape;
-};
+using Expected = test_support::ExtrapReference;
 
 std::vector<Expected> read_expected() {
-  std::ifstream in(kMultiDir / "expected_multi_parameter_models.tsv");
-  std::string line;
-  std::getline(in, line);
-  std::vector<Expected> rows;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    Expected e;
-    std::string rss, adj, smape;
-    std::getline(fields, e.file, '\t');
-    std::getline(fields, e.callpath, '\t');
-    std::getline(fields, e.metric, '\t');
-    std::getline(fields, e.model, '\t');
-    std::getline(fields, rss, '\t');
-    std::getline(fields, adj, '\t');
-    std::getline(fields, smape, '\t');
-    e.rss = std::stod(rss);
-    e.adj_r2 = std::stod(adj);
-    e.smape = std::stod(smape);
-    rows.push_back(e);
-  }
-  return rows;
+  return test_support::read_extrap_reference(kMultiDir / "expected_multi_parameter_models.tsv");
 }
 
 std::vector<MultiPoint> mean_points(const Kernel& kernel) {
