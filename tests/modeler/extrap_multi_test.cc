@@ -1,7 +1,7 @@
 // `--preset extrap` with several parameters against the models Extra-P 4.2.5's default
 // multi-parameter modeler prints for its own test inputs
-// (../shared/reference/extrap/multi/expected_multi_parameter_models.tsv): same terms,
-// coefficients to 1e-9 relative.
+// (tests/data/extrap/multi/expected_multi_parameter_models.tsv, a copy of the shared reference):
+// same terms, coefficients to 1e-9 relative.
 
 #include "modeler/extrap_multi.h"
 
@@ -23,8 +23,7 @@
 namespace ompscale::modeler {
 namespace {
 
-const std::filesystem::path kMultiDir =
-    std::filesystem::path(OMPSCALE_SHARED_DIR) / "reference/extrap/multi";
+const std::filesystem::path kMultiDir = std::filesystem::path(OMPSCALE_TEST_DATA) / "extrap/multi";
 
 using Expected = test_support::ExtrapReference;
 
