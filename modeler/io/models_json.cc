@@ -382,18 +382,12 @@ std::string dump(const Json& value) {
   return value.dump(2, ' ', false, Json::error_handler_t::replace);
 }
 
-// `value` dumped as it appears nested `depth` levels deep in a two-space indented document: every
-// line after the first indented by 2 * depth more spaces.
-std::string nested(const Json& value, std::size_t depth) {
-  const std::string text = dump(value);
-  const std::string indent(2 * depth, ' ');
-  std::string out;
-  out.reserve(text.size() + text.size() / 8);
-  for (const char c : text) {
-    out += c;
-    if (c == '\n') out += indent;
-  }
-  return out;
+// `value` written as it appears nested `depth` levels deep in a two-space indented document
+// (nlohmann's serializer takes the indentation to start from), straight into the stream.
+void write_nested(std::ostream& out, const Json& value, unsigned depth) {
+  nlohmann::detail::serializer<Json> serializer(nlohmann::detail::output_adapter<char>(out), ' ',
+                                                Json::error_handler_t::replace);
+  serializer.dump(value, true, false, 2, 2 * depth);
 }
 
 Json kernel_json(const Dataset& dataset, const KernelResult& result) {
@@ -423,15 +417,20 @@ ModelsJsonWriter::ModelsJsonWriter(std::ostream& out, const Dataset& dataset,
   }
   if (!options.is_object()) throw std::invalid_argument("options must be a JSON object");
   // The document's members before "kernels", as the whole document's dump would write them.
-  out_ << "{\n  \"ompscale_version\": " << dump(version_string())
-       << ",\n  \"parameter\": " << dump(dataset.parameter)
-       << ",\n  \"key_columns\": " << nested(dataset.key_columns, 1)
-       << ",\n  \"sources\": " << nested(dataset.sources, 1)
-       << ",\n  \"options\": " << nested(options, 1) << ",\n  \"kernels\": [";
+  out_ << "{\n  \"ompscale_version\": " << dump(version_string()) << ",\n  \"parameter\": ";
+  write_nested(out_, dataset.parameter, 1);
+  out_ << ",\n  \"key_columns\": ";
+  write_nested(out_, dataset.key_columns, 1);
+  out_ << ",\n  \"sources\": ";
+  write_nested(out_, dataset.sources, 1);
+  out_ << ",\n  \"options\": ";
+  write_nested(out_, options, 1);
+  out_ << ",\n  \"kernels\": [";
 }
 
 void ModelsJsonWriter::add(const KernelResult& result) {
-  out_ << (kernels_ == 0 ? "\n    " : ",\n    ") << nested(kernel_json(dataset_, result), 2);
+  out_ << (kernels_ == 0 ? "\n    " : ",\n    ");
+  write_nested(out_, kernel_json(dataset_, result), 2);
   ++kernels_;
 }
 
