@@ -167,6 +167,12 @@ Row evaluate_set(const Dataset& data, Split split, bool verbose) {
   return set;
 }
 
+void print_header() {
+  std::printf("%-44s %-9s %7s %-26s   %s\n", "", "", "", "default preset", "--preset extrap");
+  std::printf("%-44s %-9s %7s %8s %8s %8s   %8s %8s\n", "set", "training", "kernels", "median",
+              "p90", "in 90%", "median", "p90");
+}
+
 void print_row(const std::string& name, const std::string& training, const Row& row) {
   std::printf("%-44s %-9s %7zu %s   %s\n", name.c_str(), training.c_str(), row.kernels,
               row.ours.describe(true).c_str(), row.extrap.describe(false).c_str());
@@ -193,9 +199,6 @@ int main(int argc, char** argv) {
     }
   }
   if (dirs.empty()) dirs = {"../shared/reference/real", "data/real"};
-  std::printf("%-44s %-9s %7s %-26s   %s\n", "", "", "", "default preset", "--preset extrap");
-  std::printf("%-44s %-9s %7s %8s %8s %8s   %8s %8s\n", "set", "training", "kernels", "median",
-              "p90", "in 90%", "median", "p90");
   std::size_t sets = 0, zero_medians = 0;
   for (const std::string& dir : dirs) {
     const auto files = csv_files(dir);
@@ -207,7 +210,7 @@ int main(int argc, char** argv) {
     for (const auto& file : *files) {
       const auto data = read(file);
       if (!data) return 2;
-      ++sets;
+      if (sets++ == 0) print_header();
       for (Split split : {Split::kFirst, Split::kPo2}) {
         const Row set = evaluate_set(*data, split, verbose);
         print_row(file.filename().string(), split, set);
