@@ -4,8 +4,9 @@
 //   build/bench/fit_speed [--kernels 2000] [--runs 11] [--modeler build/modeler/modeler]
 //
 // Writes the kernels as an Extra-P text file into a temporary directory, runs `modeler fit` on it
-// `runs` times (output to a file) and prints the median wall time, and the peak resident memory
-// per kernel: (peak RSS with all kernels - peak RSS with one kernel) / kernels.
+// `runs` times per output format (the text report and models.json, interleaved; output to a file)
+// and prints, per format, the median wall time and the peak resident memory per kernel:
+// (peak RSS with all kernels - peak RSS with one kernel) / kernels.
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -53,12 +54,13 @@ struct RunFigures {
   long max_rss_kib;
 };
 
-RunFigures run(const std::string& modeler, const std::string& input, const std::string& output) {
+RunFigures run(const std::string& modeler, const std::string& input, const std::string& output,
+               const char* format) {
   const auto start = std::chrono::steady_clock::now();
   const pid_t pid = fork();
   if (pid == 0) {
-    execl(modeler.c_str(), modeler.c_str(), "fit", input.c_str(), "-o", output.c_str(),
-          static_cast<char*>(nullptr));
+    execl(modeler.c_str(), modeler.c_str(), "fit", input.c_str(), "--format", format, "-o",
+          output.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
   int status = 0;
@@ -71,6 +73,31 @@ RunFigures run(const std::string& modeler, const std::string& input, const std::
     std::exit(1);
   }
   return {seconds, usage.ru_maxrss};
+}
+
+struct Figures {
+  std::vector<double> seconds;
+  long peak_big = 0;
+  long peak_one = 0;
+};
+
+void measure(Figures& f, const std::string& modeler, const std::string& big, const std::string& one,
+             const std::filesystem::path& dir, const char* format) {
+  const RunFigures all = run(modeler, big, (dir / "models.out").string(), format);
+  f.seconds.push_back(all.seconds);
+  f.peak_big = std::max(f.peak_big, all.max_rss_kib);
+  f.peak_one =
+      std::max(f.peak_one, run(modeler, one, (dir / "one.out").string(), format).max_rss_kib);
+}
+
+void report(const char* what, Figures& f, std::size_t kernels) {
+  std::sort(f.seconds.begin(), f.seconds.end());
+  std::printf("%s\n", what);
+  std::printf("  wall time median        %.3f s (min %.3f, max %.3f)\n",
+              f.seconds[f.seconds.size() / 2], f.seconds.front(), f.seconds.back());
+  std::printf("  peak RSS                %ld KiB (one kernel: %ld KiB)\n", f.peak_big, f.peak_one);
+  std::printf("  memory per kernel       %.2f KiB\n",
+              static_cast<double>(f.peak_big - f.peak_one) / static_cast<double>(kernels));
 }
 
 }  // namespace
@@ -99,22 +126,15 @@ int main(int argc, char** argv) {
   const std::string one = (dir / "one.txt").string();
   write_results(big, kernels);
   write_results(one, 1);
-  std::vector<double> seconds;
-  long peak_big = 0, peak_one = 0;
-  for (int r = 0; r < runs; ++r) {  // interleaved, so a slow phase hits both alike
-    const RunFigures f = run(modeler, big, (dir / "models.txt").string());
-    seconds.push_back(f.seconds);
-    peak_big = std::max(peak_big, f.max_rss_kib);
-    peak_one = std::max(peak_one, run(modeler, one, (dir / "one-models.txt").string()).max_rss_kib);
+  std::printf("modeler fit, %zu kernels x 6 thread counts x 5 repetitions, %d runs per format\n",
+              kernels, runs);
+  Figures text, json;
+  for (int r = 0; r < runs; ++r) {  // interleaved, so a slow phase hits every format alike
+    measure(text, modeler, big, one, dir, "text");
+    measure(json, modeler, big, one, dir, "json");
   }
-  std::sort(seconds.begin(), seconds.end());
-  std::printf("modeler fit, %zu kernels x 6 thread counts x 5 repetitions, %d runs\n", kernels,
-              runs);
-  std::printf("wall time median          %.3f s (min %.3f, max %.3f)\n",
-              seconds[seconds.size() / 2], seconds.front(), seconds.back());
-  std::printf("peak RSS                  %ld KiB (one kernel: %ld KiB)\n", peak_big, peak_one);
-  std::printf("memory per kernel         %.2f KiB\n",
-              static_cast<double>(peak_big - peak_one) / static_cast<double>(kernels));
+  report("text report", text, kernels);
+  report("models.json", json, kernels);
   if (std::getenv("OMPSCALE_KEEP_BENCH_FILES") == nullptr) std::filesystem::remove_all(dir);
   return 0;
 }

@@ -1,12 +1,14 @@
 // Accuracy of the modeler on synthetic kernels with known generating functions.
 //
 //   build/bench/model_accuracy [--kernels 2000] [--seed 1] [--noise 0.05] [--share-min 0.1]
+//                              [--systematic 0]
 //                              [--preset default|extrap|paper-smape]
 //   build/bench/model_accuracy --reference tests/data/extrap/synthetic_300.txt
 //                              --truth tests/data/extrap/synthetic_300_truth.tsv
 //
 // Generated kernels follow c0 + c1 * t^i * log2(t)^j with (i, j) drawn from the paper's 39
-// shades, thread counts 2..64 (powers of two), 5 repetitions with uniform multiplicative noise;
+// shades, thread counts 2..64 (powers of two), 5 repetitions with uniform multiplicative noise
+// (with --systematic S, every repetition of a thread count also shares a factor 1 + S N(0, 1));
 // the term's share of the value at t = 64 is log-uniform in [share-min, 50] times the constant.
 // Prints: share of kernels whose generating term is recovered, median and 90th-percentile
 // relative error of the prediction at 4x the largest thread count, and the share of kernels
@@ -19,11 +21,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "bench/generated_kernels.h"
 #include "common/statistics.h"
 #include "modeler/fit.h"
 #include "modeler/io/readers.h"
@@ -34,11 +36,7 @@ using namespace ompscale::modeler;
 
 namespace {
 
-struct Truth {
-  double c0, c1;
-  TermShape shape;
-  double at(double t) const { return c0 + c1 * shape.evaluate(t); }
-};
+using bench::Truth;
 
 double parse_fraction(const std::string& s) {
   const auto slash = s.find('/');
@@ -65,33 +63,16 @@ std::vector<Truth> read_truth(const std::string& path) {
 }
 
 Dataset generate(std::size_t count, unsigned seed, double noise, double share_min,
-                 std::vector<Truth>& truth) {
-  std::mt19937_64 rng(seed);
-  const auto shapes = HypothesisSpace::paper().building_blocks;
-  std::uniform_int_distribution<std::size_t> pick(0, shapes.size());  // == size: constant
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  auto log_uniform = [&](double lo, double hi) {
-    return std::exp(std::log(lo) + unit(rng) * (std::log(hi) - std::log(lo)));
-  };
+                 double systematic, std::vector<Truth>& truth) {
+  bench::KernelGenerator generator(seed);
   Dataset data;
   data.parameter = "t";
   data.key_columns = {"kernel"};
   const std::vector<double> threads{2, 4, 8, 16, 32, 64};
   for (std::size_t k = 0; k < count; ++k) {
-    Truth tr{log_uniform(0.01, 1000.0), 0.0, {0.0, 0}};
-    const std::size_t s = pick(rng);
-    if (s < shapes.size()) {
-      tr.shape = shapes[s];
-      // The term's share at the largest thread count, from barely visible to dominant.
-      const double share = log_uniform(share_min, 50.0);
-      tr.c1 = share * tr.c0 / tr.shape.evaluate(64.0);
-    }
-    std::vector<Sample> samples;
-    for (double t : threads) {
-      for (int r = 0; r < 5; ++r) {
-        samples.push_back({t, tr.at(t) * (1.0 + noise * (2.0 * unit(rng) - 1.0))});
-      }
-    }
+    const Truth tr = generator.draw(share_min, 64.0);
+    const auto samples =
+        generator.measure([&](double t) { return tr.at(t); }, threads, 5, noise, systematic);
     data.kernels.push_back(Kernel::from_samples({fmt::format("k{}", k)}, samples));
     truth.push_back(tr);
   }
@@ -112,6 +93,7 @@ int main(int argc, char** argv) {
   unsigned seed = 1;
   double noise = 0.05;
   double share_min = 0.1;
+  double systematic = 0.0;
   std::string preset = "default", reference, truth_path;
   for (int a = 1; a + 1 < argc; a += 2) {
     const std::string flag = argv[a];
@@ -124,6 +106,8 @@ int main(int argc, char** argv) {
       noise = std::stod(value);
     else if (flag == "--share-min")
       share_min = std::stod(value);
+    else if (flag == "--systematic")
+      systematic = std::stod(value);
     else if (flag == "--preset")
       preset = value;
     else if (flag == "--reference")
@@ -138,8 +122,9 @@ int main(int argc, char** argv) {
   std::vector<Truth> truth;
   if (!reference.empty()) truth = read_truth(truth_path);
   // Constructed, not assigned: GCC 12 warns falsely (-Wrestrict) on the string move assignment.
-  const Dataset data = reference.empty() ? generate(count, seed, noise, share_min, truth)
-                                         : read_dataset(reference, {});
+  const Dataset data = reference.empty()
+                           ? generate(count, seed, noise, share_min, systematic, truth)
+                           : read_dataset(reference, {});
   ModelerOptions options;
   options.aggregation = Aggregation::kMean;
   if (preset == "extrap") {

@@ -82,8 +82,8 @@ std::string join_fields(const Fields& fields) {
 
 }  // namespace
 
-CsvReader::CsvReader(std::string_view text, std::string file)
-    : text_(text), file_(std::move(file)) {
+CsvReader::CsvReader(std::string_view text, std::string file, std::size_t first_line)
+    : text_(text), file_(std::move(file)), line_(first_line) {
   if (text_.starts_with(kUtf8ByteOrderMark)) pos_ = kUtf8ByteOrderMark.size();
 }
 

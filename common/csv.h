@@ -27,8 +27,9 @@ namespace ompscale {
 ///   while (reader.next(fields)) use(reader.line(), fields);
 class CsvReader {
  public:
-  /// `text` must outlive the reader; `file` names the input in error messages.
-  CsvReader(std::string_view text, std::string file);
+  /// `text` must outlive the reader; `file` names the input in error messages; `first_line` is
+  /// the line number of the text's first line (a block of a larger file starts later).
+  CsvReader(std::string_view text, std::string file, std::size_t first_line = 1);
 
   /// Replaces `fields` with the next record's fields; they stay valid until the next call. Returns
   /// false (and leaves `fields` empty) at the end of the input. Throws InputError(file, line,

@@ -23,7 +23,9 @@
 #include "modeler/io/readers.h"
 #include "modeler/io/write_csv.h"
 #include "modeler/io/write_extrap.h"
+#include "modeler/io/write_multi.h"
 #include "modeler/io/write_text.h"
+#include "modeler/multi_fit.h"
 #include "modeler/predict.h"
 #include "modeler/units.h"
 #include "platforms/platform.h"
@@ -86,7 +88,9 @@ void add_fit_options(CLI::App& cmd, FitArguments& a) {
   cmd.add_option("--input-format", a.input_format,
                  "auto, ompbench, csv, extrap, extrap-json or jsonl")
       ->capture_default_str();
-  cmd.add_option("--param", a.param_column, "Generic CSV: the column holding the thread count");
+  cmd.add_option("--param", a.param_column,
+                 "Column(s) of the parameter(s): threads, or several, e.g. threads,size (generic "
+                 "CSV), threads,param_value (ompbench results: array size or chunk as well)");
   cmd.add_option("--value", a.value_column, "Generic CSV: the column holding the measured value");
   cmd.add_option("--key", a.key_columns, "Generic CSV: columns that name a kernel")->delimiter(',');
   cmd.add_flag("--include-invalid", a.include_invalid, "Also use rows marked valid=0");
@@ -98,7 +102,7 @@ void add_fit_options(CLI::App& cmd, FitArguments& a) {
       ->capture_default_str();
   cmd.add_option("--aggregate", a.aggregation,
                  "mean, median, min, max or trimmed (drop 25% best and worst); default: trimmed "
-                 "for ompbench results, mean otherwise")
+                 "(--preset extrap: mean)")
       ->check(CLI::IsMember(kAggregations));
   cmd.add_option("--selection", a.selection,
                  "noise (default), smape or rss (the extrap preset's default: smape)")
@@ -109,7 +113,7 @@ void add_fit_options(CLI::App& cmd, FitArguments& a) {
   cmd.add_option("--logs", a.log_exponents, "Log exponents, e.g. 0,1,2")->delimiter(',');
   cmd.add_option("--terms", a.terms, "Terms per hypothesis besides the constant (1 to 3)");
   cmd.add_flag("--negative-exponents", a.negative_exponents,
-               "Also try t^-i (strong scaling: time falling with threads)");
+               "Always try t^-i too (without it: for kernels whose values fall with threads)");
   cmd.add_option("--valid-r2", a.valid_r2, "Adjusted R^2 at which a model is valid")
       ->capture_default_str();
   cmd.add_option("--loss", a.loss, "ls (least squares), huber or cauchy (robust, with Ceres)")
@@ -160,12 +164,6 @@ auto naming_option(std::string_view option, Parse parse) {
   }
 }
 
-bool is_ompbench(const Dataset& data) {
-  const auto& k = data.key_columns;
-  return data.parameter == "threads" && std::find(k.begin(), k.end(), "construct") != k.end() &&
-         std::find(k.begin(), k.end(), "method") != k.end();
-}
-
 // Keeps the kernels whose key matches every "column=value" condition.
 void select_kernels(Dataset& data, const std::vector<std::string>& conditions) {
   std::vector<std::pair<std::size_t, std::string>> wanted;  // key column index, value
@@ -206,6 +204,9 @@ Dataset read_inputs(const FitArguments& a) {
         "modeler: {} value(s) marked valid=0 were not used (--include-invalid uses them)\n",
         data.skipped_invalid);
   }
+  for (const std::string& note : fold_sparse_parameters(data)) {
+    std::cerr << "modeler: " << note << "\n";
+  }
   return data;
 }
 
@@ -229,11 +230,9 @@ ModelerOptions make_options(const FitArguments& a, const Dataset& data) {
   } else if (a.preset != "default") {
     throw UsageError(fmt::format("bad --preset '{}': use default or extrap", a.preset));
   }
-  if (!a.aggregation.empty()) {
-    o.aggregation = kAggregations.at(a.aggregation);
-  } else if (!o.extrap_compatible) {
-    o.aggregation = is_ompbench(data) ? Aggregation::kTrimmedMean : Aggregation::kMean;
-  }
+  // Without --aggregate the preset decides: Extra-P's mean, or the default preset's trimmed mean
+  // (robust: a slow phase or a wrapped timer in one repetition does not move it).
+  if (!a.aggregation.empty()) o.aggregation = kAggregations.at(a.aggregation);
   if (!a.selection.empty()) o.selection = kSelections.at(a.selection);
   if (a.folds == 1 || a.folds < -1)
     throw UsageError("bad --folds: use 0 (leave-one-out) or k >= 2");
@@ -338,10 +337,31 @@ bool any_worse_than_log(const std::vector<KernelResult>& results) {
   return false;
 }
 
+/// Several parameters: models over all of them (README, "Several parameters").
+int run_fit_multi(const Dataset& data, const ModelerOptions& options, const std::string& format,
+                  const std::string& output, const std::string& options_json) {
+  if (options.class_mode != ClassMode::kNone) {
+    throw UsageError("--classes models one parameter; with several, drop it");
+  }
+  const auto results = fit_multi_dataset(data, options);
+  if (format == "text") {
+    write_output(output, format_multi_text(data, results, {}));
+  } else if (format == "json") {
+    write_output(output, format_multi_json(data, results, {}, options_json));
+  } else {
+    throw UsageError(fmt::format(
+        "--format {} takes models over one parameter; with several use text or json", format));
+  }
+  return 0;
+}
+
 int run_fit(const FitArguments& a, const std::string& format, const std::string& output,
             bool fail_on_worse) {
   const Dataset data = read_inputs(a);
   const ModelerOptions options = make_options(a, data);
+  if (data.dimensions() > 1) {
+    return run_fit_multi(data, options, format, output, options_json(a, options).dump());
+  }
   if (format == "text") {
     // Fitted and reported in chunks: memory stays at the data plus the report's text.
     TextReport report(data);
@@ -355,6 +375,19 @@ int run_fit(const FitArguments& a, const std::string& format, const std::string&
     out.commit();
     return fail_on_worse && worse ? 1 : 0;
   }
+  if (format == "json") {
+    // Streamed like the text report: memory stays at the data plus one chunk of results.
+    OutputFile out(output);
+    ModelsJsonWriter writer(out.stream(), data, options_json(a, options).dump());
+    bool worse = false;
+    fit_dataset(data, options, 64, [&](KernelResult&& result) {
+      for (const auto& m : result.models) worse |= m.worse_than_log;
+      writer.add(result);
+    });
+    writer.finish();
+    out.commit();
+    return fail_on_worse && worse ? 1 : 0;
+  }
   const auto results = fit_dataset(data, options);
   write_output(output, render(format, data, results, options_json(a, options).dump()));
   return fail_on_worse && any_worse_than_log(results) ? 1 : 0;
@@ -363,18 +396,47 @@ int run_fit(const FitArguments& a, const std::string& format, const std::string&
 int run_plot(const FitArguments& a, const std::string& output, double extrapolate_to, bool log_y) {
   const Dataset data = read_inputs(a);
   const ModelerOptions options = make_options(a, data);
-  const auto results = fit_dataset(data, options);
   PlotOptions plot;
   if (extrapolate_to > 0.0) plot.extrapolate_to = extrapolate_to;
   plot.log_y = log_y;
+  if (data.dimensions() > 1) {
+    // Several parameters: one line along the first per measured value of the others.
+    std::vector<KernelResult> lines;
+    const Dataset along = lines_along_first(data, fit_multi_dataset(data, options), lines);
+    write_output(output, plot_svg(along, lines, plot));
+    return 0;
+  }
+  const auto results = fit_dataset(data, options);
   write_output(output, plot_svg(data, results, plot));
+  return 0;
+}
+
+/// `modeler predict` on a models.json with several parameters: along the first parameter.
+int run_predict_multi(const std::string& text, const std::string& name,
+                      const std::vector<double>& at, double confidence,
+                      const std::optional<BudgetSpec>& budget, double budget_limit,
+                      const std::string& format, const std::string& output) {
+  MultiModelsFile file = parse_multi_models_json(text, name);
+  if (budget && !budget->unit.empty()) {
+    throw UsageError("predict takes budgets in the data's unit (e.g. 0.3) or relative (4x)");
+  }
+  for (MultiResult& r : file.results) {
+    predict_along_first(r, at, budget, budget ? budget->value : 0.0, confidence, budget_limit);
+  }
+  if (format == "json") {
+    write_output(output, format_multi_json(file.dataset, file.results, {}, file.options_json));
+  } else if (format == "text") {
+    write_output(output, format_multi_text(file.dataset, file.results, {}));
+  } else {
+    throw UsageError(
+        fmt::format("bad --format '{}': with several parameters use text or json", format));
+  }
   return 0;
 }
 
 int run_predict(const std::string& models_path, const std::vector<double>& at, double confidence,
                 const std::string& budget_text, double budget_limit, const std::string& format,
                 const std::string& output) {
-  ModelsFile file = read_models_json(models_path);
   std::optional<BudgetSpec> budget;
   if (!budget_text.empty()) {
     budget = naming_option("--budget", [&] { return parse_budget(budget_text); });
@@ -383,6 +445,12 @@ int run_predict(const std::string& models_path, const std::vector<double>& at, d
     if (!(t > 0.0))
       throw UsageError(fmt::format("bad --at value {}: thread counts are positive", t));
   }
+  const std::string text = read_input(models_path);
+  if (has_several_parameters(text)) {
+    return run_predict_multi(text, models_path == "-" ? "<stdin>" : models_path, at, confidence,
+                             budget, budget_limit, format, output);
+  }
+  ModelsFile file = parse_models_json(text, models_path == "-" ? "<stdin>" : models_path);
   for (auto& result : file.results) {
     for (auto& m : result.models) {
       m.predictions.clear();

@@ -12,6 +12,7 @@
 #include "modeler/noise_aware.h"
 #include "modeler/points.h"
 #include "modeler/predict.h"
+#include "modeler/selection.h"
 #include "modeler/units.h"
 
 namespace ompscale::modeler {
@@ -78,6 +79,79 @@ std::string describe_partition(const Partition& parts) {
   return fmt::format("{}", fmt::join(names, " | "));
 }
 
+struct PartitionChoice {
+  std::optional<Partition> parts;  ///< none: one model
+  std::string decision;
+};
+
+/// `--classes auto`: the full partition and each class against the rest compete with one model.
+/// A split is kept only when its held-out error, penalised per extra model (BIC), beats one
+/// model's. Both sides are judged under the same noise: the systematic variance the split's
+/// parts show (a split that is real leaves little; one law with shared deviations leaves as much
+/// as one model, and then one model wins).
+PartitionChoice choose_partition(const Points& all, const ModelerOptions& options) {
+  std::vector<Partition> candidates;
+  const Partition full = partition_by(all, options.classes);
+  if (full.size() > 1) candidates.push_back(full);
+  for (const auto& cls : options.classes) {
+    const Partition two = partition_by(all, {cls});
+    if (two.size() == 2 && (full.size() != 2)) candidates.push_back(two);
+  }
+  const double n = static_cast<double>(all.size());
+  // Held-out error as -2 log likelihood: in chi^2 units when the repetitions tell the noise;
+  // otherwise the noise is unknown and n log(RSS / n) is the scale-free equivalent.
+  auto deviance = [&](double held_out) {
+    return all.noise_from_repetitions ? held_out : n * std::log(std::max(held_out, 1e-300) / n);
+  };
+  // Each extra model costs two coefficients (BIC) and the choice of its shape among the space's
+  // hypotheses (the growth prior): without the latter, the best of several partitions splits
+  // one law one time in ten.
+  const double extra_model =
+      2.0 * std::log(n) + growth_prior_penalty(options.space.hypotheses().size());
+  PartitionChoice choice;
+  double best_margin = 0.0, best_score = 0.0, best_one = 0.0;
+  std::optional<double> one_without_split;
+  for (const Partition& parts : candidates) {
+    if (std::any_of(parts.begin(), parts.end(), [](const auto& p) { return p.second.size() < 4; }))
+      continue;
+    double systematic = 0.0;
+    for (const auto& [name, idx] : parts) {
+      systematic +=
+          static_cast<double>(idx.size()) * systematic_variance(subset(all, idx), options);
+    }
+    systematic /= n;
+    double held_out = 0.0;
+    for (const auto& [name, idx] : parts) {
+      held_out += held_out_error(subset(all, idx), options, systematic);
+    }
+    const double score = deviance(held_out) + extra_model * static_cast<double>(parts.size() - 1);
+    const double one = deviance(held_out_error(all, options, systematic));
+    if (!one_without_split) one_without_split = one;
+    if (one - score > best_margin) {
+      best_margin = one - score;
+      best_score = score;
+      best_one = one;
+      choice.parts = parts;
+    }
+  }
+  if (choice.parts) {
+    choice.decision = fmt::format(
+        "split into {}: held-out error {:.3g} against {:.3g} for one model; these classes behave "
+        "differently",
+        describe_partition(*choice.parts), best_score, best_one);
+  } else if (!one_without_split) {
+    choice.decision = candidates.empty()
+                          ? "one model: the thread counts fall into a single class"
+                          : "one model: no class has 4 or more thread counts on each side";
+  } else {
+    choice.decision = fmt::format(
+        "one model: no class split lowers the held-out error ({:.3g}) enough to justify extra "
+        "models (each class needs 4 or more thread counts)",
+        *one_without_split);
+  }
+  return choice;
+}
+
 KernelResult fit_kernel_with_budget(const Kernel& kernel, const ModelerOptions& options,
                                     const std::optional<BudgetSpec>& budget) {
   KernelResult result;
@@ -98,54 +172,11 @@ KernelResult fit_kernel_with_budget(const Kernel& kernel, const ModelerOptions& 
       fit_partition(partition_by(all, options.classes));
       break;
     case ClassMode::kAuto: {
-      // Candidate partitions: the full one, and each class against the rest. A split is kept
-      // only when its held-out error, penalised per extra model (BIC), beats one model.
-      std::vector<Partition> candidates;
-      const Partition full = partition_by(all, options.classes);
-      if (full.size() > 1) candidates.push_back(full);
-      for (const auto& cls : options.classes) {
-        const Partition two = partition_by(all, {cls});
-        if (two.size() == 2 && (full.size() != 2)) candidates.push_back(two);
-      }
-      const double n = static_cast<double>(all.size());
-      // Held-out error as -2 log likelihood: in chi^2 units when the repetitions tell the noise;
-      // otherwise the noise is unknown and n log(RSS / n) is the scale-free equivalent.
-      auto deviance = [&](double held_out) {
-        return all.noise_from_repetitions ? held_out : n * std::log(std::max(held_out, 1e-300) / n);
-      };
-      const double one_model = deviance(held_out_error(all, options));
-      double best_score = one_model;
-      const Partition* best = nullptr;
-      for (const Partition& parts : candidates) {
-        bool modelable = true;
-        double held_out = 0.0;
-        for (const auto& [name, idx] : parts) {
-          if (idx.size() < 4) modelable = false;
-          held_out += held_out_error(subset(all, idx), options);
-        }
-        if (!modelable) continue;
-        // Each extra model costs two coefficients (BIC).
-        const double score =
-            deviance(held_out) + 2.0 * std::log(n) * static_cast<double>(parts.size() - 1);
-        if (score < best_score) {
-          best_score = score;
-          best = &parts;
-        }
-      }
-      if (best != nullptr) {
-        result.class_decision = fmt::format(
-            "split into {}: held-out error {:.3g} against {:.3g} for one model; these classes "
-            "behave differently",
-            describe_partition(*best), best_score, one_model);
-        fit_partition(*best);
+      const PartitionChoice choice = choose_partition(all, options);
+      result.class_decision = choice.decision;
+      if (choice.parts) {
+        fit_partition(*choice.parts);
       } else {
-        result.class_decision =
-            candidates.empty()
-                ? "one model: the thread counts fall into a single class"
-                : fmt::format(
-                      "one model: no class split lowers the held-out error ({:.3g}) enough "
-                      "to justify extra models (each class needs 4 or more thread counts)",
-                      one_model);
         result.models.push_back(fit_points(all, options, budget));
       }
       break;

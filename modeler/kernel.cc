@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <span>
 #include <unordered_map>
 
 #include "common/error.h"
@@ -40,16 +41,64 @@ Kernel Kernel::from_samples(const std::vector<std::string>& key_values,
   return k;
 }
 
+Kernel Kernel::from_points(const std::vector<std::string>& key_values, std::size_t dimensions,
+                           const std::vector<double>& flat) {
+  if (dimensions == 1) {
+    std::vector<Sample> samples;
+    samples.reserve(flat.size() / 2);
+    for (std::size_t i = 0; i + 1 < flat.size(); i += 2) samples.push_back({flat[i], flat[i + 1]});
+    return from_samples(key_values, std::move(samples));
+  }
+  const std::size_t stride = dimensions + 1;
+  const std::size_t count = flat.size() / stride;
+  std::vector<std::size_t> order(count);
+  for (std::size_t i = 0; i < count; ++i) order[i] = i;
+  const auto coordinates = [&](std::size_t i) {
+    return std::span<const double>(flat).subspan(i * stride, dimensions);
+  };
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const auto ca = coordinates(a);
+    const auto cb = coordinates(b);
+    return std::lexicographical_compare(ca.begin(), ca.end(), cb.begin(), cb.end());
+  });
+  std::vector<std::size_t> starts;  // index into order where each point begins
+  for (std::size_t i = 0; i < count; ++i) {
+    if (i == 0 || !std::equal(coordinates(order[i]).begin(), coordinates(order[i]).end(),
+                              coordinates(order[i - 1]).begin())) {
+      starts.push_back(i);
+    }
+  }
+  Kernel k;
+  for (std::size_t i = 0; i < key_values.size(); ++i) {
+    if (i > 0) k.key_ += kKeySeparator;
+    k.key_ += key_values[i];
+  }
+  k.dimensions_ = dimensions;
+  k.points_ = starts.size();
+  if (k.points_ == 0) return k;
+  k.data_.reserve(k.points_ * dimensions + k.points_ + 1 + count);
+  for (std::size_t d = 0; d < dimensions; ++d) {
+    for (std::size_t start : starts) k.data_.push_back(coordinates(order[start])[d]);
+  }
+  for (std::size_t start : starts) k.data_.push_back(static_cast<double>(start));
+  k.data_.push_back(static_cast<double>(count));
+  for (std::size_t i : order) k.data_.push_back(flat[i * stride + dimensions]);
+  return k;
+}
+
 void Kernel::absorb(const Kernel& other) {
-  std::vector<Sample> samples;
-  samples.reserve(sample_count() + other.sample_count());
+  std::vector<double> flat;
+  flat.reserve((sample_count() + other.sample_count()) * (dimensions_ + 1));
   for (const Kernel* k : {static_cast<const Kernel*>(this), &other}) {
     for (std::size_t i = 0; i < k->size(); ++i) {
-      for (double v : k->repetitions(i)) samples.push_back({k->param(i), v});
+      for (double v : k->repetitions(i)) {
+        for (std::size_t d = 0; d < dimensions_; ++d) flat.push_back(k->coordinate(i, d));
+        flat.push_back(v);
+      }
     }
   }
   std::string key = std::move(key_);
-  *this = from_samples({}, std::move(samples));
+  *this = from_points({}, dimensions_, flat);
   key_ = std::move(key);
 }
 
@@ -86,10 +135,10 @@ void Dataset::append(Dataset other) {
     *this = std::move(other);
     return;
   }
-  if (other.parameter != parameter) {
+  if (other.parameter != parameter || other.parameters != parameters) {
     throw UsageError(
         fmt::format("inputs model different parameters ('{}' and '{}'); fit them separately",
-                    parameter, other.parameter));
+                    fmt::join(parameter_names(), ","), fmt::join(other.parameter_names(), ",")));
   }
   if (other.key_columns != key_columns) {
     throw UsageError(

@@ -7,6 +7,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "modeler/multi_model.h"
+
 namespace ompscale::modeler {
 
 double TermShape::evaluate(double t) const {
@@ -100,120 +102,14 @@ std::string Model::to_string(std::string_view parameter, int digits) const {
   return out;
 }
 
-namespace {
-
-class ModelParser {
- public:
-  explicit ModelParser(std::string_view text) : text_(text) {}
-
-  Model parse() {
-    Model model;
-    bool first = true;
-    skip_space();
-    while (pos_ < text_.size()) {
-      double sign = 1.0;
-      if (!first) {
-        const char op = text_[pos_];
-        if (op != '+' && op != '-') fail("expected '+' or '-' between terms");
-        sign = op == '-' ? -1.0 : 1.0;
-        ++pos_;
-        skip_space();
-      }
-      const double coefficient = sign * number();
-      TermShape shape;
-      bool has_factor = false;
-      skip_space();
-      while (pos_ < text_.size() && text_[pos_] == '*') {
-        ++pos_;
-        skip_space();
-        factor(shape);
-        has_factor = true;
-        skip_space();
-      }
-      if (has_factor) {
-        model.terms.push_back({coefficient, shape});
-      } else {
-        model.constant += coefficient;
-      }
-      first = false;
-    }
-    if (first) fail("empty model");
-    return model;
-  }
-
- private:
-  [[noreturn]] void fail(const std::string& why) const {
-    throw std::invalid_argument(
-        fmt::format("cannot parse model '{}' at position {}: {}", text_, pos_, why));
-  }
-  void skip_space() {
-    while (pos_ < text_.size() && text_[pos_] == ' ') ++pos_;
-  }
-  double number() {
-    skip_space();
-    double sign = 1.0;
-    if (pos_ < text_.size() && (text_[pos_] == '-' || text_[pos_] == '+')) {
-      sign = text_[pos_] == '-' ? -1.0 : 1.0;
-      ++pos_;
-    }
-    double value = 0.0;
-    const auto* begin = text_.data() + pos_;
-    const auto [end, ec] = std::from_chars(begin, text_.data() + text_.size(), value);
-    if (ec != std::errc()) fail("expected a number");
-    pos_ += static_cast<std::size_t>(end - begin);
-    return sign * value;
-  }
-  // "(3/2)", "(0.25)", "(2)"
-  double parenthesized_exponent() {
-    if (pos_ >= text_.size() || text_[pos_] != '(') fail("expected '(' after '^'");
-    ++pos_;
-    double value = number();
-    if (pos_ < text_.size() && text_[pos_] == '/') {
-      ++pos_;
-      const double den = number();
-      if (den == 0.0) fail("zero denominator");
-      value /= den;
-    }
-    if (pos_ >= text_.size() || text_[pos_] != ')') fail("expected ')'");
-    ++pos_;
-    return value;
-  }
-  void factor(TermShape& shape) {
-    if (text_.substr(pos_, 5) == "log2(") {
-      const auto close = text_.find(')', pos_);
-      if (close == std::string_view::npos) fail("unclosed log2(");
-      pos_ = close + 1;
-      int j = 1;
-      if (pos_ < text_.size() && text_[pos_] == '^') {
-        ++pos_;
-        j = static_cast<int>(parenthesized_exponent());
-      }
-      shape.log_exponent += j;
-      return;
-    }
-    // A parameter name followed by ^(exponent), or alone for exponent 1.
-    const std::size_t start = pos_;
-    while (pos_ < text_.size() &&
-           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
-      ++pos_;
-    }
-    if (pos_ == start) fail("expected a parameter name or log2(...)");
-    double i = 1.0;
-    if (pos_ < text_.size() && text_[pos_] == '^') {
-      ++pos_;
-      i = parenthesized_exponent();
-    }
-    shape.exponent += i;
-  }
-
-  std::string_view text_;
-  std::size_t pos_ = 0;
-};
-
-}  // namespace
-
 Model parse_model(std::string_view text) {
-  return ModelParser(text).parse();
+  const MultiModel parsed = parse_multi_model(text, {});
+  Model model;
+  model.constant = parsed.constant;
+  for (const MultiTerm& term : parsed.terms) {
+    model.terms.push_back({term.coefficient, term.factors.front().shape});
+  }
+  return model;
 }
 
 }  // namespace ompscale::modeler

@@ -5,258 +5,29 @@
 #include <algorithm>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
-#include <limits>
 #include <numeric>
-#include <span>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
+#include "modeler/deviations.h"
 #include "modeler/least_squares.h"
 #include "modeler/nonlinear.h"
+#include "modeler/selection.h"
 
 namespace ompscale::modeler {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kInf = Candidate::kInf;
 
 // Score difference (in units of chi^2) below which two hypotheses count as indistinguishable.
 constexpr double kIndistinguishable = 2.0;
-// Prior odds against growth: "no term" holds 1/3 of the prior and the hypotheses with a term
-// share the rest, so each term shape starts 2 ln(hypotheses / 2) chi^2 units behind the constant
-// model. Without it the best of ~38 shapes beats the constant on pure noise a third of the time.
-double growth_prior_penalty(std::size_t hypotheses) {
-  return 2.0 * std::log(std::max(1.0, static_cast<double>(hypotheses) / 2.0));
-}
-// Components below this posterior weight are dropped from the predictive mixture.
+// Components below this posterior weight are dropped from the predictive mixture; at most this
+// many are kept (a flat posterior over every shape is common on real measurements).
 constexpr double kMinComponentWeight = 0.01;
-constexpr std::size_t kMaxComponents = 6;
-
-struct Candidate {
-  std::vector<TermShape> shapes;
-  LinearFit fit;
-  double chi2 = kInf;       ///< weighted in-sample residual sum of squares
-  double loo_chi2 = kInf;   ///< weighted held-out residual sum of squares
-  double loo_smape = kInf;  ///< held-out SMAPE (percent)
-  double loo_rss = kInf;
-  double score = kInf;  ///< lower is better; differences are in chi^2 units
-  Model model;
-  std::size_t parameters() const { return shapes.size() + 1; }
-};
-
-/// The hypotheses of a space and each building block's values at the points. Kernels of one
-/// sweep share their thread counts, so the last table is kept per thread: most kernels then need
-/// neither pow() nor the hypothesis enumeration.
-struct HypothesisTable {
-  std::vector<double> t;
-  std::vector<TermShape> blocks;  ///< the space's blocks (without log terms when asked)
-  bool without_logs = false;
-  std::vector<std::vector<TermShape>> hypotheses;
-  std::vector<std::size_t> block_of;         ///< for one-term hypotheses: index into blocks
-  std::vector<std::vector<double>> columns;  ///< columns[b][i] = blocks[b].evaluate(t[i])
-};
-
-const HypothesisTable& hypothesis_table(const std::vector<double>& t, const HypothesisSpace& space,
-                                        bool without_logs) {
-  thread_local HypothesisTable table;
-  thread_local int max_terms = 0;
-  if (table.t == t && table.without_logs == without_logs && max_terms == space.max_terms &&
-      table.blocks.size() <= space.building_blocks.size()) {
-    const HypothesisSpace& reference = space;
-    std::vector<TermShape> expected = reference.building_blocks;
-    if (without_logs)
-      std::erase_if(expected, [](const TermShape& s) { return s.log_exponent != 0; });
-    if (expected == table.blocks) return table;
-  }
-  const HypothesisSpace used = without_logs ? space.without_log_terms() : space;
-  table.t = t;
-  table.blocks = used.building_blocks;
-  table.without_logs = without_logs;
-  max_terms = space.max_terms;
-  table.hypotheses = used.hypotheses();
-  table.block_of.assign(table.hypotheses.size(), 0);
-  for (std::size_t h = 0; h < table.hypotheses.size(); ++h) {
-    if (table.hypotheses[h].size() != 1) continue;
-    table.block_of[h] = static_cast<std::size_t>(
-        std::find(table.blocks.begin(), table.blocks.end(), table.hypotheses[h][0]) -
-        table.blocks.begin());
-  }
-  table.columns.assign(table.blocks.size(), {});
-  for (std::size_t b = 0; b < table.blocks.size(); ++b) {
-    for (double v : t) table.columns[b].push_back(table.blocks[b].evaluate(v));
-  }
-  return table;
-}
-
-/// `column` holds the term's values at the points when the hypothesis has one term.
-Candidate fit_candidate(const Points& p, std::span<const TermShape> shapes,
-                        const std::vector<double>& weights, const ModelerOptions& options,
-                        const std::vector<double>* column = nullptr) {
-  Candidate c;
-  c.shapes.assign(shapes.begin(), shapes.end());
-  if (column != nullptr && options.loss == Loss::kLeastSquares && options.folds < 2) {
-    c.fit = fit_one_term(*column, p.y, weights);
-  } else {
-    const Eigen::MatrixXd x = design_matrix(p.t, shapes);
-    c.fit = options.loss == Loss::kLeastSquares ? fit_least_squares(x, p.y, weights)
-                                                : fit_robust(x, p.y, weights, options.loss);
-  }
-  if (!c.fit.ok) return c;
-  c.model = c.fit.model(shapes);
-  c.chi2 = c.fit.weighted_rss;
-  const std::size_t n = p.size();
-  if (n <= c.parameters()) return c;
-  c.loo_chi2 = c.loo_rss = c.loo_smape = 0.0;
-  if (options.folds >= 2) {
-    const Eigen::MatrixXd x = design_matrix(p.t, shapes);
-    // k-fold: refit without each fold (points dealt round-robin so every fold spans the range).
-    const auto folds = static_cast<std::size_t>(std::min<int>(options.folds, static_cast<int>(n)));
-    for (std::size_t f = 0; f < folds; ++f) {
-      std::vector<Eigen::Index> train;
-      for (std::size_t i = 0; i < n; ++i) {
-        if (i % folds != f) train.push_back(static_cast<Eigen::Index>(i));
-      }
-      if (train.size() < c.parameters()) return c.loo_chi2 = kInf, c;
-      Eigen::MatrixXd xt(static_cast<Eigen::Index>(train.size()), x.cols());
-      std::vector<double> yt, wt;
-      for (std::size_t r = 0; r < train.size(); ++r) {
-        xt.row(static_cast<Eigen::Index>(r)) = x.row(train[r]);
-        yt.push_back(p.y[static_cast<std::size_t>(train[r])]);
-        wt.push_back(weights[static_cast<std::size_t>(train[r])]);
-      }
-      const LinearFit fold = fit_least_squares(xt, yt, wt);
-      if (!fold.ok) return c.loo_chi2 = kInf, c;
-      for (std::size_t i = f; i < n; i += folds) {
-        const double predicted = x.row(static_cast<Eigen::Index>(i)).dot(fold.coefficients);
-        const double d = p.y[i] - predicted;
-        c.loo_chi2 += weights[i] * d * d;
-        c.loo_rss += d * d;
-        c.loo_smape += smape_term(p.y[i], predicted);
-      }
-    }
-  } else {
-    // Leave-one-out in closed form: the held-out residual is e_i / (1 - h_ii).
-    for (std::size_t i = 0; i < n; ++i) {
-      const double h = c.fit.leverage(static_cast<Eigen::Index>(i));
-      if (1.0 - h < 1e-10) return c.loo_chi2 = kInf, c;
-      const double d = c.fit.residuals(static_cast<Eigen::Index>(i)) / (1.0 - h);
-      c.loo_chi2 += weights[i] * d * d;
-      c.loo_rss += d * d;
-      c.loo_smape += smape_term(p.y[i], p.y[i] - d);
-    }
-  }
-  c.loo_smape /= static_cast<double>(n);
-  return c;
-}
-
-FitStatistics describe_fit(const Points& p, const Candidate& c, double tss) {
-  FitStatistics s;
-  s.points = p.size();
-  s.tss = tss;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    const double predicted = c.model.evaluate(p.t[i]);
-    s.rss += (p.y[i] - predicted) * (p.y[i] - predicted);
-    s.smape += smape_term(p.y[i], predicted);
-  }
-  s.smape /= static_cast<double>(p.size());
-  s.cv_error = std::isfinite(c.loo_smape) ? c.loo_smape : s.smape;
-  const auto n = static_cast<double>(p.size());
-  const auto k = static_cast<double>(c.parameters());
-  if (c.shapes.empty() || tss == 0.0) {
-    s.adjusted_r2 = 1.0;  // as Extra-P: a constant explains all there is to explain
-  } else if (n > k) {
-    s.adjusted_r2 = 1.0 - (s.rss / (n - k)) / (tss / (n - 1.0));
-  } else {
-    s.adjusted_r2 = std::nan("");
-  }
-  return s;
-}
-
-struct SelectionOutcome {
-  std::vector<Candidate> candidates;
-  std::size_t chosen = 0;
-  double noise_scale = 1.0;  ///< variance inflation: reduced chi^2 of the best fit when above 1
-  std::vector<double> posterior;
-};
-
-SelectionOutcome select_noise_aware(const Points& p, const ModelerOptions& options) {
-  SelectionOutcome sel;
-  const std::vector<double> weights = p.weights();
-  sel.candidates.push_back(fit_candidate(p, {}, weights, options));
-  if (p.size() >= 3) {
-    const bool below_one = *std::min_element(p.t.begin(), p.t.end()) < 1.0;
-    const HypothesisTable& table = hypothesis_table(p.t, options.space, below_one);
-    for (std::size_t h = 0; h < table.hypotheses.size(); ++h) {
-      const auto& shapes = table.hypotheses[h];
-      if (shapes.size() + 1 >= p.size()) continue;  // no degree of freedom left to judge it
-      const std::vector<double>* column =
-          shapes.size() == 1 ? &table.columns[table.block_of[h]] : nullptr;
-      Candidate c = fit_candidate(p, shapes, weights, options, column);
-      if (c.fit.ok && std::isfinite(c.chi2)) sel.candidates.push_back(std::move(c));
-    }
-  }
-  const auto n = static_cast<double>(p.size());
-  // Noise scale: with noise measured from repetitions, inflate it when even the best hypothesis
-  // misses the points by more than the noise explains (slow phases shared by all repetitions of
-  // a point); without repetitions, the residuals of the best fit are all we know of the noise.
-  double best_reduced = kInf;
-  for (const Candidate& c : sel.candidates) {
-    if (n > static_cast<double>(c.parameters())) {
-      best_reduced = std::min(best_reduced, c.chi2 / (n - static_cast<double>(c.parameters())));
-    }
-  }
-  if (!std::isfinite(best_reduced)) best_reduced = 1.0;
-  // Without repetitions the weights are relative (1 / y^2): a residual below 1e-9 relative is
-  // rounding, not signal, so an exact fit must not make every other hypothesis infinitely worse.
-  sel.noise_scale =
-      p.noise_from_repetitions ? std::max(1.0, best_reduced) : std::max(best_reduced, 1e-18);
-  const double bic_penalty = std::log(std::max(n, 2.0));
-  const double growth_penalty = growth_prior_penalty(sel.candidates.size() - 1);
-  auto information = [&](const Candidate& c) {
-    return c.chi2 / sel.noise_scale + bic_penalty * static_cast<double>(c.parameters()) +
-           (c.shapes.empty() ? 0.0 : growth_penalty);
-  };
-  for (Candidate& c : sel.candidates) {
-    switch (options.selection) {
-      case Selection::kNoiseAware:
-        c.score = information(c);
-        break;
-      case Selection::kSmape:
-        c.score = c.loo_smape;
-        break;
-      case Selection::kRss:
-        c.score = c.loo_rss;
-        break;
-    }
-    if (!std::isfinite(c.score)) c.score = kInf;
-  }
-  // The constant model has no held-out error when n <= 1; keep it as the fallback.
-  if (!std::isfinite(sel.candidates[0].score)) sel.candidates[0].score = 1e300;
-  sel.chosen = 0;
-  for (std::size_t i = 1; i < sel.candidates.size(); ++i) {
-    if (sel.candidates[i].score < sel.candidates[sel.chosen].score) sel.chosen = i;
-  }
-  // Posterior weights for model averaging (BIC approximation to the evidence).
-  sel.posterior.assign(sel.candidates.size(), 0.0);
-  double total = 0.0;
-  for (std::size_t i = 0; i < sel.candidates.size(); ++i) {
-    const Candidate& c = sel.candidates[i];
-    const double ic = information(c);
-    sel.posterior[i] = std::isfinite(ic) && std::isfinite(c.score) ? ic : kInf;
-  }
-  const double best_ic = *std::min_element(sel.posterior.begin(), sel.posterior.end());
-  for (double& w : sel.posterior) {
-    w = std::isfinite(w) ? std::exp(-(w - best_ic) / 2.0) : 0.0;
-    total += w;
-  }
-  if (!(total > 0.0) || !std::isfinite(total)) {
-    // No hypothesis has a finite score (e.g. one point): all belief on the chosen one.
-    std::fill(sel.posterior.begin(), sel.posterior.end(), 0.0);
-    sel.posterior[sel.chosen] = 1.0;
-    return sel;
-  }
-  for (double& w : sel.posterior) w /= total;
-  return sel;
-}
+constexpr std::size_t kMaxComponents = 24;
 
 PredictiveComponent make_component(const Points& p, const Candidate& c, double weight,
                                    double noise_scale) {
@@ -266,10 +37,12 @@ PredictiveComponent make_component(const Points& p, const Candidate& c, double w
   const Eigen::MatrixXd cov = c.fit.inverse_normal * noise_scale;
   component.covariance.assign(cov.data(), cov.data() + cov.size());  // symmetric: order moot
   const double residual_dof = static_cast<double>(p.size()) - static_cast<double>(c.parameters());
-  component.dof = std::max(1.0, p.noise_from_repetitions ? p.noise_dof : residual_dof);
-  component.noise_sd_relative = p.noise_from_repetitions
-                                    ? p.noise_cv * std::sqrt(noise_scale / p.typical_reps)
-                                    : std::sqrt(noise_scale);
+  // The noise is known as well as the repetitions tell it, unless the residuals had to add to it.
+  const bool from_residuals = !p.noise_from_repetitions || p.systematic > 0.0 || noise_scale > 1.0;
+  component.dof = std::max(1.0, from_residuals ? residual_dof : p.noise_dof);
+  component.noise_sd_relative = std::sqrt(noise_scale * relative_noise_variance(p));
+  component.range_low = p.t.front();
+  component.range_high = p.t.back();
   return component;
 }
 
@@ -316,32 +89,76 @@ void refine_chosen(const Points& p, const Candidate& chosen, double noise_scale,
       held_out, chosen.loo_chi2));
 }
 
-}  // namespace
-
-ClassModel fit_noise_aware(const Points& p, const ModelerOptions& options) {
-  const SelectionOutcome sel = select_noise_aware(p, options);
+/// The predictive mixture: the plausible hypotheses by posterior weight (the chosen one always),
+/// each with the model-form uncertainty outside the measured range.
+PredictiveDistribution predictive_mixture(const SelectionOutcome& sel,
+                                          const ModelerOptions& options) {
+  const Points& p = sel.points;
   const Candidate& chosen = sel.candidates[sel.chosen];
-  ClassModel result;
-  result.model = chosen.model;
-  result.stats = describe_fit(p, chosen, total_sum_of_squares(p.y));
-
-  // Predictive mixture: the chosen model always, the plausible alternatives by posterior weight.
+  PredictiveDistribution mixture;
   std::vector<std::size_t> order(sel.candidates.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(),
             [&](std::size_t a, std::size_t b) { return sel.posterior[a] > sel.posterior[b]; });
   for (std::size_t idx : order) {
-    if (result.predictive.components.size() >= kMaxComponents) break;
+    if (mixture.components.size() >= kMaxComponents) break;
     if (sel.posterior[idx] < kMinComponentWeight) break;
-    result.predictive.components.push_back(
+    mixture.components.push_back(
         make_component(p, sel.candidates[idx], sel.posterior[idx], sel.noise_scale));
   }
-  if (result.predictive.components.empty()) {
-    result.predictive.components.push_back(make_component(p, chosen, 1.0, sel.noise_scale));
+  if (mixture.components.empty()) {
+    mixture.components.push_back(make_component(p, chosen, 1.0, sel.noise_scale));
   }
   double total = 0.0;
-  for (const auto& c : result.predictive.components) total += c.weight;
-  for (auto& c : result.predictive.components) c.weight /= total;
+  for (const auto& c : mixture.components) total += c.weight;
+  const double drift = forward_drift(p, chosen, sel.noise_scale);
+  const bool positive = std::all_of(p.y.begin(), p.y.end(), [](double v) { return v > 0.0; });
+  for (auto& c : mixture.components) {
+    c.weight /= total;
+    c.drift_sd_relative = drift;
+    c.positive = positive && options.positive_models;
+  }
+  return mixture;
+}
+
+/// Why two hypotheses of different growth cannot be told apart, and what would tell them apart:
+/// more repetitions only help when the noise of the repetitions is what hides the difference.
+std::string cannot_tell_apart(const Points& p, const Model& chosen, const Model& rival,
+                              std::string_view parameter) {
+  const std::string a = chosen.to_string(parameter);
+  const std::string b = rival.to_string(parameter);
+  const double repetitions = p.noise_cv * p.noise_cv / p.typical_reps;
+  if (p.systematic > repetitions) {
+    return fmt::format(
+        "deviations shared by all repetitions of a thread count ({:.1f}%) are larger than the "
+        "difference between {} and {}: more thread counts would tell them apart, more repetitions "
+        "would not",
+        100.0 * std::sqrt(p.systematic), a, b);
+  }
+  return fmt::format(
+      "noise (cv {:.1f}%) is larger than the difference between {} and {}: more repetitions or "
+      "thread counts would tell them apart",
+      100.0 * p.noise_cv, a, b);
+}
+
+}  // namespace
+
+ClassModel fit_noise_aware(const Points& measured, const ModelerOptions& options) {
+  std::optional<std::size_t> left_out;
+  const SelectionOutcome sel = select_without_outlier(measured, options, left_out);
+  const Points& p = sel.points;
+  const Candidate& chosen = sel.candidates[sel.chosen];
+  ClassModel result;
+  if (left_out) {
+    result.warnings.push_back(fmt::format(
+        "{}={:g} left out of the fit: it lies more than {:g} predictive standard deviations from "
+        "the model the other points follow",
+        options.parameter, measured.t[*left_out], kOutlierDeviations));
+  }
+  result.model = chosen.model;
+  result.stats = describe_fit(p, chosen, total_sum_of_squares(p.y));
+
+  result.predictive = predictive_mixture(sel, options);
 
   // Confidence intervals of the chosen model's coefficients.
   const PredictiveComponent own = make_component(p, chosen, 1.0, sel.noise_scale);
@@ -357,7 +174,8 @@ ClassModel fit_noise_aware(const Points& p, const ModelerOptions& options) {
     result.coefficient_intervals.push_back({coefficient - half, coefficient + half});
   }
 
-  if (options.refine_exponents && !chosen.shapes.empty()) refine_chosen(p, chosen, sel.noise_scale, result);
+  if (options.refine_exponents && !chosen.shapes.empty())
+    refine_chosen(p, chosen, sel.noise_scale, result);
 
   // Competing hypotheses of another growth class that the noise cannot rule out.
   const GrowthClass growth = chosen.model.growth();
@@ -367,20 +185,20 @@ ClassModel fit_noise_aware(const Points& p, const ModelerOptions& options) {
     if (options.selection == Selection::kNoiseAware &&
         c.score - chosen.score < kIndistinguishable) {
       result.noise_dominates = true;
-      result.warnings.push_back(fmt::format(
-          "noise (cv {:.1f}%) is larger than the difference between {} and {}: more repetitions or "
-          "thread counts would tell them apart",
-          100.0 * p.noise_cv, chosen.model.to_string(options.parameter),
-          c.model.to_string(options.parameter)));
+      result.warnings.push_back(cannot_tell_apart(p, chosen.model, c.model, options.parameter));
       break;
     }
   }
   return result;
 }
 
-/// Held-out weighted error of a fitted class model, for comparing class partitions.
-double held_out_error(const Points& p, const ModelerOptions& options) {
-  const SelectionOutcome sel = select_noise_aware(p, options);
+double systematic_variance(const Points& p, const ModelerOptions& options) {
+  return select_hypotheses(p, options).points.systematic;
+}
+
+double held_out_error(const Points& p, const ModelerOptions& options, double systematic) {
+  const Points q = systematic > 0.0 ? with_systematic(p, systematic) : p;
+  const SelectionOutcome sel = score_hypotheses(q, space_for(q, options), options);
   const Candidate& c = sel.candidates[sel.chosen];
   return std::isfinite(c.loo_chi2) ? c.loo_chi2 : kInf;
 }

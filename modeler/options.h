@@ -49,6 +49,13 @@ struct BudgetSpec {
 
 struct ModelerOptions {
   HypothesisSpace space = HypothesisSpace::paper();
+  /// Add t^-i to a space without negative exponents for kernels whose values fall with t
+  /// (strong scaling); the default preset only.
+  bool negative_exponents_when_falling = true;
+  /// When every aggregated value is positive (times, costs), leave out hypotheses that turn
+  /// negative between the measured range and budget_search_limit: they predict negative costs
+  /// when extrapolated. The default preset only.
+  bool positive_models = true;
   Aggregation aggregation = Aggregation::kTrimmedMean;
   Selection selection = Selection::kNoiseAware;
   /// 0: leave-one-out cross-validation; k >= 2: k-fold.

@@ -20,6 +20,9 @@ struct Points {
   double noise_dof = 0.0;  ///< degrees of freedom behind noise_cv
   double typical_reps = 1.0;
   bool noise_from_repetitions = false;
+  /// Relative variance of deviations shared by all repetitions of a point (included in sd once
+  /// the selection has estimated it; see docs/methods.md, "Systematic deviations").
+  double systematic = 0.0;
 
   std::size_t size() const { return t.size(); }
   /// Least-squares weights: 1 / sd^2.

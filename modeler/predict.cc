@@ -20,6 +20,16 @@ struct ComponentAt {
   double location;
   double scale;  ///< 0 when the component carries no uncertainty
   double dof;
+  bool log_scale;  ///< Student t of log(x) around log(location), relative scale
+
+  double cdf(double x) const {
+    if (scale == 0.0) return x >= location ? 1.0 : 0.0;
+    if (log_scale) {
+      if (!(x > 0.0)) return 0.0;
+      return boost::math::cdf(StudentT(dof), std::log(x / location) / (scale / location));
+    }
+    return boost::math::cdf(StudentT(dof), (x - location) / scale);
+  }
 };
 
 std::vector<ComponentAt> evaluate_components(const PredictiveDistribution& distribution, double t) {
@@ -36,9 +46,14 @@ std::vector<ComponentAt> evaluate_components(const PredictiveDistribution& distr
       }
     }
     const double relative = c.noise_sd_relative * location;
-    variance =
-        std::max(0.0, variance) + c.noise_sd_absolute * c.noise_sd_absolute + relative * relative;
-    out.push_back({c.weight, location, std::sqrt(variance), std::max(1.0, c.dof)});
+    double doublings = 0.0;
+    if (c.range_high > 0.0 && t > c.range_high) doublings = std::log2(t / c.range_high);
+    if (c.range_low > 0.0 && t < c.range_low) doublings = std::log2(c.range_low / t);
+    const double drift = c.drift_sd_relative * doublings * location;
+    variance = std::max(0.0, variance) + c.noise_sd_absolute * c.noise_sd_absolute +
+               relative * relative + drift * drift;
+    out.push_back({c.weight, location, std::sqrt(variance), std::max(1.0, c.dof),
+                   c.positive && location > 0.0});
   }
   return out;
 }
@@ -47,13 +62,7 @@ double mixture_cdf(const std::vector<ComponentAt>& components, double x) {
   double cdf = 0.0;
   double total = 0.0;
   for (const ComponentAt& c : components) total += c.weight;
-  for (const ComponentAt& c : components) {
-    if (c.scale == 0.0) {
-      cdf += c.weight * (x >= c.location ? 1.0 : 0.0);
-    } else {
-      cdf += c.weight * boost::math::cdf(StudentT(c.dof), (x - c.location) / c.scale);
-    }
-  }
+  for (const ComponentAt& c : components) cdf += c.weight * c.cdf(x);
   return total > 0.0 ? cdf / total : cdf;
 }
 
@@ -106,17 +115,15 @@ Prediction predict(const PredictiveDistribution& distribution, double t, double 
   prediction.interval.low = mixture_quantile(components, tail);
   prediction.interval.high = mixture_quantile(components, 1.0 - tail);
   // The point prediction commits to a hypothesis that holds more than half of the posterior;
-  // otherwise it is the posterior mean over hypotheses (docs/methods.md, "Predictions").
+  // otherwise it is the mixture's median, which one wildly extrapolating hypothesis cannot drag
+  // the way it drags a mean (docs/methods.md, "Predictions").
   const auto dominant = std::max_element(
       components.begin(), components.end(),
       [](const ComponentAt& a, const ComponentAt& b) { return a.weight < b.weight; });
   double total = 0.0;
-  double weighted = 0.0;
-  for (const ComponentAt& c : components) {
-    total += c.weight;
-    weighted += c.weight * c.location;
-  }
-  prediction.value = dominant->weight > 0.5 * total ? dominant->location : weighted / total;
+  for (const ComponentAt& c : components) total += c.weight;
+  prediction.value =
+      dominant->weight > 0.5 * total ? dominant->location : mixture_quantile(components, 0.5);
   return prediction;
 }
 

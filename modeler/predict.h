@@ -6,8 +6,8 @@
 
 namespace ompscale::modeler {
 
-/// The prediction at t: the dominant component's value when one holds half the weight or more,
-/// the mixture's mean otherwise; and the mixture's central interval at `level` (e.g. 0.9).
+/// The prediction at t: the dominant component's value when one holds more than half the weight,
+/// the mixture's median otherwise; and the mixture's central interval at `level` (e.g. 0.9).
 Prediction predict(const PredictiveDistribution& distribution, double t, double level);
 
 /// The smallest whole thread count in [from, limit] whose predicted value exceeds `budget`, and

@@ -47,6 +47,15 @@ struct PredictiveComponent {
   /// Standard deviation of a new aggregated measurement: sqrt(abs^2 + (rel * f(t))^2).
   double noise_sd_absolute = 0.0;
   double noise_sd_relative = 0.0;
+  /// Model-form uncertainty outside the measured parameter range [range_low, range_high]: a
+  /// relative standard deviation of `drift_sd_relative` times f(t) per doubling of the distance
+  /// (log2(t / range_high) above the range, log2(range_low / t) below it).
+  double drift_sd_relative = 0.0;
+  double range_low = 0.0;
+  double range_high = 0.0;
+  /// A cost that cannot be negative: the deviations are multiplicative (Student t of log(x)
+  /// around log f(t), with the relative scale sd / f(t)), so the interval stays positive.
+  bool positive = false;
 };
 
 /// Everything needed to predict with intervals, also after a round trip through models.json.

@@ -8,6 +8,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <ostream>
+#include <sstream>
 #include <stdexcept>
 
 #include "common/error.h"
@@ -97,7 +99,10 @@ Json class_model_json(const ClassModel& m, const std::string& parameter) {
                           {"covariance", covariance_json(c.covariance)},
                           {"dof", c.dof},
                           {"noise_sd_absolute", c.noise_sd_absolute},
-                          {"noise_sd_relative", c.noise_sd_relative}});
+                          {"noise_sd_relative", c.noise_sd_relative},
+                          {"drift_sd_relative", c.drift_sd_relative},
+                          {"range", Json::array({c.range_low, c.range_high})},
+                          {"positive", c.positive}});
   }
   return {{"class", m.thread_class},
           {"model", m.model.to_string(parameter)},
@@ -275,6 +280,15 @@ PredictiveComponent read_component(const Node& node) {
   c.dof = node.field("dof").number();
   c.noise_sd_absolute = node.field("noise_sd_absolute").number();
   c.noise_sd_relative = node.field("noise_sd_relative").number();
+  // Written since the model-form term was added; older files predict without it.
+  if (auto drift = node.optional_field("drift_sd_relative")) c.drift_sd_relative = drift->number();
+  if (auto positive = node.optional_field("positive")) c.positive = positive->boolean();
+  if (auto range = node.optional_field("range")) {
+    const std::vector<Node> bounds = range->elements();
+    if (bounds.size() != 2) range->fail("expected [low, high]", range->path());
+    c.range_low = bounds[0].number();
+    c.range_high = bounds[1].number();
+  }
   return c;
 }
 
@@ -361,8 +375,40 @@ std::string parse_error_cause(const std::string& what) {
 
 }  // namespace
 
-std::string format_models_json(const Dataset& dataset, const std::vector<KernelResult>& results,
-                               std::string_view options_json) {
+namespace {
+
+// Invalid UTF-8 in a key value (from a Latin-1 CSV) is replaced, not fatal.
+std::string dump(const Json& value) {
+  return value.dump(2, ' ', false, Json::error_handler_t::replace);
+}
+
+// `value` written as it appears nested `depth` levels deep in a two-space indented document
+// (nlohmann's serializer takes the indentation to start from), straight into the stream.
+void write_nested(std::ostream& out, const Json& value, unsigned depth) {
+  nlohmann::detail::serializer<Json> serializer(nlohmann::detail::output_adapter<char>(out), ' ',
+                                                Json::error_handler_t::replace);
+  serializer.dump(value, true, false, 2, 2 * depth);
+}
+
+Json kernel_json(const Dataset& dataset, const KernelResult& result) {
+  const Kernel& kernel = io_detail::kernel_of(dataset, result);
+  Json key = Json::object();
+  for (std::size_t c = 0; c < dataset.key_columns.size(); ++c) {
+    key[dataset.key_columns[c]] = std::string(kernel.key_value(c));
+  }
+  Json models = Json::array();
+  for (const ClassModel& m : result.models)
+    models.push_back(class_model_json(m, dataset.parameter));
+  return {{"key", std::move(key)},
+          {"class_decision", result.class_decision},
+          {"models", std::move(models)}};
+}
+
+}  // namespace
+
+ModelsJsonWriter::ModelsJsonWriter(std::ostream& out, const Dataset& dataset,
+                                   std::string_view options_json)
+    : out_(out), dataset_(dataset) {
   Json options;
   try {
     options = Json::parse(options_json);
@@ -370,26 +416,35 @@ std::string format_models_json(const Dataset& dataset, const std::vector<KernelR
     throw std::invalid_argument(fmt::format("options are not JSON: {}", e.what()));
   }
   if (!options.is_object()) throw std::invalid_argument("options must be a JSON object");
+  // The document's members before "kernels", as the whole document's dump would write them.
+  out_ << "{\n  \"ompscale_version\": " << dump(version_string()) << ",\n  \"parameter\": ";
+  write_nested(out_, dataset.parameter, 1);
+  out_ << ",\n  \"key_columns\": ";
+  write_nested(out_, dataset.key_columns, 1);
+  out_ << ",\n  \"sources\": ";
+  write_nested(out_, dataset.sources, 1);
+  out_ << ",\n  \"options\": ";
+  write_nested(out_, options, 1);
+  out_ << ",\n  \"kernels\": [";
+}
 
-  Json kernels = Json::array();
-  for (const KernelResult& result : results) {
-    const Kernel& kernel = io_detail::kernel_of(dataset, result);
-    Json key = Json::object();
-    for (std::size_t c = 0; c < dataset.key_columns.size(); ++c) {
-      key[dataset.key_columns[c]] = std::string(kernel.key_value(c));
-    }
-    Json models = Json::array();
-    for (const ClassModel& m : result.models)
-      models.push_back(class_model_json(m, dataset.parameter));
-    kernels.push_back({{"key", std::move(key)},
-                       {"class_decision", result.class_decision},
-                       {"models", std::move(models)}});
-  }
-  const Json document = {{"ompscale_version", version_string()}, {"parameter", dataset.parameter},
-                         {"key_columns", dataset.key_columns},   {"sources", dataset.sources},
-                         {"options", std::move(options)},        {"kernels", std::move(kernels)}};
-  // Invalid UTF-8 in a key value (from a Latin-1 CSV) is replaced, not fatal.
-  return document.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+void ModelsJsonWriter::add(const KernelResult& result) {
+  out_ << (kernels_ == 0 ? "\n    " : ",\n    ");
+  write_nested(out_, kernel_json(dataset_, result), 2);
+  ++kernels_;
+}
+
+void ModelsJsonWriter::finish() {
+  out_ << (kernels_ == 0 ? "]\n}\n" : "\n  ]\n}\n");
+}
+
+std::string format_models_json(const Dataset& dataset, const std::vector<KernelResult>& results,
+                               std::string_view options_json) {
+  std::ostringstream out;
+  ModelsJsonWriter writer(out, dataset, options_json);
+  for (const KernelResult& result : results) writer.add(result);
+  writer.finish();
+  return out.str();
 }
 
 std::string format_models_json(const ModelsFile& file) {

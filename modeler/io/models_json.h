@@ -12,6 +12,8 @@
 // Doubles are written so they read back bit for bit; NaN and infinities (an adjusted R^2 of a
 // constant series, for example) are written as null and read back as NaN.
 
+#include <cstddef>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +35,22 @@ struct ModelsFile {
   Dataset dataset;
   /// One result per kernel, in file order; results[i].kernel == i.
   std::vector<KernelResult> results;
+};
+
+/// Writes a models.json document kernel by kernel, so that a large fit never holds the whole
+/// document (nor every result): construct (writes the header), add() each result in order,
+/// finish(). The text is the one format_models_json() returns for the same results.
+class ModelsJsonWriter {
+ public:
+  /// Throws std::invalid_argument when `options_json` is not a JSON object.
+  ModelsJsonWriter(std::ostream& out, const Dataset& dataset, std::string_view options_json);
+  void add(const KernelResult& result);
+  void finish();
+
+ private:
+  std::ostream& out_;
+  const Dataset& dataset_;
+  std::size_t kernels_ = 0;
 };
 
 /// The models of `results` as a models.json document (two-space indentation, final newline).

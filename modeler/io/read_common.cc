@@ -82,6 +82,7 @@ std::size_t KernelCollector::kernel(std::span<const std::string_view> key_values
     key_values_.emplace_back(key_values.begin(), key_values.end());
     key_values_.back().resize(key_width_);
     samples_.emplace_back();
+    points_.emplace_back();
   }
   last_index_ = found->second;
   return last_index_;
@@ -99,6 +100,24 @@ Dataset KernelCollector::finish(std::string parameter, std::vector<std::string> 
   index_by_key_.clear();
   key_values_.clear();
   samples_.clear();
+  points_.clear();
+  return dataset;
+}
+
+Dataset KernelCollector::finish(std::vector<std::string> key_columns) {
+  if (parameters_.size() < 2) return finish(parameters_.at(0), std::move(key_columns));
+  Dataset dataset;
+  dataset.parameter = parameters_.front();
+  dataset.parameters = parameters_;
+  dataset.key_columns = std::move(key_columns);
+  dataset.sources.push_back(file_);
+  for (std::size_t i = 0; i < points_.size(); ++i) {
+    dataset.kernels.push_back(Kernel::from_points(key_values_[i], parameters_.size(), points_[i]));
+  }
+  index_by_key_.clear();
+  key_values_.clear();
+  samples_.clear();
+  points_.clear();
   return dataset;
 }
 
@@ -162,13 +181,6 @@ double parse_param(std::string_view token, std::string_view parameter, const std
                      fmt::format("{} {:?} is not a number", parameter, std::string(token)));
   }
   return check_param(*value, parameter, file, line);
-}
-
-std::string multi_parameter_message(std::string_view detail) {
-  return fmt::format(
-      "multi-parameter Extra-P inputs are not supported yet; {}. Model one parameter at a time: "
-      "keep the measurements where the other parameters are fixed and drop them from the file",
-      detail);
 }
 
 }  // namespace ompscale::modeler::io_detail

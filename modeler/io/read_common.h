@@ -30,10 +30,20 @@ class KernelCollector {
   void add(std::size_t kernel, double param, double value) {
     samples_[kernel].push_back({param, value});
   }
+  /// A measurement at a point of several parameters (set_parameters() first).
+  void add(std::size_t kernel, std::span<const double> point, double value) {
+    std::vector<double>& flat = points_[kernel];
+    flat.insert(flat.end(), point.begin(), point.end());
+    flat.push_back(value);
+  }
+  /// Several parameters: their names, before the first measurement is added.
+  void set_parameters(std::vector<std::string> names) { parameters_ = std::move(names); }
 
   std::size_t kernel_count() const { return samples_.size(); }
   /// The dataset of everything collected; the collector is left empty.
   Dataset finish(std::string parameter, std::vector<std::string> key_columns);
+  /// The same with the names given to set_parameters().
+  Dataset finish(std::vector<std::string> key_columns);
 
  private:
   std::string file_;
@@ -41,7 +51,9 @@ class KernelCollector {
   std::unordered_map<std::string, std::size_t> index_by_key_;
   std::vector<std::vector<std::string>> key_values_;
   std::vector<std::vector<Sample>> samples_;
-  std::string joined_;  // reused buffer for the key being looked up
+  std::vector<std::string> parameters_;      // with several parameters
+  std::vector<std::vector<double>> points_;  // per kernel: point, value, point, value, ...
+  std::string joined_;                       // reused buffer for the key being looked up
   std::size_t last_index_ = 0;
 };
 
@@ -62,12 +74,12 @@ double check_value(double value, std::string_view what, const std::string& file,
 double check_param(double value, std::string_view parameter, const std::string& file,
                    std::size_t line, std::string_view where = {});
 
-/// "multi-parameter Extra-P inputs are not supported yet; <detail>; ..." with the way out.
-std::string multi_parameter_message(std::string_view detail);
-
 std::string_view trim(std::string_view text);
 
 Dataset read_csv_table(std::string_view content, const std::string& file, InputFormat format,
+                       const ReadOptions& options);
+/// The same from a stream, block by block: a large table is never held whole in memory.
+Dataset read_csv_table(std::istream& in, const std::string& file, InputFormat format,
                        const ReadOptions& options);
 Dataset read_extrap_text(std::string_view content, const std::string& file);
 /// The same, line by line from a stream, so a large file is never held whole in memory.

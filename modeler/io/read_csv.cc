@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <array>
+#include <istream>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -34,8 +36,8 @@ bool is_per_measurement(std::string_view column) {
 
 // Which column plays which role.
 struct Layout {
-  std::string parameter;
-  std::size_t param_column = 0;
+  std::vector<std::string> parameters;
+  std::vector<std::size_t> param_columns;
   std::size_t value_column = 0;
   std::optional<std::size_t> valid_column;
   std::vector<std::size_t> key_columns;
@@ -77,22 +79,53 @@ class Header {
   std::size_t line_;
 };
 
-Layout ompbench_layout(const Header& header) {
+// "threads,param_value" -> {"threads", "param_value"}.
+std::vector<std::string> parameter_list(const std::string& spec) {
+  std::vector<std::string> names;
+  std::size_t start = 0;
+  while (start <= spec.size()) {
+    const std::size_t comma = std::min(spec.find(',', start), spec.size());
+    names.push_back(spec.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return names;
+}
+
+void add_parameters(Layout& layout, const Header& header, const std::vector<std::string>& names) {
+  for (const std::string& name : names) {
+    if (std::find(layout.parameters.begin(), layout.parameters.end(), name) !=
+        layout.parameters.end()) {
+      throw UsageError(fmt::format("--param names {:?} twice", name));
+    }
+    layout.parameters.push_back(name);
+    layout.param_columns.push_back(header.require(name, "--param"));
+  }
+}
+
+bool is_parameter(const Layout& layout, std::size_t column) {
+  return std::find(layout.param_columns.begin(), layout.param_columns.end(), column) !=
+         layout.param_columns.end();
+}
+
+Layout ompbench_layout(const Header& header, const ReadOptions& options) {
   Layout layout;
-  layout.parameter = "threads";
-  layout.param_column = header.require("threads", "ompbench results: the thread count");
+  // --param threads,param_value: the array size (or chunk) becomes a second parameter.
+  add_parameters(layout, header,
+                 options.param_column.empty() ? std::vector<std::string>{"threads"}
+                                              : parameter_list(options.param_column));
   layout.value_column = header.require("value", "ompbench results: the measured value");
   layout.valid_column = header.find("valid");
   for (std::size_t i = 0; i < header.size(); ++i) {
-    if (!is_per_measurement(header.names()[i])) layout.key_columns.push_back(i);
+    if (!is_per_measurement(header.names()[i]) && !is_parameter(layout, i)) {
+      layout.key_columns.push_back(i);
+    }
   }
   return layout;
 }
 
 Layout generic_layout(const Header& header, const ReadOptions& options) {
   Layout layout;
-  layout.parameter = options.param_column;
-  layout.param_column = header.require(options.param_column, "--param");
+  add_parameters(layout, header, parameter_list(options.param_column));
   layout.value_column = header.require(options.value_column, "--value");
   for (const std::string& key : options.key_columns) {
     layout.key_columns.push_back(header.require(key, "--key"));
@@ -100,7 +133,7 @@ Layout generic_layout(const Header& header, const ReadOptions& options) {
   // A `valid` column means what it means in ompbench results, unless the user made it a role.
   layout.valid_column = header.find("valid");
   if (layout.valid_column &&
-      (*layout.valid_column == layout.param_column || *layout.valid_column == layout.value_column ||
+      (is_parameter(layout, *layout.valid_column) || *layout.valid_column == layout.value_column ||
        std::find(layout.key_columns.begin(), layout.key_columns.end(), *layout.valid_column) !=
            layout.key_columns.end())) {
     layout.valid_column.reset();
@@ -117,56 +150,141 @@ bool is_valid_row(std::string_view field, const std::string& file, std::size_t l
 
 }  // namespace
 
-Dataset read_csv_table(std::string_view content, const std::string& file, InputFormat format,
-                       const ReadOptions& options) {
-  CsvReader reader(content, file);
-  std::vector<std::string_view> fields;
-  if (!reader.next(fields)) throw InputError(file, 0, "empty input: no header line");
-  const Header header(fields, file, reader.line());
-  const Layout layout = format == InputFormat::kOmpbenchCsv ? ompbench_layout(header)
-                                                            : generic_layout(header, options);
+namespace {
 
-  const std::string& value_name = header.names()[layout.value_column];
-  KernelCollector collector(file, layout.key_columns.size());
-  std::vector<std::string_view> key_values(layout.key_columns.size());
-  std::size_t rows = 0;
-  std::size_t skipped_invalid = 0;
-  while (reader.next(fields)) {
-    const std::size_t line = reader.line();
-    if (fields.size() != header.size()) {
-      throw InputError(
-          file, line,
-          fmt::format("row has {} fields, the header has {}", fields.size(), header.size()));
+/// Turns records into kernels: the first record fed is the header, every other one a row.
+class TableReader {
+ public:
+  TableReader(const std::string& file, InputFormat format, const ReadOptions& options)
+      : file_(file), format_(format), options_(options) {}
+
+  void feed(CsvReader& reader) {
+    while (reader.next(fields_)) {
+      if (header_) {
+        row(reader.line());
+      } else {
+        start(reader.line());
+      }
     }
-    ++rows;
+  }
+
+  Dataset finish() {
+    if (!header_) throw InputError(file_, 0, "empty input: no header line");
+    if (rows_ == 0) throw InputError(file_, 0, "no data rows after the header");
+    if (collector_->kernel_count() == 0) {
+      throw InputError(file_, 0,
+                       fmt::format("all {} rows are marked valid=0; use --include-invalid to "
+                                   "model them anyway",
+                                   rows_));
+    }
+    std::vector<std::string> key_names;
+    key_names.reserve(layout_.key_columns.size());
+    for (const std::size_t column : layout_.key_columns)
+      key_names.push_back(header_->names()[column]);
+    Dataset dataset = collector_->finish(std::move(key_names));
+    dataset.skipped_invalid = skipped_invalid_;
+    return dataset;
+  }
+
+ private:
+  void start(std::size_t line) {
+    header_.emplace(fields_, file_, line);
+    layout_ = format_ == InputFormat::kOmpbenchCsv ? ompbench_layout(*header_, options_)
+                                                   : generic_layout(*header_, options_);
+    collector_.emplace(file_, layout_.key_columns.size());
+    collector_->set_parameters(layout_.parameters);
+    point_.resize(layout_.parameters.size());
+    key_values_.resize(layout_.key_columns.size());
+  }
+
+  void row(std::size_t line) {
+    if (fields_.size() != header_->size()) {
+      throw InputError(
+          file_, line,
+          fmt::format("row has {} fields, the header has {}", fields_.size(), header_->size()));
+    }
+    ++rows_;
     // Invalid rows are skipped before their numbers are looked at: a failed measurement may
     // well hold "nan" or nothing.
-    if (layout.valid_column && !is_valid_row(fields[*layout.valid_column], file, line) &&
-        !options.include_invalid) {
-      ++skipped_invalid;
-      continue;
+    if (layout_.valid_column && !is_valid_row(fields_[*layout_.valid_column], file_, line) &&
+        !options_.include_invalid) {
+      ++skipped_invalid_;
+      return;
     }
-    const double param = parse_param(fields[layout.param_column], layout.parameter, file, line);
-    const double value = parse_value(fields[layout.value_column], value_name, file, line);
-    for (std::size_t k = 0; k < layout.key_columns.size(); ++k) {
-      key_values[k] = fields[layout.key_columns[k]];
+    for (std::size_t p = 0; p < point_.size(); ++p) {
+      point_[p] =
+          parse_param(fields_[layout_.param_columns[p]], layout_.parameters[p], file_, line);
     }
-    collector.add(collector.kernel(key_values, line), param, value);
+    const double value = parse_value(fields_[layout_.value_column],
+                                     header_->names()[layout_.value_column], file_, line);
+    for (std::size_t k = 0; k < layout_.key_columns.size(); ++k) {
+      key_values_[k] = fields_[layout_.key_columns[k]];
+    }
+    const std::size_t kernel = collector_->kernel(key_values_, line);
+    if (point_.size() == 1) {
+      collector_->add(kernel, point_[0], value);
+    } else {
+      collector_->add(kernel, std::span<const double>(point_), value);
+    }
   }
 
-  if (rows == 0) throw InputError(file, 0, "no data rows after the header");
-  if (collector.kernel_count() == 0) {
-    throw InputError(file, 0,
-                     fmt::format("all {} rows are marked valid=0; use --include-invalid to model "
-                                 "them anyway",
-                                 rows));
+  const std::string& file_;
+  InputFormat format_;
+  const ReadOptions& options_;
+  std::optional<Header> header_;
+  Layout layout_;
+  std::optional<KernelCollector> collector_;
+  std::vector<std::string_view> fields_;
+  std::vector<std::string_view> key_values_;
+  std::vector<double> point_;
+  std::size_t rows_ = 0;
+  std::size_t skipped_invalid_ = 0;
+};
+
+// End of the last complete record in `text` (just after a line end outside quotes), 0 if none.
+std::size_t last_record_end(std::string_view text) {
+  bool quoted = false;
+  std::size_t end = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '"') quoted = !quoted;
+    if (text[i] == '\n' && !quoted) end = i + 1;
   }
-  std::vector<std::string> key_names;
-  key_names.reserve(layout.key_columns.size());
-  for (const std::size_t column : layout.key_columns) key_names.push_back(header.names()[column]);
-  Dataset dataset = collector.finish(layout.parameter, std::move(key_names));
-  dataset.skipped_invalid = skipped_invalid;
-  return dataset;
+  return end;
+}
+
+}  // namespace
+
+Dataset read_csv_table(std::string_view content, const std::string& file, InputFormat format,
+                       const ReadOptions& options) {
+  TableReader table(file, format, options);
+  CsvReader reader(content, file);
+  table.feed(reader);
+  return table.finish();
+}
+
+Dataset read_csv_table(std::istream& in, const std::string& file, InputFormat format,
+                       const ReadOptions& options) {
+  // Blocks of whole records: the file's text is never held at once, only its kernels.
+  constexpr std::size_t kBlock = 1 << 20;
+  TableReader table(file, format, options);
+  std::string buffer;
+  std::size_t line = 1;
+  while (true) {
+    const std::size_t kept = buffer.size();
+    buffer.resize(kept + kBlock);
+    in.read(buffer.data() + kept, static_cast<std::streamsize>(kBlock));
+    buffer.resize(kept + static_cast<std::size_t>(in.gcount()));
+    const bool at_end = !in;
+    if (in.bad()) throw InputError(file, 0, "read error");
+    const std::size_t end = at_end ? buffer.size() : last_record_end(buffer);
+    const std::string_view records(buffer.data(), end);
+    CsvReader reader(records, file, line);
+    table.feed(reader);
+    line += static_cast<std::size_t>(std::count(records.begin(), records.end(), '\n'));
+    buffer.erase(0, end);
+    if (at_end) break;
+  }
+  return table.finish();
 }
 
 }  // namespace ompscale::modeler::io_detail

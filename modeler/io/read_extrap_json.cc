@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -111,19 +112,36 @@ Json parse_document(std::string_view content, const std::string& file) {
   }
 }
 
-// The single parameter's name from an Extra-P parameter list; refuses several.
+// The parameter names from an Extra-P parameter list.
 template <typename NameOf>
-std::string single_parameter(const Json& parameters, const Members& members, NameOf name_of) {
+std::vector<std::string> parameter_names(const Json& parameters, const Members& members,
+                                         NameOf name_of) {
   if (parameters.empty()) members.fail("\"parameters\" is empty");
   std::vector<std::string> names;
   for (std::size_t i = 0; i < parameters.size(); ++i) {
     names.push_back(name_of(parameters[i], fmt::format("parameters[{}]", i)));
   }
-  if (names.size() > 1) {
-    members.fail(multi_parameter_message(
-        fmt::format("the file declares the parameters {}", fmt::join(names, ", "))));
+  return names;
+}
+
+// "\"x\", \"y\"": names as they appear in the JSON.
+std::string quoted(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& name : names) {
+    if (!out.empty()) out += ", ";
+    out += fmt::format("{:?}", name);
   }
-  return names.front();
+  return out;
+}
+
+// Adds one measured value at `point` (one value per parameter) to the kernel.
+void add_at(KernelCollector& collector, std::size_t kernel, const std::vector<double>& point,
+            double value) {
+  if (point.size() == 1) {
+    collector.add(kernel, point[0], value);
+  } else {
+    collector.add(kernel, std::span<const double>(point), value);
+  }
 }
 
 // id -> name of the callpaths or metrics list.
@@ -145,33 +163,42 @@ std::unordered_map<std::int64_t, std::string> names_by_id(const Json& document,
 Dataset read_id_based(const Json& document, const std::string& file) {
   const Members members(file, 0);
   const Json& parameters = members.array(document, "parameters", "the document");
-  std::int64_t parameter_id = 0;
-  const std::string parameter =
-      single_parameter(parameters, members, [&](const Json& entry, const std::string& where) {
-        parameter_id = members.id(entry, "id", where);
+  std::vector<std::int64_t> parameter_ids;
+  const std::vector<std::string> names =
+      parameter_names(parameters, members, [&](const Json& entry, const std::string& where) {
+        parameter_ids.push_back(members.id(entry, "id", where));
         return members.string(entry, "name", where);
       });
   const auto callpaths = names_by_id(document, "callpaths", members);
   const auto metrics = names_by_id(document, "metrics", members);
 
-  std::unordered_map<std::int64_t, double> param_by_coordinate;
+  std::unordered_map<std::int64_t, std::vector<double>> point_by_coordinate;
   const Json& coordinates = members.array(document, "coordinates", "the document");
   for (std::size_t i = 0; i < coordinates.size(); ++i) {
     const std::string where = fmt::format("coordinates[{}]", i);
     const Json& pairs = members.array(coordinates[i], "parameter_value_pairs", where);
-    if (pairs.size() != 1) {
-      members.fail(
-          multi_parameter_message(fmt::format("{} has {} parameter values", where, pairs.size())));
+    if (pairs.size() != names.size()) {
+      members.fail(fmt::format("{} has {} parameter values; the parameters {} need {}", where,
+                               pairs.size(), fmt::join(names, ", "), names.size()));
     }
-    const std::string pair_where = where + ".parameter_value_pairs[0]";
-    if (members.id(pairs[0], "parameter_id", pair_where) != parameter_id) {
-      members.fail(fmt::format("{} refers to an unknown parameter_id", pair_where));
+    std::vector<double> point(names.size(), 0.0);
+    std::vector<bool> seen(names.size(), false);
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      const std::string pair_where = fmt::format("{}.parameter_value_pairs[{}]", where, k);
+      const std::int64_t id = members.id(pairs[k], "parameter_id", pair_where);
+      const auto it = std::find(parameter_ids.begin(), parameter_ids.end(), id);
+      if (it == parameter_ids.end()) {
+        members.fail(fmt::format("{} refers to an unknown parameter_id", pair_where));
+      }
+      const auto p = static_cast<std::size_t>(it - parameter_ids.begin());
+      if (seen[p]) members.fail(fmt::format("{} repeats parameter_id {}", pair_where, id));
+      seen[p] = true;
+      const double value = members.number(members.get(pairs[k], "parameter_value", pair_where),
+                                          pair_where + ".parameter_value");
+      point[p] = check_param(value, names[p], file, 0, pair_where);
     }
-    const double value = members.number(members.get(pairs[0], "parameter_value", pair_where),
-                                        pair_where + ".parameter_value");
-    check_param(value, parameter, file, 0, pair_where);
     const std::int64_t id = members.id(coordinates[i], "id", where);
-    if (!param_by_coordinate.emplace(id, value).second) {
+    if (!point_by_coordinate.emplace(id, std::move(point)).second) {
       members.fail(fmt::format("{} repeats id {}", where, id));
     }
   }
@@ -186,27 +213,29 @@ Dataset read_id_based(const Json& document, const std::string& file) {
   };
 
   KernelCollector collector(file, 2);
+  collector.set_parameters(names);
   const Json& measurements = members.array(document, "measurements", "the document");
   for (std::size_t i = 0; i < measurements.size(); ++i) {
     const std::string where = fmt::format("measurements[{}]", i);
     const Json& measurement = measurements[i];
     const std::string& callpath = lookup(callpaths, measurement, "callpath_id", where);
     const std::string& metric = lookup(metrics, measurement, "metric_id", where);
-    const double param = lookup(param_by_coordinate, measurement, "coordinate_id", where);
+    const std::vector<double>& point =
+        lookup(point_by_coordinate, measurement, "coordinate_id", where);
     const double value =
         check_value(members.number(members.get(measurement, "value", where), where + ".value"),
                     where + ".value", file, 0);
     const std::array<std::string_view, 2> key{callpath, metric};
-    collector.add(collector.kernel(key, 0), param, value);
+    add_at(collector, collector.kernel(key, 0), point, value);
   }
   if (collector.kernel_count() == 0) throw InputError(file, 0, "no measurements");
-  return collector.finish(parameter, {"callpath", "metric"});
+  return collector.finish({"callpath", "metric"});
 }
 
 Dataset read_nested(const Json& document, const std::string& file) {
   const Members members(file, 0);
   const Json& parameters = members.array(document, "parameters", "the document");
-  const std::string parameter = single_parameter(
+  const std::vector<std::string> names = parameter_names(
       parameters, members,
       [&](const Json& entry, const std::string& where) { return members.as_string(entry, where); });
   const Json& by_callpath = members.get(document, "measurements", "the document");
@@ -215,6 +244,7 @@ Dataset read_nested(const Json& document, const std::string& file) {
         fmt::format("\"measurements\" is a {}, not an object of callpaths", type_of(by_callpath)));
   }
   KernelCollector collector(file, 2);
+  collector.set_parameters(names);
   for (const auto& [callpath, by_metric] : by_callpath.items()) {
     const std::string callpath_where = fmt::format("measurements[{:?}]", callpath);
     if (!by_metric.is_object()) {
@@ -230,23 +260,27 @@ Dataset read_nested(const Json& document, const std::string& file) {
       const std::size_t kernel = collector.kernel(key, 0);
       for (std::size_t i = 0; i < entries.size(); ++i) {
         const std::string where = fmt::format("{}[{}]", metric_where, i);
-        const Json& point = members.array(entries[i], "point", where);
-        if (point.size() != 1) {
-          members.fail(multi_parameter_message(
-              fmt::format("{}.point has {} coordinates", where, point.size())));
+        const Json& coordinates = members.array(entries[i], "point", where);
+        if (coordinates.size() != names.size()) {
+          members.fail(fmt::format("{}.point has {} coordinates; the parameters {} need {}", where,
+                                   coordinates.size(), fmt::join(names, ", "), names.size()));
         }
-        const double param =
-            check_param(members.number(point[0], where + ".point[0]"), parameter, file, 0, where);
+        std::vector<double> point;
+        for (std::size_t p = 0; p < names.size(); ++p) {
+          const std::string point_where = fmt::format("{}.point[{}]", where, p);
+          point.push_back(
+              check_param(members.number(coordinates[p], point_where), names[p], file, 0, where));
+        }
         const Json& values = members.array(entries[i], "values", where);
         for (std::size_t v = 0; v < values.size(); ++v) {
           const std::string value_where = fmt::format("{}.values[{}]", where, v);
-          collector.add(kernel, param,
-                        check_value(members.number(values[v], value_where), value_where, file, 0));
+          add_at(collector, kernel, point,
+                 check_value(members.number(values[v], value_where), value_where, file, 0));
         }
       }
     }
   }
-  Dataset dataset = collector.finish(parameter, {"callpath", "metric"});
+  Dataset dataset = collector.finish({"callpath", "metric"});
   // A callpath or metric without any point yields an empty kernel; drop those.
   std::erase_if(dataset.kernels, [](const Kernel& kernel) { return kernel.empty(); });
   if (dataset.kernels.empty()) throw InputError(file, 0, "no measurements");
@@ -269,7 +303,7 @@ Dataset read_extrap_json(std::string_view content, const std::string& file) {
 
 Dataset read_extrap_json_lines(std::string_view content, const std::string& file) {
   KernelCollector collector(file, 2);
-  std::string parameter;
+  std::vector<std::string> names;  // parameter names, in the first line's order
   std::size_t line = 0;
   std::size_t pos = 0;
   while (pos < content.size()) {
@@ -293,21 +327,21 @@ Dataset read_extrap_json_lines(std::string_view content, const std::string& file
     if (!params.is_object() || params.empty()) {
       members.fail("\"params\" must be an object like {\"threads\": 4}");
     }
-    if (params.size() > 1) {
-      std::vector<std::string> names;
-      for (const auto& item : params.items()) names.push_back(item.key());
-      members.fail(
-          multi_parameter_message(fmt::format("\"params\" has {}", fmt::join(names, ", "))));
+    std::vector<std::string> these;
+    for (const auto& item : params.items()) these.push_back(item.key());
+    if (names.empty()) {
+      names = these;
+      collector.set_parameters(names);
+    } else if (std::is_permutation(these.begin(), these.end(), names.begin(), names.end()) ==
+               false) {
+      members.fail(fmt::format("\"params\" has {} where earlier lines have {}", quoted(these),
+                               quoted(names)));
     }
-    const std::string& name = params.begin().key();
-    if (parameter.empty()) {
-      parameter = name;
-    } else if (name != parameter) {
-      members.fail(
-          fmt::format("\"params\" has {:?} where earlier lines have {:?}", name, parameter));
+    std::vector<double> point;
+    for (const std::string& name : names) {
+      point.push_back(
+          check_param(members.number(params.at(name), "params." + name), name, file, line));
     }
-    const double param =
-        check_param(members.number(params.begin().value(), "params." + name), name, file, line);
 
     const auto optional_name = [&](std::string_view key, std::string_view fallback) {
       const auto it = object.find(key);
@@ -322,16 +356,16 @@ Dataset read_extrap_json_lines(std::string_view content, const std::string& file
     if (value.is_array()) {
       for (std::size_t i = 0; i < value.size(); ++i) {
         const std::string where = fmt::format("value[{}]", i);
-        collector.add(kernel, param,
-                      check_value(members.number(value[i], where), where, file, line));
+        add_at(collector, kernel, point,
+               check_value(members.number(value[i], where), where, file, line));
       }
     } else {
-      collector.add(kernel, param,
-                    check_value(members.number(value, "value"), "value", file, line));
+      add_at(collector, kernel, point,
+             check_value(members.number(value, "value"), "value", file, line));
     }
   }
   if (collector.kernel_count() == 0) throw InputError(file, 0, "no measurement lines");
-  Dataset dataset = collector.finish(parameter, {"callpath", "metric"});
+  Dataset dataset = collector.finish({"callpath", "metric"});
   std::erase_if(dataset.kernels, [](const Kernel& kernel) { return kernel.empty(); });
   if (dataset.kernels.empty()) throw InputError(file, 0, "no measurement values");
   return dataset;

@@ -1,7 +1,8 @@
-// Extra-P's text format, accepting what Extra-P 4.x's TextFileReader accepts for one parameter:
+// Extra-P's text format, accepting what Extra-P 4.x's TextFileReader accepts:
 //
-//   PARAMETER x                      once, one name
-//   POINTS ( 20 ) ( 30 )             any number of POINTS lines; parentheses optional
+//   PARAMETER x                      one name per PARAMETER line, or several on one line
+//   POINTS ( 20 ) ( 30 )             any number of POINTS lines; parentheses optional with one
+//   POINTS ( 20 1 ) ( 30 1 )         parameter, a group of one value per parameter with several
 //   REGION compute                   REGION and METRIC in either order; each starts a new block
 //   METRIC time                      a METRIC holds until the next METRIC ("" before the first)
 //   DATA 82.0 81.4 81.9              one line per point, in POINTS order, repetitions on the line
@@ -15,7 +16,7 @@
 #include <algorithm>
 #include <array>
 #include <istream>
-#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -84,9 +85,9 @@ class TextReader {
 
   Dataset finish() {
     close_block();
-    if (!parameter_) throw InputError(file_, 0, "no PARAMETER line");
+    if (parameters_.empty()) throw InputError(file_, 0, "no PARAMETER line");
     if (collector_.kernel_count() == 0) throw InputError(file_, 0, "no DATA lines");
-    return collector_.finish(*parameter_, {"callpath", "metric"});
+    return collector_.finish({"callpath", "metric"});
   }
 
  private:
@@ -98,22 +99,22 @@ class TextReader {
   }
 
   void on_parameter(std::string_view rest) {
+    if (!points_.empty()) fail("PARAMETER after POINTS; declare all parameters first");
     const auto names = split_words(rest);
     if (names.empty()) fail("PARAMETER needs a name");
-    if (parameter_ || names.size() > 1) {
-      std::vector<std::string_view> all;
-      if (parameter_) all.push_back(*parameter_);
-      all.insert(all.end(), names.begin(), names.end());
-      fail(multi_parameter_message(
-          fmt::format("the file declares the parameters {}", fmt::join(all, ", "))));
+    for (const std::string_view name : names) {
+      if (std::find(parameters_.begin(), parameters_.end(), name) != parameters_.end()) {
+        fail(fmt::format("parameter {:?} declared twice", std::string(name)));
+      }
+      parameters_.emplace_back(name);
     }
-    parameter_ = std::string(names.front());
+    collector_.set_parameters(parameters_);
   }
 
   // Points are numbers, each optionally in parentheses: "(4) (8)", "( 4 )( 8 )" and "4 8" are the
-  // same. A parenthesized group with several numbers is a multi-parameter point.
+  // same. With several parameters every point is a parenthesized group of one value each.
   void on_points(std::string_view rest) {
-    if (!parameter_) fail("POINTS before PARAMETER; declare the parameter first");
+    if (parameters_.empty()) fail("POINTS before PARAMETER; declare the parameter first");
     if (data_seen_) fail("POINTS after DATA lines; list all points before the first DATA line");
     if (rest.empty()) fail("POINTS needs at least one value");
     std::size_t pos = 0;
@@ -124,35 +125,37 @@ class TextReader {
       } else if (c == '(') {
         const std::size_t close = rest.find(')', pos);
         if (close == std::string_view::npos) fail("POINTS has a '(' without ')'");
-        const std::string_view group = rest.substr(pos + 1, close - pos - 1);
-        const auto values = split_words(group);
-        if (values.size() != 1) {
-          if (values.empty()) fail("POINTS has an empty '()'");
-          fail(multi_parameter_message(fmt::format("POINTS has the point ({}) with {} values",
-                                                   fmt::join(values, " "), values.size())));
-        }
-        add_point(values.front());
+        add_point(split_words(rest.substr(pos + 1, close - pos - 1)));
         pos = close + 1;
       } else if (c == ')') {
         fail("POINTS has a ')' without '('");
       } else {
         const std::size_t end = std::min(rest.find_first_of(" \t\v\f()", pos), rest.size());
-        add_point(rest.substr(pos, end - pos));
+        add_point({rest.substr(pos, end - pos)});
         pos = end;
       }
     }
   }
 
-  void add_point(std::string_view token) {
-    points_.push_back(parse_param(token, *parameter_, file_, line_));
+  void add_point(const std::vector<std::string_view>& values) {
+    if (values.size() != parameters_.size()) {
+      fail(fmt::format("POINTS has the point ({}) with {} value(s); the parameters {} need {}",
+                       fmt::join(values, " "), values.size(), fmt::join(parameters_, ", "),
+                       parameters_.size()));
+    }
+    for (std::size_t p = 0; p < values.size(); ++p) {
+      points_.push_back(parse_param(values[p], parameters_[p], file_, line_));
+    }
   }
 
   void on_data(std::string_view rest) {
-    if (!parameter_) fail("DATA before PARAMETER");
+    if (parameters_.empty()) fail("DATA before PARAMETER");
     if (points_.empty()) fail("DATA before POINTS");
-    if (block_data_lines_ == points_.size()) {
+    const std::size_t dimensions = parameters_.size();
+    const std::size_t point_count = points_.size() / dimensions;
+    if (block_data_lines_ == point_count) {
       fail(fmt::format("more DATA lines than the {} POINTS for region {:?}, metric {:?}",
-                       points_.size(), callpath_, metric_));
+                       point_count, callpath_, metric_));
     }
     const auto tokens = split_words(rest);
     if (tokens.empty()) fail("DATA needs at least one value");
@@ -160,9 +163,15 @@ class TextReader {
       const std::array<std::string_view, 2> key{callpath_, metric_};
       block_kernel_ = collector_.kernel(key, line_);
     }
-    const double param = points_[block_data_lines_];
+    const std::span<const double> point =
+        std::span<const double>(points_).subspan(block_data_lines_ * dimensions, dimensions);
     for (const std::string_view token : tokens) {
-      collector_.add(block_kernel_, param, parse_value(token, "DATA value", file_, line_));
+      const double value = parse_value(token, "DATA value", file_, line_);
+      if (dimensions == 1) {
+        collector_.add(block_kernel_, point[0], value);
+      } else {
+        collector_.add(block_kernel_, point, value);
+      }
     }
     ++block_data_lines_;
     last_data_line_ = line_;
@@ -172,11 +181,12 @@ class TextReader {
   // A REGION, METRIC or the end of the file ends the DATA lines of the block before it. A block
   // without DATA is fine (REGION directly followed by METRIC); a partial one is not.
   void close_block() {
-    if (block_data_lines_ != 0 && block_data_lines_ != points_.size()) {
+    const std::size_t point_count = points_.size() / std::max<std::size_t>(parameters_.size(), 1);
+    if (block_data_lines_ != 0 && block_data_lines_ != point_count) {
       throw InputError(file_, last_data_line_,
                        fmt::format("{} DATA lines for the {} POINTS in region {:?}, metric {:?}; "
                                    "give one DATA line per point",
-                                   block_data_lines_, points_.size(), callpath_, metric_));
+                                   block_data_lines_, point_count, callpath_, metric_));
     }
     block_data_lines_ = 0;
   }
@@ -184,9 +194,9 @@ class TextReader {
   const std::string& file_;
   KernelCollector collector_;
   std::size_t line_ = 0;
-  std::optional<std::string> parameter_;
-  std::vector<double> points_;
-  std::string callpath_;  // Extra-P's defaults before the first REGION / METRIC
+  std::vector<std::string> parameters_;
+  std::vector<double> points_;  // one value per parameter, point after point
+  std::string callpath_;        // Extra-P's defaults before the first REGION / METRIC
   std::string metric_;
   bool data_seen_ = false;
   std::size_t block_data_lines_ = 0;

@@ -96,20 +96,27 @@ InputFormat detect_format(std::string_view content, const std::string& name) {
       "--input-format names a reader explicitly");
 }
 
+void require_generic_columns(const ReadOptions& options) {
+  if (options.param_column.empty() || options.value_column.empty()) {
+    throw UsageError(
+        "the generic CSV reader needs both --param COLUMN (the parameter, e.g. the thread "
+        "count, or several: threads,size) and --value COLUMN (the measured value)");
+  }
+}
+
 // The reader the options ask for, before looking at the content; kAuto when the content decides.
 InputFormat format_from_options(const ReadOptions& options) {
   const bool names_columns = !options.param_column.empty() || !options.value_column.empty();
   const bool names_any_column = names_columns || !options.key_columns.empty();
-  const auto require_param_and_value = [&] {
-    if (options.param_column.empty() || options.value_column.empty()) {
-      throw UsageError(
-          "the generic CSV reader needs both --param COLUMN (the parameter, e.g. the thread "
-          "count) and --value COLUMN (the measured value)");
-    }
-  };
+  const auto require_param_and_value = [&] { require_generic_columns(options); };
+  // --param alone (e.g. threads,param_value) leaves the format to the content: ompbench results
+  // take it as their parameters.
+  const bool names_parameters_only =
+      !options.param_column.empty() && options.value_column.empty() && options.key_columns.empty();
   switch (options.format) {
     case InputFormat::kAuto:
       if (!names_any_column) return InputFormat::kAuto;
+      if (names_parameters_only) return InputFormat::kAuto;
       require_param_and_value();
       return InputFormat::kGenericCsv;
     case InputFormat::kGenericCsv:
@@ -150,7 +157,17 @@ Dataset parse_dataset(std::string_view content, const std::string& name,
   InputFormat format = format_from_options(options);
   if (content.starts_with(kUtf8ByteOrderMark)) content.remove_prefix(kUtf8ByteOrderMark.size());
   if (trim(content).empty()) throw InputError(name, 0, "empty input");
-  if (format == InputFormat::kAuto) format = detect_format(content, name);
+  if (format == InputFormat::kAuto) {
+    // --param alone names an ompbench file's parameters; any other table needs --value too.
+    const bool parameters_only = !options.param_column.empty();
+    try {
+      format = detect_format(content, name);
+    } catch (const InputError&) {
+      if (parameters_only) require_generic_columns(options);
+      throw;
+    }
+    if (parameters_only && format != InputFormat::kOmpbenchCsv) require_generic_columns(options);
+  }
   switch (format) {
     case InputFormat::kOmpbenchCsv:
     case InputFormat::kGenericCsv:
@@ -169,8 +186,9 @@ Dataset parse_dataset(std::string_view content, const std::string& name,
 
 Dataset read_dataset(const std::string& path, const ReadOptions& options) {
   if (path != "-") {
-    // Extra-P text files are read line by line: sweeps of thousands of kernels then cost their
-    // kernels' memory, not the file's size on top.
+    // Extra-P text files are read line by line and CSV tables block by block: sweeps of
+    // thousands of kernels and millions of rows then cost their kernels' memory, not the file's
+    // size on top.
     std::ifstream in(path, std::ios::binary);
     if (in) {
       std::string head(4096, '\0');
@@ -190,6 +208,11 @@ Dataset read_dataset(const std::string& path, const ReadOptions& options) {
         in.clear();
         in.seekg(0);
         return io_detail::read_extrap_text(in, path);
+      }
+      if (format == InputFormat::kOmpbenchCsv || format == InputFormat::kGenericCsv) {
+        in.clear();
+        in.seekg(0);
+        return io_detail::read_csv_table(in, path, format, options);
       }
     }
   }

@@ -13,8 +13,8 @@
 // repetitions grouped per parameter value (Kernel::from_samples). A reader either returns the whole
 // input or throws: InputError("FILE:LINE: cause") for content it cannot use (malformed syntax,
 // non-numeric or non-finite values, parameter values <= 0, an empty input), UsageError for options
-// that do not fit together. Only single-parameter inputs are read; Extra-P inputs with several
-// parameters are refused with an InputError.
+// that do not fit together. Inputs with several parameters (Extra-P's, or CSV with --param a,b)
+// give kernels of several dimensions and a Dataset with `parameters`.
 
 #include <string>
 #include <string_view>

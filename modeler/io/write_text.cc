@@ -127,8 +127,7 @@ void TextReport::add(const KernelResult& result) {
                      model.model.to_string(dataset_.parameter, options_.digits),
                      format_fixed(model.stats.adjusted_r2, 4), format_fixed(model.stats.smape, 2),
                      format_fixed(model.stats.cv_error, 2), format_fixed(largest_cv(model), 1),
-                     std::string(to_string(model.growth)),
-                     flags_of(model)});
+                     std::string(to_string(model.growth)), flags_of(model)});
     for (const Prediction& p : model.predictions) {
       predictions_.add_row({label, model.thread_class, format_significant(p.param, 6),
                             format_significant(p.value, 4),

@@ -3,7 +3,8 @@
 //
 //   Models over t from results.csv (ompscale 0.1.0 (git 1a2b3c4d5e6f))
 //
-//      kernel             class  model                         adj.R2  SMAPE%  xval%  noise%  growth  flags
+//      kernel             class  model                         adj.R2  SMAPE%  xval%  noise% growth
+//      flags
 //   !  construct=barrier  all    0.5 + 0.25 * t^(3/2)          0.9990    1.20  2.31  ...
 //   worse-than-log
 //      construct=single   all    0.8 + 0.1 * log2(t)^(1)       0.9950    0.80  1.10  ...

@@ -12,39 +12,17 @@
 
 #include "modeler/fit.h"
 #include "modeler/io/readers.h"
+#include "tests/support/extrap_reference.h"
 
 namespace ompscale::modeler {
 namespace {
 
 const std::filesystem::path kExtrapDir = std::filesystem::path(OMPSCALE_TEST_DATA) / "extrap";
 
-struct Expected {
-  std::string file, callpath, metric, model;
-  double rss, adj_r2, smape;
-};
+using Expected = test_support::ExtrapReference;
 
 std::vector<Expected> read_expected() {
-  std::ifstream in(kExtrapDir / "expected_default_models.tsv");
-  std::string line;
-  std::getline(in, line);
-  std::vector<Expected> rows;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    Expected e;
-    std::string rss, adj, smape;
-    std::getline(fields, e.file, '\t');
-    std::getline(fields, e.callpath, '\t');
-    std::getline(fields, e.metric, '\t');
-    std::getline(fields, e.model, '\t');
-    std::getline(fields, rss, '\t');
-    std::getline(fields, adj, '\t');
-    std::getline(fields, smape, '\t');
-    e.rss = std::stod(rss);
-    e.adj_r2 = std::stod(adj);
-    e.smape = std::stod(smape);
-    rows.push_back(e);
-  }
-  return rows;
+  return test_support::read_extrap_reference(kExtrapDir / "expected_default_models.tsv");
 }
 
 void expect_relative(double actual, double expected, double tolerance, const std::string& what) {

@@ -88,6 +88,49 @@ TEST(Predict, StudentTIntervalFromCovarianceAndNoise) {
   EXPECT_NEAR(p90.interval.high - 9.0, 2.015048372669157 * scale, 1e-9);
 }
 
+TEST(Predict, ModelFormDriftGrowsWithDoublingsOutsideTheRange) {
+  // f = 10, relative noise 2%, drift 5% per doubling outside [2, 16].
+  PredictiveComponent c = component(constant_model(10.0));
+  c.dof = 1e9;  // effectively normal
+  c.noise_sd_relative = 0.02;
+  c.drift_sd_relative = 0.05;
+  c.range_low = 2.0;
+  c.range_high = 16.0;
+  PredictiveDistribution d;
+  d.components.push_back(c);
+  const double z = student_quantile(1e9, 0.95);
+  const auto half_width = [&](double t) {
+    const Prediction p = predict(d, t, 0.9);
+    return (p.interval.high - p.interval.low) / 2.0;
+  };
+  EXPECT_NEAR(half_width(8.0), z * 0.2, 1e-6) << "inside the range: noise only";
+  EXPECT_NEAR(half_width(16.0), z * 0.2, 1e-6);
+  // 64 is two doublings above 16: sd = 10 * sqrt(0.02^2 + (2 * 0.05)^2).
+  EXPECT_NEAR(half_width(64.0), z * 10.0 * std::sqrt(0.0004 + 0.01), 1e-6);
+  // 1 is one doubling below 2.
+  EXPECT_NEAR(half_width(1.0), z * 10.0 * std::sqrt(0.0004 + 0.0025), 1e-6);
+}
+
+TEST(Predict, PositiveComponentsAreMultiplicative) {
+  // Relative sd 50%, normal: additively the 5% quantile would be 10 - 8.2 = 1.8 and with 80%
+  // it would be negative; multiplicatively it is 10 * exp(-1.645 * 0.5), the median stays 10.
+  PredictiveComponent c = component(constant_model(10.0));
+  c.dof = 1e9;
+  c.noise_sd_relative = 0.8;
+  c.positive = true;
+  PredictiveDistribution d;
+  d.components.push_back(c);
+  const double z = student_quantile(1e9, 0.95);
+  const Prediction p = predict(d, 4.0, 0.9);
+  EXPECT_NEAR(p.value, 10.0, 1e-9);
+  EXPECT_NEAR(p.interval.low, 10.0 * std::exp(-z * 0.8), 1e-6);
+  EXPECT_NEAR(p.interval.high, 10.0 * std::exp(z * 0.8), 1e-6);
+  EXPECT_GT(p.interval.low, 0.0);
+  c.positive = false;
+  d.components = {c};
+  EXPECT_LT(predict(d, 4.0, 0.9).interval.low, 0.0) << "the additive component goes negative";
+}
+
 TEST(Predict, DegreesOfFreedomBelowOneCountAsOne) {
   PredictiveDistribution d;
   PredictiveComponent c = component(constant_model(0.0));
@@ -144,10 +187,10 @@ void expect_mixture_interval(const PredictiveDistribution& d, const Prediction& 
 
 TEST(Predict, MixtureValueAndInterval) {
   {
-    // 0.5 / 0.5: no single hypothesis is preferred; the mean of 10 and 20.
+    // 0.5 / 0.5: no single hypothesis is preferred; the mixture's median, 15 by symmetry.
     const PredictiveDistribution d = two_constants(0.5, 0.5);
     const Prediction p = predict(d, 7.0, 0.9);
-    EXPECT_NEAR(p.value, 15.0, 1e-9) << "two components of equal weight give their mean";
+    EXPECT_NEAR(p.value, 15.0, 1e-9) << "two components of equal weight give their median";
     // A zero-width central interval is the mixture's median, 15 by symmetry.
     const Prediction median = predict(d, 7.0, 0.0);
     EXPECT_NEAR(median.interval.low, 15.0, 1e-9);
@@ -175,22 +218,29 @@ TEST(Predict, MixtureValueAndInterval) {
     EXPECT_NEAR(p.interval.high + q.interval.low, 30.0, 1e-8);
   }
   {
-    // Exactly half the weight on one component is no majority: the weighted mean
-    // 0.5 * 10 + 0.3 * 20 + 0.2 * 40 = 19; with 51% it is that component's location.
+    // Exactly half the weight on one component is no majority: the mixture's median, which the
+    // component at 40 cannot drag the way it drags the weighted mean (19); with 51% it is that
+    // component's location.
     const PredictiveDistribution d = constants({{10.0, 0.5}, {20.0, 0.3}, {40.0, 0.2}});
     const Prediction p = predict(d, 7.0, 0.9);
-    EXPECT_NEAR(p.value, 19.0, 1e-9) << "half the weight is not a majority";
+    const Prediction median = predict(d, 7.0, 0.0);
+    EXPECT_NEAR(p.value, median.interval.low, 1e-9) << "half the weight is not a majority";
+    EXPECT_GT(p.value, 10.0);
+    EXPECT_LT(p.value, 19.0);
     EXPECT_DOUBLE_EQ(predict(constants({{10.0, 0.51}, {20.0, 0.29}, {40.0, 0.2}}), 7.0, 0.9).value,
                      10.0)
         << "a component holding more than half of the weight gives the value";
     expect_mixture_interval(d, p);
   }
   {
-    // 0.3 / 0.3 / 0.4: no component holds half the weight; the weighted mean
-    // 0.3 * 10 + 0.3 * 20 + 0.4 * 40 = 25 (not the unweighted mean 23.3, not the heaviest 40).
+    // 0.3 / 0.3 / 0.4: no component holds half the weight; the mixture's median, between the
+    // second and the third component (not the heaviest 40, not the weighted mean 25).
     const PredictiveDistribution d = constants({{10.0, 0.3}, {20.0, 0.3}, {40.0, 0.4}});
     const Prediction p = predict(d, 7.0, 0.9);
-    EXPECT_NEAR(p.value, 25.0, 1e-9) << "without a majority component the weighted mean";
+    EXPECT_NEAR(p.value, predict(d, 7.0, 0.0).interval.low, 1e-9)
+        << "without a majority component the mixture's median";
+    EXPECT_GT(p.value, 20.0);
+    EXPECT_LT(p.value, 25.0);
     expect_mixture_interval(d, p);
     EXPECT_LT(p.interval.low, 10.0);
     EXPECT_GT(p.interval.high, 40.0);
@@ -223,21 +273,23 @@ TEST(Predict, DegenerateMixtureHonoursWeights) {
     EXPECT_DOUBLE_EQ(p.interval.high, 5.0);
   }
   {
-    // Equal weights at 3 and 5: the interval spans them, the value is their mean.
+    // Equal weights at 3 and 5: the interval spans them; the value is the weighted median, the
+    // smallest location whose cumulative weight reaches one half.
     PredictiveDistribution d;
     d.components = {component(constant_model(3.0), 0.5), component(constant_model(5.0), 0.5)};
     const Prediction p = predict(d, 1.0, 0.9);
-    EXPECT_DOUBLE_EQ(p.value, 4.0);
+    EXPECT_DOUBLE_EQ(p.value, 3.0);
     EXPECT_DOUBLE_EQ(p.interval.low, 3.0);
     EXPECT_DOUBLE_EQ(p.interval.high, 5.0);
   }
   {
-    // 30% at 1, 30% at 2, 40% at 4, listed out of order: value 0.3 + 0.6 + 1.6 = 2.5.
+    // 30% at 1, 30% at 2, 40% at 4, listed out of order: the weighted median 2 (cumulative
+    // weights 0.3, 0.6, 1.0), not the mean 2.5.
     PredictiveDistribution d;
     d.components = {component(constant_model(4.0), 0.4), component(constant_model(1.0), 0.3),
                     component(constant_model(2.0), 0.3)};
     const Prediction p = predict(d, 1.0, 0.9);
-    EXPECT_NEAR(p.value, 2.5, 1e-12);
+    EXPECT_DOUBLE_EQ(p.value, 2.0);
     EXPECT_DOUBLE_EQ(p.interval.low, 1.0);
     EXPECT_DOUBLE_EQ(p.interval.high, 4.0);
     // 45% and 55% quantiles: both 2 (cumulative weights 0.3, 0.6, 1.0).
@@ -273,8 +325,9 @@ TEST(Predict, UnnormalisedWeightsActLikeNormalisedOnes) {
   }
   {
     SCOPED_TRACE("{3, 3, 4}");
-    expect_same(constants({{10.0, 0.3}, {20.0, 0.3}, {40.0, 0.4}}),
-                constants({{10.0, 3.0}, {20.0, 3.0}, {40.0, 4.0}}), 25.0);
+    const PredictiveDistribution d = constants({{10.0, 0.3}, {20.0, 0.3}, {40.0, 0.4}});
+    expect_same(d, constants({{10.0, 3.0}, {20.0, 3.0}, {40.0, 4.0}}),
+                predict(d, 1.0, 0.0).interval.low);
   }
   {
     // Point masses with weights {8, 2}: weighted quantiles of the locations.

@@ -96,6 +96,10 @@ ClassModel barrier_model(const Dataset& d) {
   c.dof = 3;
   c.noise_sd_absolute = 0.02;
   c.noise_sd_relative = 0.015;
+  c.drift_sd_relative = 0.04;
+  c.range_low = 2.0;
+  c.range_high = 64.0;
+  c.positive = true;
   m.predictive.components = {c};
   m.growth = GrowthClass::kSuperlinear;
   m.valid = true;
@@ -307,6 +311,10 @@ TEST(ModelsJson, RoundTripKeepsEverything) {
   ASSERT_EQ(out.predictive.components.size(), 1u);
   EXPECT_EQ(out.predictive.components[0].covariance, in.predictive.components[0].covariance);
   EXPECT_EQ(out.predictive.components[0].noise_sd_relative, 0.015);
+  EXPECT_EQ(out.predictive.components[0].drift_sd_relative, 0.04);
+  EXPECT_EQ(out.predictive.components[0].range_low, 2.0);
+  EXPECT_EQ(out.predictive.components[0].range_high, 64.0);
+  EXPECT_TRUE(out.predictive.components[0].positive);
 
   const ClassModel& mixture = file.results[1].models[0];
   ASSERT_EQ(mixture.predictive.components.size(), 2u);

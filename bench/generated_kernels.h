@@ -1,0 +1,71 @@
+#pragma once
+// Generated kernels with known generating functions, shared by the accuracy benchmarks: a
+// constant plus at most one PMNF term of the "too many threads" paper's space, measured with
+// uniform multiplicative noise per repetition (and, optionally, a deviation every repetition of
+// a thread count shares, as on real machines).
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "modeler/hypothesis.h"
+#include "modeler/kernel.h"
+
+namespace ompscale::bench {
+
+/// c0 + c1 * t^i * log2(t)^j; c1 = 0 for a constant kernel.
+struct Truth {
+  double c0 = 0.0;
+  double c1 = 0.0;
+  modeler::TermShape shape;
+  double at(double t) const { return c0 + c1 * shape.evaluate(t); }
+};
+
+/// Draws kernels: c0 log-uniform in [0.01, 1000], the shape uniform over the paper's 39 shades
+/// and the constant, the term's share of c0 at `reference_t` log-uniform in [share_min, 50].
+class KernelGenerator {
+ public:
+  explicit KernelGenerator(unsigned seed) : rng_(seed) {}
+
+  Truth draw(double share_min, double reference_t) {
+    Truth truth{log_uniform(0.01, 1000.0), 0.0, {0.0, 0}};
+    const std::size_t s = pick_(rng_);
+    if (s < shapes_.size()) {
+      truth.shape = shapes_[s];
+      // The term's share at the reference thread count, from barely visible to dominant.
+      truth.c1 = log_uniform(share_min, 50.0) * truth.c0 / truth.shape.evaluate(reference_t);
+    }
+    return truth;
+  }
+
+  /// `reps` repetitions at each thread count of law(t) * (1 + noise * U(-1, 1)); with
+  /// `systematic` > 0, every repetition of a thread count also shares a factor
+  /// (1 + systematic * N(0, 1)).
+  template <typename Law>
+  std::vector<modeler::Sample> measure(const Law& law, const std::vector<double>& threads, int reps,
+                                       double noise, double systematic = 0.0) {
+    std::vector<modeler::Sample> samples;
+    for (double t : threads) {
+      const double shared = systematic > 0.0 ? 1.0 + systematic * normal_(rng_) : 1.0;
+      for (int r = 0; r < reps; ++r) {
+        samples.push_back({t, law(t) * shared * (1.0 + noise * (2.0 * unit_(rng_) - 1.0))});
+      }
+    }
+    return samples;
+  }
+
+  double unit() { return unit_(rng_); }
+
+ private:
+  double log_uniform(double lo, double hi) {
+    return std::exp(std::log(lo) + unit_(rng_) * (std::log(hi) - std::log(lo)));
+  }
+
+  std::mt19937_64 rng_;
+  std::vector<modeler::TermShape> shapes_ = modeler::HypothesisSpace::paper().building_blocks;
+  std::uniform_int_distribution<std::size_t> pick_{0, shapes_.size()};  // == size: constant
+  std::uniform_real_distribution<double> unit_{0.0, 1.0};
+  std::normal_distribution<double> normal_{0.0, 1.0};
+};
+
+}  // namespace ompscale::bench

@@ -1,0 +1,253 @@
+#include "modeler/io/write_multi.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "common/error.h"
+#include "modeler/io/write_common.h"
+
+namespace ompscale::modeler {
+
+namespace {
+
+using io_detail::format_fixed;
+using io_detail::format_significant;
+using io_detail::TextTable;
+using Align = TextTable::Align;
+using Json = nlohmann::ordered_json;
+
+// "x and y", "x, y and z".
+std::string listed(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += i + 1 == names.size() ? " and " : ", ";
+    out += names[i];
+  }
+  return out;
+}
+
+std::string header(const Dataset& dataset) {
+  return fmt::format("Models over {} from {} (ompscale {})\n\n", listed(dataset.parameter_names()),
+                     fmt::join(dataset.sources, ", "), version_string());
+}
+
+std::string models_table(const Dataset& dataset, const std::vector<MultiResult>& results) {
+  TextTable table({Align::kLeft, Align::kLeft, Align::kRight, Align::kRight, Align::kRight});
+  table.add_row({"kernel", "model", "adj.R2", "SMAPE%", "points"});
+  for (const MultiResult& r : results) {
+    table.add_row({io_detail::kernel_label(dataset, dataset.kernels.at(r.kernel)),
+                   r.model.to_string(dataset.parameter_names(), 4),
+                   format_fixed(r.stats.adjusted_r2, 4), format_fixed(r.stats.smape, 2),
+                   std::to_string(r.points.size())});
+  }
+  return table.render("  ");
+}
+
+std::string predictions_table(const Dataset& dataset, const std::vector<MultiResult>& results) {
+  std::vector<Align> align = {Align::kLeft};
+  std::vector<std::string> head = {"kernel"};
+  for (const std::string& name : dataset.parameter_names()) {
+    align.push_back(Align::kRight);
+    head.push_back(name);
+  }
+  align.push_back(Align::kRight);
+  head.push_back("predicted");
+  TextTable table(align);
+  table.add_row(head);
+  for (const MultiResult& r : results) {
+    for (const MultiPrediction& p : r.predictions) {
+      std::vector<std::string> row = {
+          io_detail::kernel_label(dataset, dataset.kernels.at(r.kernel))};
+      for (double v : p.at) row.push_back(format_significant(v, 6));
+      row.push_back(format_significant(p.value, 4));
+      table.add_row(row);
+    }
+  }
+  return table.rows() > 1 ? table.render("  ") : "";
+}
+
+std::string budgets_table(const Dataset& dataset, const std::vector<MultiResult>& results) {
+  const std::vector<std::string> names = dataset.parameter_names();
+  std::vector<Align> align = {Align::kLeft};
+  std::vector<std::string> head = {"kernel"};
+  for (std::size_t d = 1; d < names.size(); ++d) {
+    align.push_back(Align::kRight);
+    head.push_back(names[d]);
+  }
+  align.insert(align.end(), {Align::kRight, Align::kRight});
+  head.insert(head.end(), {"budget", "exceeded at " + names[0]});
+  TextTable table(align);
+  table.add_row(head);
+  for (const MultiResult& r : results) {
+    for (const MultiBudget& b : r.budgets) {
+      std::vector<std::string> row = {
+          io_detail::kernel_label(dataset, dataset.kernels.at(r.kernel))};
+      for (double v : b.others) row.push_back(format_significant(v, 6));
+      row.push_back(format_significant(b.crossing.budget, 4));
+      row.push_back(b.crossing.threads ? format_significant(*b.crossing.threads, 6)
+                                       : fmt::format("not below {:g}", b.crossing.search_limit));
+      table.add_row(row);
+    }
+  }
+  return table.rows() > 1 ? table.render("  ") : "";
+}
+
+Json terms_json(const MultiModel& model, const std::vector<std::string>& names) {
+  Json terms = Json::array();
+  for (const MultiTerm& term : model.terms) {
+    Json factors = Json::array();
+    for (const Factor& f : term.factors) {
+      factors.push_back({{"parameter", names.at(f.parameter)},
+                         {"exponent", format_exponent(f.shape.exponent)},
+                         {"exponent_value", f.shape.exponent},
+                         {"log_exponent", f.shape.log_exponent}});
+    }
+    terms.push_back({{"coefficient", term.coefficient}, {"factors", std::move(factors)}});
+  }
+  return terms;
+}
+
+Json kernel_json(const Dataset& dataset, const MultiResult& r) {
+  const std::vector<std::string> names = dataset.parameter_names();
+  const Kernel& kernel = dataset.kernels.at(r.kernel);
+  Json key = Json::object();
+  const std::vector<std::string> values = io_detail::key_values(dataset, kernel);
+  for (std::size_t i = 0; i < dataset.key_columns.size(); ++i)
+    key[dataset.key_columns[i]] = values[i];
+  Json points = Json::array();
+  for (const MultiPoint& p : r.points) points.push_back({{"at", p.x}, {"value", p.value}});
+  Json predictions = Json::array();
+  for (const MultiPrediction& p : r.predictions) {
+    predictions.push_back({{"at", p.at}, {"value", p.value}});
+  }
+  Json budgets = Json::array();
+  for (const MultiBudget& b : r.budgets) {
+    budgets.push_back({{"others", b.others},
+                       {"budget", b.crossing.budget},
+                       {"threads", b.crossing.threads ? Json(*b.crossing.threads) : Json(nullptr)},
+                       {"search_limit", b.crossing.search_limit}});
+  }
+  return {{"key", std::move(key)},
+          {"model", r.model.to_string(names, 17)},
+          {"constant", r.model.constant},
+          {"terms", terms_json(r.model, names)},
+          {"statistics",
+           {{"points", r.stats.points},
+            {"rss", r.stats.rss},
+            {"tss", r.stats.tss},
+            {"adjusted_r2", r.stats.adjusted_r2},
+            {"smape", r.stats.smape},
+            {"cv_error", r.stats.cv_error}}},
+          {"points", std::move(points)},
+          {"predictions", std::move(predictions)},
+          {"budgets", std::move(budgets)},
+          {"warnings", r.warnings}};
+}
+
+}  // namespace
+
+std::string format_multi_text(const Dataset& dataset, const std::vector<MultiResult>& results,
+                              const std::vector<std::string>& notes) {
+  std::string out = header(dataset) + models_table(dataset, results);
+  if (const std::string p = predictions_table(dataset, results); !p.empty()) {
+    out += fmt::format("\nPredictions (along {}, the others at each measured value):\n{}",
+                       dataset.parameter_names().front(), p);
+  }
+  if (const std::string b = budgets_table(dataset, results); !b.empty()) {
+    out += fmt::format("\nBudgets (along {}):\n{}", dataset.parameter_names().front(), b);
+  }
+  if (!notes.empty()) out += fmt::format("\nNotes:\n  {}\n", fmt::join(notes, "\n  "));
+  std::string warnings;
+  for (const MultiResult& r : results) {
+    for (const std::string& w : r.warnings) {
+      warnings += fmt::format("  {}: {}\n",
+                              io_detail::kernel_label(dataset, dataset.kernels.at(r.kernel)), w);
+    }
+  }
+  if (!warnings.empty()) out += "\nWarnings:\n" + warnings;
+  return out;
+}
+
+std::string format_multi_json(const Dataset& dataset, const std::vector<MultiResult>& results,
+                              const std::vector<std::string>& notes,
+                              const std::string& options_json) {
+  Json kernels = Json::array();
+  for (const MultiResult& r : results) kernels.push_back(kernel_json(dataset, r));
+  const Json document = {{"ompscale_version", version_string()},
+                         {"parameter", dataset.parameter},
+                         {"parameters", dataset.parameter_names()},
+                         {"key_columns", dataset.key_columns},
+                         {"sources", dataset.sources},
+                         {"options", Json::parse(options_json)},
+                         {"notes", notes},
+                         {"kernels", std::move(kernels)}};
+  // Invalid UTF-8 in a key value (from a Latin-1 CSV) is replaced, not fatal.
+  return document.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+bool has_several_parameters(std::string_view text) {
+  const Json document = Json::parse(text, nullptr, false);
+  return document.is_object() && document.contains("parameters") &&
+         document["parameters"].is_array() && document["parameters"].size() > 1;
+}
+
+namespace {
+
+MultiResult read_multi_kernel(const Json& entry, const Dataset& dataset, std::size_t index) {
+  MultiResult r;
+  r.kernel = index;
+  r.model = parse_multi_model(entry.at("model").get<std::string>(), dataset.parameters);
+  const Json& stats = entry.at("statistics");
+  r.stats.points = stats.at("points").get<std::size_t>();
+  const auto number = [](const Json& v) { return v.is_null() ? std::nan("") : v.get<double>(); };
+  r.stats.rss = number(stats.at("rss"));
+  r.stats.tss = number(stats.at("tss"));
+  r.stats.adjusted_r2 = number(stats.at("adjusted_r2"));
+  r.stats.smape = number(stats.at("smape"));
+  r.stats.cv_error = number(stats.at("cv_error"));
+  for (const Json& p : entry.at("points")) {
+    r.points.push_back({p.at("at").get<std::vector<double>>(), number(p.at("value"))});
+    if (r.points.back().x.size() != dataset.parameters.size()) {
+      throw std::invalid_argument("a point's \"at\" needs one value per parameter");
+    }
+  }
+  if (entry.contains("warnings")) r.warnings = entry.at("warnings").get<std::vector<std::string>>();
+  return r;
+}
+
+}  // namespace
+
+MultiModelsFile parse_multi_models_json(std::string_view text, const std::string& name) {
+  MultiModelsFile file;
+  std::size_t index = 0;
+  try {
+    const Json document = Json::parse(text);
+    file.dataset.parameters = document.at("parameters").get<std::vector<std::string>>();
+    file.dataset.parameter = file.dataset.parameters.at(0);
+    file.dataset.key_columns = document.at("key_columns").get<std::vector<std::string>>();
+    if (document.contains("sources")) {
+      file.dataset.sources = document.at("sources").get<std::vector<std::string>>();
+    }
+    if (document.contains("options")) file.options_json = document.at("options").dump();
+    for (const Json& entry : document.at("kernels")) {
+      std::vector<std::string> key;
+      for (const std::string& column : file.dataset.key_columns) {
+        key.push_back(entry.at("key").at(column).get<std::string>());
+      }
+      file.dataset.kernels.push_back(Kernel::from_samples(key, {}));
+      file.results.push_back(read_multi_kernel(entry, file.dataset, index));
+      ++index;
+    }
+  } catch (const Json::parse_error& e) {
+    throw InputError(name, 0, fmt::format("not JSON: {}", e.what()));
+  } catch (const std::exception& e) {
+    throw InputError(name, 0, fmt::format("kernels[{}]: {}", index, e.what()));
+  }
+  return file;
+}
+
+}  // namespace ompscale::modeler

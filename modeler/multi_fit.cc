@@ -1,0 +1,290 @@
+#include "modeler/multi_fit.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <span>
+
+#include "common/statistics.h"
+#include "modeler/multi_parameter.h"
+#include "modeler/points.h"
+#include "modeler/predict.h"
+#include "modeler/units.h"
+
+namespace ompscale::modeler {
+
+namespace {
+
+std::set<double> distinct_values(const Dataset& dataset, std::size_t d) {
+  std::set<double> values;
+  for (const Kernel& k : dataset.kernels) {
+    for (std::size_t i = 0; i < k.size(); ++i) values.insert(k.coordinate(i, d));
+  }
+  return values;
+}
+
+/// The kernel split by the values of the `folded` parameters, over the `kept` ones.
+std::vector<Kernel> split_kernel(const Kernel& kernel, const std::vector<std::size_t>& kept,
+                                 const std::vector<std::size_t>& folded) {
+  std::map<std::vector<double>, std::vector<double>> flat_by_value;
+  for (std::size_t i = 0; i < kernel.size(); ++i) {
+    std::vector<double> value;
+    for (std::size_t d : folded) value.push_back(kernel.coordinate(i, d));
+    std::vector<double>& flat = flat_by_value[value];
+    for (double v : kernel.repetitions(i)) {
+      for (std::size_t d : kept) flat.push_back(kernel.coordinate(i, d));
+      flat.push_back(v);
+    }
+  }
+  std::vector<Kernel> out;
+  for (const auto& [value, flat] : flat_by_value) {
+    std::vector<std::string> key;
+    for (std::string_view part : kernel.key_values()) key.emplace_back(part);
+    for (double v : value) key.push_back(fmt::format("{:g}", v));
+    out.push_back(Kernel::from_points(key, kept.size(), flat));
+  }
+  return out;
+}
+
+std::vector<MultiPoint> aggregated(const Kernel& kernel, Aggregation aggregation) {
+  const Points p = summarize(kernel, aggregation);  // values only; coordinates below
+  std::vector<MultiPoint> points;
+  for (std::size_t i = 0; i < kernel.size(); ++i) {
+    MultiPoint point;
+    for (std::size_t d = 0; d < kernel.dimensions(); ++d)
+      point.x.push_back(kernel.coordinate(i, d));
+    point.value = p.y[i];
+    points.push_back(std::move(point));
+  }
+  return points;
+}
+
+MultiModel from_two_parameters(const TwoParameterModel& m) {
+  MultiModel model;
+  model.constant = m.constant;
+  const Factor f{0, m.first};
+  const Factor g{1, m.second};
+  if (m.uses_first() && m.first_coefficient != 0.0)
+    model.terms.push_back({m.first_coefficient, {f}});
+  if (m.uses_second() && m.second_coefficient != 0.0) {
+    model.terms.push_back({m.second_coefficient, {g}});
+  }
+  if (m.product_coefficient != 0.0) model.terms.push_back({m.product_coefficient, {f, g}});
+  return model;
+}
+
+/// The default preset with two parameters: the two-parameter modeler.
+MultiResult fit_default_two(const Kernel& kernel, const Dataset& dataset,
+                            const ModelerOptions& options) {
+  std::vector<Sample2> samples;
+  for (std::size_t i = 0; i < kernel.size(); ++i) {
+    for (double v : kernel.repetitions(i)) {
+      samples.push_back({kernel.coordinate(i, 0), kernel.coordinate(i, 1), v});
+    }
+  }
+  TwoParameterOptions two;
+  two.first_name = dataset.parameters[0];
+  two.second_name = dataset.parameters[1];
+  two.first_options = options;
+  two.first_options.predict_at.clear();
+  two.first_options.budget.reset();
+  two.second_options = two.first_options;
+  two.aggregation = options.aggregation;
+  const TwoParameterResult fitted = fit_two_parameters(samples, two);
+  MultiResult result;
+  result.model = from_two_parameters(fitted.model);
+  result.stats = fitted.stats;
+  result.warnings = fitted.warnings;
+  return result;
+}
+
+/// The other parameters' measured combinations (parameter order, the first one omitted).
+std::vector<std::vector<double>> other_values(const std::vector<MultiPoint>& points) {
+  std::set<std::vector<double>> combinations;
+  for (const MultiPoint& p : points) combinations.insert({p.x.begin() + 1, p.x.end()});
+  return {combinations.begin(), combinations.end()};
+}
+
+/// Budgets along the first parameter, one per combination of the others. A relative budget is
+/// relative to the smallest measured first-parameter value of that combination.
+std::vector<MultiBudget> budgets_along_first(const MultiResult& r, double absolute_budget,
+                                             const BudgetSpec& spec, double confidence,
+                                             double search_limit) {
+  std::vector<MultiBudget> out;
+  for (const std::vector<double>& others : other_values(r.points)) {
+    const MultiPoint* base = nullptr;
+    for (const MultiPoint& p : r.points) {
+      if (std::equal(others.begin(), others.end(), p.x.begin() + 1) &&
+          (base == nullptr || p.x[0] < base->x[0])) {
+        base = &p;
+      }
+    }
+    std::vector<double> x = {base->x[0]};
+    x.insert(x.end(), others.begin(), others.end());
+    PredictiveComponent only;
+    only.model = r.model.along(0, x);
+    only.covariance.assign((only.model.terms.size() + 1) * (only.model.terms.size() + 1), 0.0);
+    PredictiveDistribution distribution;
+    distribution.components.push_back(std::move(only));
+    const double budget = spec.relative ? spec.value * base->value : absolute_budget;
+    out.push_back(
+        {others, find_budget_crossing(distribution, budget, confidence, base->x[0], search_limit)});
+  }
+  return out;
+}
+
+double budget_in_kernel_unit(const Dataset& dataset, const Kernel& kernel, const BudgetSpec& b) {
+  if (b.relative || b.unit.empty()) return b.value;
+  const auto it = std::find(dataset.key_columns.begin(), dataset.key_columns.end(), "unit");
+  if (it == dataset.key_columns.end()) return b.value;
+  return convert_time(b.value, b.unit,
+                      kernel.key_value(static_cast<std::size_t>(it - dataset.key_columns.begin())));
+}
+
+MultiResult fit_one(const Dataset& dataset, std::size_t k, const ModelerOptions& options,
+                    double budget) {
+  const Kernel& kernel = dataset.kernels[k];
+  const std::vector<MultiPoint> points = aggregated(kernel, options.aggregation);
+  MultiResult result;
+  if (!options.extrap_compatible && kernel.dimensions() == 2) {
+    result = fit_default_two(kernel, dataset, options);
+  } else {
+    const ModelerOptions lines = options.extrap_compatible ? options : ModelerOptions::extrap();
+    const MultiFit fit = fit_extrap_multi(points, lines);
+    result.model = fit.model;
+    result.stats = fit.stats;
+    if (!options.extrap_compatible) {
+      result.warnings.push_back(
+          "three or more parameters: modeled with Extra-P's multi-parameter method (the default "
+          "preset's own method takes two)");
+    }
+  }
+  result.kernel = k;
+  result.points = points;
+  predict_along_first(result, options.predict_at, options.budget, budget, options.confidence,
+                      options.budget_search_limit);
+  return result;
+}
+
+}  // namespace
+
+void predict_along_first(MultiResult& result, const std::vector<double>& at,
+                         const std::optional<BudgetSpec>& budget, double absolute_budget,
+                         double confidence, double search_limit) {
+  result.predictions.clear();
+  for (const std::vector<double>& others : other_values(result.points)) {
+    for (double t : at) {
+      std::vector<double> x = {t};
+      x.insert(x.end(), others.begin(), others.end());
+      result.predictions.push_back({x, result.model.evaluate(x)});
+    }
+  }
+  result.budgets.clear();
+  if (budget) {
+    result.budgets =
+        budgets_along_first(result, absolute_budget, *budget, confidence, search_limit);
+  }
+}
+
+std::vector<std::string> fold_sparse_parameters(Dataset& dataset, std::size_t min_values) {
+  std::vector<std::string> notes;
+  if (dataset.dimensions() < 2) return notes;
+  const std::vector<std::string> names = dataset.parameter_names();
+  std::vector<std::size_t> kept, folded;
+  std::vector<std::set<double>> values;
+  std::size_t richest = 0;
+  for (std::size_t d = 0; d < names.size(); ++d) {
+    values.push_back(distinct_values(dataset, d));
+    if (values[d].size() > values[richest].size()) richest = d;
+  }
+  for (std::size_t d = 0; d < names.size(); ++d) {
+    (values[d].size() < min_values && d != richest ? folded : kept).push_back(d);
+  }
+  if (folded.empty()) return notes;
+  std::vector<std::string> kept_names;
+  for (std::size_t d : kept) kept_names.push_back(names[d]);
+  for (std::size_t d : folded) {
+    notes.push_back(fmt::format(
+        "{} was measured at {} value(s) ({}), too few to show a law (3 or more): one model over "
+        "{} per value of {}",
+        names[d], values[d].size(), fmt::join(values[d], ", "), fmt::join(kept_names, " and "),
+        names[d]));
+  }
+  std::vector<Kernel> kernels;
+  for (const Kernel& kernel : dataset.kernels) {
+    for (Kernel& part : split_kernel(kernel, kept, folded)) kernels.push_back(std::move(part));
+  }
+  dataset.kernels = std::move(kernels);
+  for (std::size_t d : folded) dataset.key_columns.push_back(names[d]);
+  dataset.parameter = kept_names.front();
+  dataset.parameters = kept_names.size() > 1 ? kept_names : std::vector<std::string>{};
+  return notes;
+}
+
+Dataset lines_along_first(const Dataset& dataset, const std::vector<MultiResult>& multi,
+                          std::vector<KernelResult>& results) {
+  const std::vector<std::string> names = dataset.parameter_names();
+  Dataset lines;
+  lines.parameter = names.front();
+  lines.key_columns = dataset.key_columns;
+  lines.key_columns.insert(lines.key_columns.end(), names.begin() + 1, names.end());
+  lines.sources = dataset.sources;
+  for (const MultiResult& r : multi) {
+    const Kernel& kernel = dataset.kernels.at(r.kernel);
+    for (const std::vector<double>& others : other_values(r.points)) {
+      std::vector<Sample> samples;
+      for (std::size_t i = 0; i < kernel.size(); ++i) {
+        bool on_line = true;
+        for (std::size_t d = 1; d < kernel.dimensions(); ++d) {
+          on_line = on_line && kernel.coordinate(i, d) == others[d - 1];
+        }
+        if (!on_line) continue;
+        for (double v : kernel.repetitions(i)) samples.push_back({kernel.coordinate(i, 0), v});
+      }
+      std::vector<std::string> key;
+      for (std::string_view part : kernel.key_values()) key.emplace_back(part);
+      for (double v : others) key.push_back(fmt::format("{:g}", v));
+      lines.kernels.push_back(Kernel::from_samples(key, std::move(samples)));
+      std::vector<double> x = {lines.kernels.back().param(0)};
+      x.insert(x.end(), others.begin(), others.end());
+      ClassModel m;
+      m.model = r.model.along(0, x);
+      m.points = summarize(lines.kernels.back(), Aggregation::kTrimmedMean).summary;
+      m.growth = m.model.growth();
+      m.stats = r.stats;
+      PredictiveComponent only;
+      only.model = m.model;
+      m.predictive.components.push_back(std::move(only));
+      KernelResult line;
+      line.kernel = lines.kernels.size() - 1;
+      line.models.push_back(std::move(m));
+      results.push_back(std::move(line));
+    }
+  }
+  return lines;
+}
+
+std::vector<MultiResult> fit_multi_dataset(const Dataset& dataset, const ModelerOptions& options) {
+  // Budgets are converted to each kernel's unit first: errors must not escape the parallel loop.
+  std::vector<double> budgets(dataset.kernels.size(), 0.0);
+  if (options.budget) {
+    for (std::size_t k = 0; k < dataset.kernels.size(); ++k) {
+      budgets[k] = budget_in_kernel_unit(dataset, dataset.kernels[k], *options.budget);
+    }
+  }
+  std::vector<MultiResult> results(dataset.kernels.size());
+  const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 4) num_threads(threads)
+  for (std::ptrdiff_t k = 0; k < static_cast<std::ptrdiff_t>(dataset.kernels.size()); ++k) {
+    const auto i = static_cast<std::size_t>(k);
+    results[i] = fit_one(dataset, i, options, budgets[i]);
+  }
+  return results;
+}
+
+}  // namespace ompscale::modeler

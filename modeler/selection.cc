@@ -1,0 +1,271 @@
+#include "modeler/selection.h"
+
+#include <algorithm>
+#include <cmath>
+#include <span>
+
+#include "modeler/nonlinear.h"
+
+namespace ompscale::modeler {
+
+namespace {
+
+constexpr double kInf = Candidate::kInf;
+
+/// The hypotheses of a space and each building block's values at the points. Kernels of one
+/// sweep share their thread counts, so the last table is kept per thread: most kernels then need
+/// neither pow() nor the hypothesis enumeration.
+struct HypothesisTable {
+  std::vector<double> t;
+  std::vector<TermShape> blocks;  ///< the space's blocks (without log terms when asked)
+  bool without_logs = false;
+  std::vector<std::vector<TermShape>> hypotheses;
+  std::vector<std::size_t> block_of;         ///< for one-term hypotheses: index into blocks
+  std::vector<std::vector<double>> columns;  ///< columns[b][i] = blocks[b].evaluate(t[i])
+};
+
+const HypothesisTable& hypothesis_table(const std::vector<double>& t, const HypothesisSpace& space,
+                                        bool without_logs) {
+  thread_local HypothesisTable table;
+  thread_local int max_terms = 0;
+  if (table.t == t && table.without_logs == without_logs && max_terms == space.max_terms &&
+      table.blocks.size() <= space.building_blocks.size()) {
+    const HypothesisSpace& reference = space;
+    std::vector<TermShape> expected = reference.building_blocks;
+    if (without_logs)
+      std::erase_if(expected, [](const TermShape& s) { return s.log_exponent != 0; });
+    if (expected == table.blocks) return table;
+  }
+  const HypothesisSpace used = without_logs ? space.without_log_terms() : space;
+  table.t = t;
+  table.blocks = used.building_blocks;
+  table.without_logs = without_logs;
+  max_terms = space.max_terms;
+  table.hypotheses = used.hypotheses();
+  table.block_of.assign(table.hypotheses.size(), 0);
+  for (std::size_t h = 0; h < table.hypotheses.size(); ++h) {
+    if (table.hypotheses[h].size() != 1) continue;
+    table.block_of[h] = static_cast<std::size_t>(
+        std::find(table.blocks.begin(), table.blocks.end(), table.hypotheses[h][0]) -
+        table.blocks.begin());
+  }
+  table.columns.assign(table.blocks.size(), {});
+  for (std::size_t b = 0; b < table.blocks.size(); ++b) {
+    for (double v : t) table.columns[b].push_back(table.blocks[b].evaluate(v));
+  }
+  return table;
+}
+
+/// `column` holds the term's values at the points when the hypothesis has one term.
+Candidate fit_candidate(const Points& p, std::span<const TermShape> shapes,
+                        const std::vector<double>& weights, const ModelerOptions& options,
+                        const std::vector<double>* column = nullptr) {
+  Candidate c;
+  c.shapes.assign(shapes.begin(), shapes.end());
+  if (column != nullptr && options.loss == Loss::kLeastSquares && options.folds < 2) {
+    c.fit = fit_one_term(*column, p.y, weights);
+  } else {
+    const Eigen::MatrixXd x = design_matrix(p.t, shapes);
+    c.fit = options.loss == Loss::kLeastSquares ? fit_least_squares(x, p.y, weights)
+                                                : fit_robust(x, p.y, weights, options.loss);
+  }
+  if (!c.fit.ok) return c;
+  c.model = c.fit.model(shapes);
+  c.chi2 = c.fit.weighted_rss;
+  const std::size_t n = p.size();
+  if (n <= c.parameters()) return c;
+  c.loo_chi2 = c.loo_rss = c.loo_smape = 0.0;
+  if (options.folds >= 2) {
+    const Eigen::MatrixXd x = design_matrix(p.t, shapes);
+    // k-fold: refit without each fold (points dealt round-robin so every fold spans the range).
+    const auto folds = static_cast<std::size_t>(std::min<int>(options.folds, static_cast<int>(n)));
+    for (std::size_t f = 0; f < folds; ++f) {
+      std::vector<Eigen::Index> train;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (i % folds != f) train.push_back(static_cast<Eigen::Index>(i));
+      }
+      if (train.size() < c.parameters()) return c.loo_chi2 = kInf, c;
+      Eigen::MatrixXd xt(static_cast<Eigen::Index>(train.size()), x.cols());
+      std::vector<double> yt, wt;
+      for (std::size_t r = 0; r < train.size(); ++r) {
+        xt.row(static_cast<Eigen::Index>(r)) = x.row(train[r]);
+        yt.push_back(p.y[static_cast<std::size_t>(train[r])]);
+        wt.push_back(weights[static_cast<std::size_t>(train[r])]);
+      }
+      const LinearFit fold = fit_least_squares(xt, yt, wt);
+      if (!fold.ok) return c.loo_chi2 = kInf, c;
+      for (std::size_t i = f; i < n; i += folds) {
+        const double predicted = x.row(static_cast<Eigen::Index>(i)).dot(fold.coefficients);
+        const double d = p.y[i] - predicted;
+        c.loo_chi2 += weights[i] * d * d;
+        c.loo_rss += d * d;
+        c.loo_smape += smape_term(p.y[i], predicted);
+      }
+    }
+  } else {
+    // Leave-one-out in closed form: the held-out residual is e_i / (1 - h_ii).
+    for (std::size_t i = 0; i < n; ++i) {
+      const double h = c.fit.leverage(static_cast<Eigen::Index>(i));
+      if (1.0 - h < 1e-10) return c.loo_chi2 = kInf, c;
+      const double d = c.fit.residuals(static_cast<Eigen::Index>(i)) / (1.0 - h);
+      c.loo_chi2 += weights[i] * d * d;
+      c.loo_rss += d * d;
+      c.loo_smape += smape_term(p.y[i], p.y[i] - d);
+    }
+  }
+  c.loo_smape /= static_cast<double>(n);
+  return c;
+}
+
+/// Whether the model stays positive from the smallest measured parameter value to `limit`,
+/// checked at every doubling from the largest one on. A cost that falls with threads falls
+/// towards a floor (c0 + c t^-i), not through zero.
+bool stays_positive(const Model& model, const Points& p, double limit) {
+  if (!(model.evaluate(p.t.front()) > 0.0)) return false;
+  for (double t = p.t.back(); t <= limit; t *= 2.0) {
+    if (!(model.evaluate(t) > 0.0)) return false;
+  }
+  return true;
+}
+
+/// Posterior weights for model averaging: exp(-information / 2), normalised.
+std::vector<double> posterior_weights(const std::vector<double>& information, std::size_t chosen) {
+  std::vector<double> posterior = information;
+  const double best = *std::min_element(posterior.begin(), posterior.end());
+  double total = 0.0;
+  for (double& w : posterior) {
+    w = std::isfinite(w) ? std::exp(-(w - best) / 2.0) : 0.0;
+    total += w;
+  }
+  if (!(total > 0.0) || !std::isfinite(total)) {
+    // No hypothesis has a finite score (e.g. one point): all belief on the chosen one.
+    std::fill(posterior.begin(), posterior.end(), 0.0);
+    posterior[chosen] = 1.0;
+    return posterior;
+  }
+  for (double& w : posterior) w /= total;
+  return posterior;
+}
+
+}  // namespace
+
+/// The hypothesis space for these points: the configured one, plus negative exponents when the
+/// values fall with the parameter (strong scaling) and the space has none.
+HypothesisSpace space_for(const Points& p, const ModelerOptions& options) {
+  const auto& blocks = options.space.building_blocks;
+  const bool has_negative = std::any_of(blocks.begin(), blocks.end(),
+                                        [](const TermShape& s) { return s.exponent < 0.0; });
+  if (has_negative || !options.negative_exponents_when_falling) return options.space;
+  // Falling: more pairs of points fall than rise (Kendall's tau below zero).
+  long balance = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    for (std::size_t j = i + 1; j < p.size(); ++j) {
+      if (p.y[j] < p.y[i]) --balance;
+      if (p.y[j] > p.y[i]) ++balance;
+    }
+  }
+  return balance < 0 ? options.space.with_negative_exponents() : options.space;
+}
+
+SelectionOutcome score_hypotheses(const Points& p, const HypothesisSpace& space,
+                                  const ModelerOptions& options) {
+  SelectionOutcome sel;
+  sel.points = p;
+  const std::vector<double> weights = p.weights();
+  sel.candidates.push_back(fit_candidate(p, {}, weights, options));
+  const bool positive = options.positive_models &&
+                        std::all_of(p.y.begin(), p.y.end(), [](double v) { return v > 0.0; });
+  if (p.size() >= 3) {
+    const bool below_one = *std::min_element(p.t.begin(), p.t.end()) < 1.0;
+    const HypothesisTable& table = hypothesis_table(p.t, space, below_one);
+    for (std::size_t h = 0; h < table.hypotheses.size(); ++h) {
+      const auto& shapes = table.hypotheses[h];
+      if (shapes.size() + 1 >= p.size()) continue;  // no degree of freedom left to judge it
+      const std::vector<double>* column =
+          shapes.size() == 1 ? &table.columns[table.block_of[h]] : nullptr;
+      Candidate c = fit_candidate(p, shapes, weights, options, column);
+      if (!c.fit.ok || !std::isfinite(c.chi2)) continue;
+      if (positive && !stays_positive(c.model, p, options.budget_search_limit)) continue;
+      sel.candidates.push_back(std::move(c));
+    }
+  }
+  const auto n = static_cast<double>(p.size());
+  // Noise scale: with noise measured from repetitions, inflate it when even the best hypothesis
+  // misses the points by more than the noise explains; without repetitions, the residuals of
+  // the best fit are all we know of the noise.
+  double best_reduced = kInf;
+  for (const Candidate& c : sel.candidates) {
+    if (n > static_cast<double>(c.parameters())) {
+      best_reduced = std::min(best_reduced, c.chi2 / (n - static_cast<double>(c.parameters())));
+    }
+  }
+  if (!std::isfinite(best_reduced)) best_reduced = 1.0;
+  // Without repetitions the weights are relative (1 / y^2): a residual below 1e-9 relative is
+  // rounding, not signal, so an exact fit must not make every other hypothesis infinitely worse.
+  sel.noise_scale =
+      p.noise_from_repetitions ? std::max(1.0, best_reduced) : std::max(best_reduced, 1e-18);
+  const double bic_penalty = std::log(std::max(n, 2.0));
+  const double growth_penalty = growth_prior_penalty(sel.candidates.size() - 1);
+  std::vector<double> information;
+  for (Candidate& c : sel.candidates) {
+    const double ic = c.chi2 / sel.noise_scale + bic_penalty * static_cast<double>(c.parameters()) +
+                      (c.shapes.empty() ? 0.0 : growth_penalty);
+    switch (options.selection) {
+      case Selection::kNoiseAware:
+        c.score = ic;
+        break;
+      case Selection::kSmape:
+        c.score = c.loo_smape;
+        break;
+      case Selection::kRss:
+        c.score = c.loo_rss;
+        break;
+    }
+    if (!std::isfinite(c.score)) c.score = kInf;
+    information.push_back(std::isfinite(ic) && std::isfinite(c.score) ? ic : kInf);
+  }
+  // The constant model has no held-out error when n <= 1; keep it as the fallback.
+  if (!std::isfinite(sel.candidates[0].score)) sel.candidates[0].score = 1e300;
+  sel.chosen = 0;
+  for (std::size_t i = 1; i < sel.candidates.size(); ++i) {
+    if (sel.candidates[i].score < sel.candidates[sel.chosen].score) sel.chosen = i;
+  }
+  sel.posterior = posterior_weights(information, sel.chosen);
+  return sel;
+}
+
+FitStatistics describe_fit(const Points& p, const Candidate& c, double tss) {
+  FitStatistics s;
+  s.points = p.size();
+  s.tss = tss;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const double predicted = c.model.evaluate(p.t[i]);
+    s.rss += (p.y[i] - predicted) * (p.y[i] - predicted);
+    s.smape += smape_term(p.y[i], predicted);
+  }
+  s.smape /= static_cast<double>(p.size());
+  s.cv_error = std::isfinite(c.loo_smape) ? c.loo_smape : s.smape;
+  const auto n = static_cast<double>(p.size());
+  const auto k = static_cast<double>(c.parameters());
+  if (c.shapes.empty() || tss == 0.0) {
+    s.adjusted_r2 = 1.0;  // as Extra-P: a constant explains all there is to explain
+  } else if (n > k) {
+    s.adjusted_r2 = 1.0 - (s.rss / (n - k)) / (tss / (n - 1.0));
+  } else {
+    s.adjusted_r2 = std::nan("");
+  }
+  return s;
+}
+
+// Prior odds against growth: "no term" holds 1/3 of the prior and the hypotheses with a term
+// share the rest, so each term shape starts 2 ln(hypotheses / 2) chi^2 units behind the constant
+// model. Without it the best of ~38 shapes beats the constant on pure noise a third of the time.
+double growth_prior_penalty(std::size_t hypotheses) {
+  return 2.0 * std::log(std::max(1.0, static_cast<double>(hypotheses) / 2.0));
+}
+
+double relative_noise_variance(const Points& p) {
+  return p.noise_from_repetitions ? p.noise_cv * p.noise_cv / p.typical_reps + p.systematic : 1.0;
+}
+
+}  // namespace ompscale::modeler

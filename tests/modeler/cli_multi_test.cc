@@ -1,0 +1,153 @@
+// `modeler fit` and `modeler plot` with several parameters, end to end: Extra-P multi-parameter
+// text, generic CSV with --param threads,size, ompbench results with --param threads,param_value
+// (and the note when a parameter has too few values to model).
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/support/process.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using ompscale::test_support::Outcome;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+class CliMulti : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "ompscale-multi-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  fs::path write(const std::string& name, const std::string& content) {
+    ompscale::test_support::spit(dir_ / name, content);
+    return dir_ / name;
+  }
+  Outcome run(const std::vector<std::string>& args) {
+    std::vector<std::string> argv{OMPSCALE_MODELER_BIN};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return ompscale::test_support::run_program(argv, dir_);
+  }
+  fs::path dir_;
+};
+
+// 2 + 0.884 * log2(p) * s on a 5 x 5 grid (Extra-P's two_parameter_5 test input, exact).
+std::string extrap_two_parameters() {
+  std::string text = "PARAMETER p s\nPOINTS";
+  for (int s : {10, 20, 30, 40, 50}) {
+    for (int p : {2, 4, 8, 16, 32})
+      text += " ( " + std::to_string(p) + " " + std::to_string(s) + " )";
+  }
+  text += "\nREGION main\n";
+  for (int s : {10, 20, 30, 40, 50}) {
+    for (int p : {2, 4, 8, 16, 32}) {
+      text += "DATA " + std::to_string(2.0 + 0.884 * std::log2(p) * s) + "\n";
+    }
+  }
+  return text;
+}
+
+TEST_F(CliMulti, ExtrapTextWithTwoParameters) {
+  const fs::path in = write("two.txt", extrap_two_parameters());
+  for (const std::string preset : {"default", "extrap"}) {
+    SCOPED_TRACE(preset);
+    const Outcome r = run({"fit", in.string(), "--preset", preset, "--predict", "64"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("Models over p and s"));
+    EXPECT_THAT(r.out, HasSubstr("2 + 0.884 * log2(p)^(1) * s^(1)"));
+    // Predictions along p at every measured s: 2 + 0.884 * 6 * 30 at (64, 30).
+    EXPECT_THAT(r.out, HasSubstr("Predictions (along p"));
+    EXPECT_THAT(r.out, HasSubstr("161.1"));
+  }
+  const Outcome json = run({"fit", in.string(), "--format", "json", "--budget", "100"});
+  ASSERT_EQ(json.status, 0) << json.err;
+  const auto doc = nlohmann::json::parse(json.out);
+  EXPECT_EQ(doc.at("parameters"), nlohmann::json::array({"p", "s"}));
+  const auto& kernel = doc.at("kernels").at(0);
+  const auto& term = kernel.at("terms").at(0);
+  ASSERT_EQ(term.at("factors").size(), 2u);
+  EXPECT_EQ(term.at("factors").at(0).at("parameter"), "p");
+  EXPECT_EQ(term.at("factors").at(0).at("log_exponent"), 1);
+  EXPECT_EQ(term.at("factors").at(1).at("parameter"), "s");
+  EXPECT_NEAR(term.at("coefficient").get<double>(), 0.884, 1e-9);
+  // One budget crossing along p per value of s: at s = 50, 2 + 44.2 log2(p) > 100 from p = 5.
+  ASSERT_EQ(kernel.at("budgets").size(), 5u);
+  EXPECT_EQ(kernel.at("budgets").at(4).at("threads"), 5.0);
+  // modeler predict reads the file back and predicts along p.
+  ompscale::test_support::spit(dir_ / "models.json", json.out);
+  const Outcome predicted = run({"predict", (dir_ / "models.json").string(), "--at", "64"});
+  ASSERT_EQ(predicted.status, 0) << predicted.err;
+  EXPECT_THAT(predicted.out, HasSubstr("Predictions (along p"));
+  EXPECT_THAT(predicted.out, HasSubstr("161.1"));
+  const Outcome csv =
+      run({"predict", (dir_ / "models.json").string(), "--at", "64", "--format", "csv"});
+  EXPECT_EQ(csv.status, 2);
+}
+
+TEST_F(CliMulti, GenericCsvWithSeveralParameters) {
+  std::string csv = "kernel,threads,size,time\n";
+  for (int t : {1, 2, 4, 8}) {
+    for (int n : {100, 200, 400, 800}) {
+      for (int r = 0; r < 3; ++r) {
+        csv += "copy," + std::to_string(t) + "," + std::to_string(n) + "," +
+               std::to_string((0.5 + 0.01 * n / t) * (1.0 + 0.001 * r)) + "\n";
+      }
+    }
+  }
+  const fs::path in = write("grid.csv", csv);
+  const Outcome r =
+      run({"fit", in.string(), "--param", "threads,size", "--value", "time", "--key", "kernel"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("Models over threads and size"));
+  EXPECT_THAT(r.out, HasSubstr("threads^(-1) * size^(1)"));
+  const Outcome plot = run({"plot", in.string(), "--param", "threads,size", "--value", "time",
+                            "--key", "kernel", "-o", (dir_ / "grid.svg").string()});
+  ASSERT_EQ(plot.status, 0) << plot.err;
+  const std::string svg = ompscale::test_support::slurp(dir_ / "grid.svg");
+  for (const std::string size : {"size=100", "size=800"}) EXPECT_THAT(svg, HasSubstr(size));
+  const Outcome csv_out =
+      run({"fit", in.string(), "--param", "threads,size", "--value", "time", "--format", "csv"});
+  EXPECT_EQ(csv_out.status, 2);
+  EXPECT_THAT(csv_out.err, HasSubstr("with several use text or json"));
+}
+
+TEST_F(CliMulti, OmpbenchArraySizeWithTwoThreadCountsIsModeledAlone) {
+  std::string csv = "construct,method,metric,threads,param,param_value,rep,value,unit,valid\n";
+  for (int t : {1, 2}) {
+    for (int n : {1, 27, 729, 19683}) {
+      for (int r = 0; r < 5; ++r) {
+        csv += "firstprivate_array,direct,avg_cost," + std::to_string(t) + ",array_size," +
+               std::to_string(n) + "," + std::to_string(r) + "," +
+               std::to_string(0.2 * t + 4e-5 * n * (1.0 + 0.01 * r)) + ",us,1\n";
+      }
+    }
+  }
+  const fs::path in = write("sweep.csv", csv);
+  const Outcome r = run({"fit", in.string(), "--param", "threads,param_value"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("threads was measured at 2 value(s) (1, 2), too few to show a law"));
+  EXPECT_THAT(r.out, HasSubstr("Models over param_value"));
+  EXPECT_THAT(r.out, HasSubstr("threads=1"));
+  EXPECT_THAT(r.out, HasSubstr("threads=2"));
+  EXPECT_THAT(r.out, HasSubstr("param_value^(1)"));
+  // Without --param the same file is modeled over threads, one kernel per array size.
+  const Outcome threads = run({"fit", in.string()});
+  ASSERT_EQ(threads.status, 0) << threads.err;
+  EXPECT_THAT(threads.out, HasSubstr("Models over threads"));
+  EXPECT_THAT(threads.out, HasSubstr("param_value=19683"));
+}
+
+}  // namespace
