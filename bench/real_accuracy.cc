@@ -3,8 +3,10 @@
 //
 //   build/bench/real_accuracy [DIR...] [--verbose]
 //
-// Every CSV file in the DIRs (default: ../shared/reference/real and data/real, those that exist)
-// is read as `modeler fit FILE` reads it.
+// Every CSV file in the DIRs (default: ../shared/reference/real, data/real and data/xeon-emr-16,
+// those that exist), also xz-compressed (*.csv.xz, through `xz -dc`), is read as `modeler fit FILE`
+// reads it; of an ompbench sweep only each configuration's primary metric is scored (avg_cost of
+// the direct method, overhead of EPCC), not the metrics derived from the same stamps.
 // For every kernel two training sets are tried: the first 60% of its thread counts ("first 60%"),
 // and the powers of two among those ("po2"); the test points are the thread counts above the
 // first 60%. Per file and training set the table prints, for the default preset and for
@@ -20,6 +22,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -137,21 +140,53 @@ Row evaluate_kernel(const Dataset& data, const Kernel& kernel, Split split,
   return row;
 }
 
-/// The CSV files in `dir`, sorted; none when it is not a directory.
+bool is_compressed(const std::filesystem::path& file) {
+  return file.string().ends_with(".csv.xz");
+}
+
+/// The CSV files in `dir` (plain or xz-compressed), sorted; none when it is not a directory.
 std::optional<std::vector<std::filesystem::path>> csv_files(const std::string& dir) {
   namespace fs = std::filesystem;
   if (!fs::is_directory(dir)) return std::nullopt;
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() == ".csv") files.push_back(entry.path());
+    if (entry.path().extension() == ".csv" || is_compressed(entry.path()))
+      files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
   return files;
 }
 
+/// `xz -dc FILE`'s output; throws when xz fails.
+std::string decompressed(const std::filesystem::path& file) {
+  const std::string command = "xz -dc '" + file.string() + "'";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) throw std::runtime_error("cannot run " + command);
+  std::string text;
+  char buffer[1 << 16];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) text.append(buffer, n);
+  if (pclose(pipe) != 0) throw std::runtime_error(command + " failed (is xz-utils installed?)");
+  return text;
+}
+
+/// An ompbench sweep keeps only its primary metrics; other inputs are kept whole.
+void keep_primary_metrics(Dataset& data) {
+  const auto column = std::find(data.key_columns.begin(), data.key_columns.end(), "metric");
+  if (column == data.key_columns.end()) return;
+  const auto index = static_cast<std::size_t>(column - data.key_columns.begin());
+  std::erase_if(data.kernels, [&](const Kernel& kernel) {
+    const std::string_view metric = kernel.key_value(index);
+    return metric != "avg_cost" && metric != "overhead";
+  });
+}
+
 std::optional<Dataset> read(const std::filesystem::path& file) {
   try {
-    return read_dataset(file.string(), {});
+    Dataset data = is_compressed(file)
+                       ? parse_dataset(decompressed(file), file.filename().string(), {})
+                       : read_dataset(file.string(), {});
+    keep_primary_metrics(data);
+    return data;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "real_accuracy: %s\n", e.what());
     return std::nullopt;
@@ -198,7 +233,7 @@ int main(int argc, char** argv) {
       dirs.push_back(arg);
     }
   }
-  if (dirs.empty()) dirs = {"../shared/reference/real", "data/real"};
+  if (dirs.empty()) dirs = {"../shared/reference/real", "data/real", "data/xeon-emr-16"};
   std::size_t sets = 0, zero_medians = 0;
   for (const std::string& dir : dirs) {
     const auto files = csv_files(dir);

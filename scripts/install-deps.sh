@@ -7,7 +7,7 @@ packages=(
   libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev
   libhwloc-dev hwloc libsqlite3-dev libdw-dev libelf-dev
   clang libomp-dev libclang-rt-14-dev clang-format
-  patchelf
+  patchelf xz-utils
 )
 missing=()
 for p in "${packages[@]}"; do

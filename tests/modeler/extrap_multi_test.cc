@@ -58,9 +58,6 @@ const MultiTerm* same_term(const MultiModel& model, const MultiTerm& want) {
 }
 
 TEST(ExtrapMultiPreset, MatchesEveryReferenceModel) {
-  if (!std::filesystem::exists(kMultiDir / "expected_multi_parameter_models.tsv")) {
-    GTEST_SKIP() << "reference data not present (../shared/reference)";
-  }
   const auto expected = read_expected();
   ASSERT_EQ(expected.size(), 10u);
   for (const Expected& e : expected) {

@@ -1,5 +1,5 @@
 #pragma once
-// Extra-P's reference models (../shared/reference/extrap/*.tsv): for each input file, call path
+// Extra-P's reference models (tests/data/extrap/*.tsv): for each input file, call path
 // and metric, the model Extra-P 4.2.5 prints and its RSS, adjusted R^2 and SMAPE. Shared by the
 // tests that check `--preset extrap` against them.
 
