@@ -16,11 +16,14 @@
 
 #include "common/error.h"
 #include "common/output_file.h"
+#include "common/terminal.h"
+#include "modeler/budget.h"
 #include "modeler/fit.h"
 #include "modeler/io/compare.h"
 #include "modeler/io/models_json.h"
 #include "modeler/io/plot_svg.h"
 #include "modeler/io/readers.h"
+#include "modeler/io/write_common.h"
 #include "modeler/io/write_csv.h"
 #include "modeler/io/write_extrap.h"
 #include "modeler/io/write_multi.h"
@@ -355,8 +358,27 @@ int run_fit_multi(const Dataset& data, const ModelerOptions& options, const std:
   return 0;
 }
 
-int run_fit(const FitArguments& a, const std::string& format, const std::string& output,
-            bool fail_on_worse) {
+/// Where and how a report goes.
+struct Output {
+  std::string format = "text";
+  std::string path;  ///< empty or "-": stdout
+  bool wide = false;
+
+  /// The terminal's width when the report goes to one and --wide is not given; else 0.
+  std::size_t width() const {
+    return wide || (!path.empty() && path != "-") ? 0 : output_width(STDOUT_FILENO);
+  }
+  void add_options(CLI::App& cmd, const std::string& formats) {
+    cmd.add_option("--format", format, formats)->capture_default_str();
+    cmd.add_option("-o,--output", path, "Output file (default: stdout)");
+    cmd.add_flag("--wide", wide,
+                 "Whole keys and lines on a terminal too (default: fit the terminal's width)");
+  }
+};
+
+int run_fit(const FitArguments& a, const Output& to, bool fail_on_worse) {
+  const std::string& format = to.format;
+  const std::string& output = to.path;
   const Dataset data = read_inputs(a);
   const ModelerOptions options = make_options(a, data);
   if (data.dimensions() > 1) {
@@ -364,7 +386,7 @@ int run_fit(const FitArguments& a, const std::string& format, const std::string&
   }
   if (format == "text") {
     // Fitted and reported in chunks: memory stays at the data plus the report's text.
-    TextReport report(data);
+    TextReport report(data, {.width = to.width()});
     bool worse = false;
     fit_dataset(data, options, 64, [&](KernelResult&& result) {
       for (const auto& m : result.models) worse |= m.worse_than_log;
@@ -434,9 +456,32 @@ int run_predict_multi(const std::string& text, const std::string& name,
   return 0;
 }
 
+/// Predictions and budget crossings of one kernel's models, recomputed as `modeler fit` would.
+void predict_kernel(const ModelsFile& file, KernelResult& result, const std::vector<double>& at,
+                    double confidence, const std::optional<BudgetSpec>& spec, double budget_limit) {
+  const std::optional<BudgetSpec> budget =
+      budget_for_kernel(file.dataset, io_detail::kernel_of(file.dataset, result), spec);
+  std::optional<PointSummary> base;
+  if (budget && budget->relative && !result.models.empty()) {
+    base = relative_budget_base(all_points(result), result.models.front().resolution);
+  }
+  for (auto& m : result.models) {
+    m.predictions.clear();
+    m.budget.reset();
+    if (!m.has_model()) continue;
+    for (double t : at) m.predictions.push_back(predict(m.predictive, t, confidence));
+    if (!budget || (budget->relative && !base)) continue;
+    const double first = m.points.empty() ? 1.0 : m.points.front().param;
+    const double absolute = budget->relative ? budget->value * base->value : budget->value;
+    m.budget = find_budget_crossing(m.predictive, absolute, confidence, first, budget_limit);
+    m.budget->base = budget->relative ? base : std::nullopt;
+  }
+}
+
 int run_predict(const std::string& models_path, const std::vector<double>& at, double confidence,
-                const std::string& budget_text, double budget_limit, const std::string& format,
-                const std::string& output) {
+                const std::string& budget_text, double budget_limit, const Output& to) {
+  const std::string& format = to.format;
+  const std::string& output = to.path;
   std::optional<BudgetSpec> budget;
   if (!budget_text.empty()) {
     budget = naming_option("--budget", [&] { return parse_budget(budget_text); });
@@ -451,31 +496,62 @@ int run_predict(const std::string& models_path, const std::vector<double>& at, d
                              budget, budget_limit, format, output);
   }
   ModelsFile file = parse_models_json(text, models_path == "-" ? "<stdin>" : models_path);
-  for (auto& result : file.results) {
-    for (auto& m : result.models) {
-      m.predictions.clear();
-      for (double t : at) m.predictions.push_back(predict(m.predictive, t, confidence));
-      if (budget) {
-        if (!budget->unit.empty()) {
-          throw UsageError("predict takes budgets in the data's unit (e.g. 0.3) or relative (4x)");
-        }
-        const double first = m.points.empty() ? 1.0 : m.points.front().param;
-        const double base = m.points.empty() ? 0.0 : m.points.front().value;
-        const double absolute = budget->relative ? budget->value * base : budget->value;
-        m.budget = find_budget_crossing(m.predictive, absolute, confidence, first, budget_limit);
-      }
-    }
-  }
+  for (auto& result : file.results)
+    predict_kernel(file, result, at, confidence, budget, budget_limit);
   if (format == "json") {
     write_output(output, format_models_json(file));
   } else if (format == "csv") {
     write_output(output, format_models_csv(file.dataset, file.results));
   } else if (format == "text") {
-    write_output(output, format_text_report(file.dataset, file.results));
+    write_output(output, format_text_report(file.dataset, file.results, {.width = to.width()}));
   } else {
     throw UsageError(fmt::format("bad --format '{}': use text, json or csv", format));
   }
   return 0;
+}
+
+struct CompareArguments {
+  std::string a, b, names;
+  std::vector<std::string> across;
+  Output to;
+  bool fail_on_difference = false;
+
+  void add_options(CLI::App& cmd) {
+    cmd.add_option("a", a, "First models.json (e.g. libgomp)")->required();
+    cmd.add_option("b", b, "Second models.json (e.g. libomp)")->required();
+    cmd.add_option("--names", names, "Column names for the two files, e.g. gnu,llvm");
+    cmd.add_option("--across", across,
+                   "Key columns not to match on, e.g. runtime,runtime_version,compiler (default: "
+                   "those holding one value in each file, a different one in each)")
+        ->delimiter(',');
+    to.add_options(cmd, "text or json");
+    cmd.add_flag("--fail-on-difference", fail_on_difference, "Exit 1 when growth classes differ");
+  }
+};
+
+int run_compare(const CompareArguments& c) {
+  const ModelsFile a = read_models_json(c.a);
+  const ModelsFile b = read_models_json(c.b);
+  ComparisonNames n{c.a, c.b};
+  if (!c.names.empty()) {
+    const auto comma = c.names.find(',');
+    if (comma == std::string::npos) throw UsageError("bad --names: give two names, e.g. gnu,llvm");
+    n.a = c.names.substr(0, comma);
+    n.b = c.names.substr(comma + 1);
+  }
+  std::optional<std::vector<std::string>> across;
+  if (!c.across.empty()) across = c.across;
+  const ModelComparison comparison = compare_models(a, b, across);
+  if (comparison.matched.empty())
+    throw UsageError("nothing to compare: " + explain_no_match(a, b, comparison));
+  if (c.to.format == "text") {
+    write_output(c.to.path, format_comparison(a, b, comparison, n, c.to.width()));
+  } else if (c.to.format == "json") {
+    write_output(c.to.path, format_comparison_json(a, b, comparison, n));
+  } else {
+    throw UsageError(fmt::format("bad --format '{}': use text or json", c.to.format));
+  }
+  return c.fail_on_difference && comparison.growth_differences() > 0 ? 1 : 0;
 }
 
 }  // namespace
@@ -488,15 +564,13 @@ int run_cli(int argc, char** argv) {
   app.set_version_flag("--version", version_string());
 
   FitArguments fit_args;
-  std::string fit_format = "text", fit_output;
+  Output fit_output;
   bool fail_on_worse = false;
   CLI::App* fit =
       app.add_subcommand("fit", "Model every kernel and report (text, json, csv, extrap)");
   add_fit_options(*fit, fit_args);
-  fit->add_option("--format", fit_format,
-                  "text, json (models.json), csv, or extrap (the data as Extra-P text)")
-      ->capture_default_str();
-  fit->add_option("-o,--output", fit_output, "Output file (default: stdout)");
+  fit_output.add_options(*fit,
+                         "text, json (models.json), csv, or extrap (the data as Extra-P text)");
   fit->add_flag("--fail-on-worse-than-log", fail_on_worse,
                 "Exit 1 when a valid model grows faster than log t");
 
@@ -511,7 +585,8 @@ int run_cli(int argc, char** argv) {
                    "Draw models (dashed) up to this thread count (default 4x the largest)");
   plot->add_flag("--log-y", log_y, "Logarithmic value axis");
 
-  std::string models_path, predict_format = "text", predict_output, budget;
+  std::string models_path, budget;
+  Output predict_output;
   std::vector<double> at;
   double confidence = 0.90, budget_limit = 1 << 20;
   CLI::App* pred = app.add_subcommand("predict", "Predictions with intervals from a models.json");
@@ -519,21 +594,15 @@ int run_cli(int argc, char** argv) {
       ->required();
   pred->add_option("--at", at, "Thread counts, e.g. 512,1024")->delimiter(',');
   pred->add_option("--confidence", confidence, "Interval level")->capture_default_str();
-  pred->add_option("--budget", budget, "Budget in the data's unit (0.3) or relative (4x)");
+  pred->add_option("--budget", budget,
+                   "Cost budget: 10us, 2.5ms, 0.3 (data's unit) or 4x (of the base cost, as fit)");
   pred->add_option("--budget-limit", budget_limit, "Largest thread count the budget search tries")
       ->capture_default_str();
-  pred->add_option("--format", predict_format, "text, json or csv")->capture_default_str();
-  pred->add_option("-o,--output", predict_output, "Output file (default: stdout)");
+  predict_output.add_options(*pred, "text, json or csv");
 
-  std::string compare_a, compare_b, compare_format = "text", compare_output, names;
-  bool fail_on_difference = false;
+  CompareArguments compare;
   CLI::App* cmp = app.add_subcommand("compare", "The same kernels of two models.json side by side");
-  cmp->add_option("a", compare_a, "First models.json (e.g. libgomp)")->required();
-  cmp->add_option("b", compare_b, "Second models.json (e.g. libomp)")->required();
-  cmp->add_option("--names", names, "Column names for the two files, e.g. gnu,llvm");
-  cmp->add_option("--format", compare_format, "text or json")->capture_default_str();
-  cmp->add_option("-o,--output", compare_output, "Output file (default: stdout)");
-  cmp->add_flag("--fail-on-difference", fail_on_difference, "Exit 1 when growth classes differ");
+  compare.add_options(*cmp);
 
   try {
     app.parse(argc, argv);
@@ -548,33 +617,13 @@ int run_cli(int argc, char** argv) {
     return 2;
   }
   try {
-    if (fit->parsed()) return run_fit(fit_args, fit_format, fit_output, fail_on_worse);
+    if (fit->parsed()) return run_fit(fit_args, fit_output, fail_on_worse);
     if (plot->parsed()) return run_plot(plot_args, plot_output, extrapolate_to, log_y);
     if (pred->parsed()) {
       if (at.empty() && budget.empty()) throw UsageError("predict needs --at and/or --budget");
-      return run_predict(models_path, at, confidence, budget, budget_limit, predict_format,
-                         predict_output);
+      return run_predict(models_path, at, confidence, budget, budget_limit, predict_output);
     }
-    if (cmp->parsed()) {
-      const ModelsFile a = read_models_json(compare_a);
-      const ModelsFile b = read_models_json(compare_b);
-      ComparisonNames n{compare_a, compare_b};
-      if (!names.empty()) {
-        const auto comma = names.find(',');
-        if (comma == std::string::npos)
-          throw UsageError("bad --names: give two names, e.g. gnu,llvm");
-        n.a = names.substr(0, comma);
-        n.b = names.substr(comma + 1);
-      }
-      if (compare_format == "text") {
-        write_output(compare_output, format_comparison(a, b, n));
-      } else if (compare_format == "json") {
-        write_output(compare_output, format_comparison_json(a, b, n));
-      } else {
-        throw UsageError(fmt::format("bad --format '{}': use text or json", compare_format));
-      }
-      return fail_on_difference && compare_models(a, b).growth_differences() > 0 ? 1 : 0;
-    }
+    if (cmp->parsed()) return run_compare(compare);
   } catch (const InputError& e) {
     std::cerr << "modeler: " << e.what() << "\n";
     return 2;

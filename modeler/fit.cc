@@ -8,6 +8,8 @@
 #include <limits>
 #include <numeric>
 
+#include "modeler/budget.h"
+#include "modeler/degenerate.h"
 #include "modeler/extrap_preset.h"
 #include "modeler/noise_aware.h"
 #include "modeler/points.h"
@@ -19,13 +21,49 @@ namespace ompscale::modeler {
 
 namespace {
 
+/// A kernel's budget as its fits use it: absolute, in the data's unit.
+struct KernelBudget {
+  std::optional<double> absolute;
+  std::optional<PointSummary> base;  ///< the point a relative budget is relative to
+  std::string unusable;              ///< why a requested budget has no value
+};
+
+KernelBudget resolve_budget(const std::optional<BudgetSpec>& spec, const Points& all,
+                            double resolution) {
+  KernelBudget budget;
+  if (!spec) return budget;
+  if (!spec->relative) {
+    budget.absolute = spec->value;
+    return budget;
+  }
+  budget.base = relative_budget_base(all.summary, resolution);
+  if (budget.base) {
+    budget.absolute = spec->value * budget.base->value;
+  } else {
+    budget.unusable = fmt::format(
+        "no budget {:g}x: no thread count costs {:g} times the resolution ({:.3g}) or more, so "
+        "nothing is measured well enough to be relative to",
+        spec->value, kBaseResolutions, resolution);
+  }
+  return budget;
+}
+
+bool finite_model(const ClassModel& m) {
+  if (!std::isfinite(m.model.constant)) return false;
+  return std::all_of(m.model.terms.begin(), m.model.terms.end(),
+                     [](const Term& t) { return std::isfinite(t.coefficient); });
+}
+
 /// Fits one set of points with the configured method, then adds everything derived from the model.
-ClassModel fit_points(const Points& p, const ModelerOptions& options,
-                      const std::optional<BudgetSpec>& budget) {
-  ClassModel result =
-      options.extrap_compatible ? fit_extrap(p, options) : fit_noise_aware(p, options);
+ClassModel fit_points(const Points& p, const ModelerOptions& options, const KernelBudget& budget) {
+  if (auto reason = why_no_model(p)) return no_model(p, std::move(*reason));
+  const bool zero = all_zero(p);
+  ClassModel result = zero                        ? zero_model(p)
+                      : options.extrap_compatible ? fit_extrap(p, options)
+                                                  : fit_noise_aware(p, options);
+  if (!finite_model(result)) return no_model(p, "the fit gave no finite model");
   result.points = p.summary;
-  if (options.extrap_compatible) {
+  if (options.extrap_compatible && !zero) {
     // Extra-P gives no intervals; a single-component distribution still serves predictions.
     PredictiveComponent only;
     only.model = result.model;
@@ -36,17 +74,15 @@ ClassModel fit_points(const Points& p, const ModelerOptions& options,
   result.valid = std::isfinite(result.stats.adjusted_r2) &&
                  result.stats.adjusted_r2 >= options.valid_adjusted_r2;
   result.worse_than_log = result.valid && result.model.grows_faster_than_log();
-  if (p.size() < 3) {
-    result.warnings.push_back(
-        fmt::format("only {} thread count(s): constant model; measure at least 3", p.size()));
-  }
   for (double t : options.predict_at) {
     result.predictions.push_back(predict(result.predictive, t, options.confidence));
   }
-  if (budget) {
-    const double absolute = budget->relative ? budget->value * p.y.front() : budget->value;
-    result.budget = find_budget_crossing(result.predictive, absolute, options.confidence,
+  if (budget.absolute) {
+    result.budget = find_budget_crossing(result.predictive, *budget.absolute, options.confidence,
                                          p.t.front(), options.budget_search_limit);
+    result.budget->base = budget.base;
+  } else if (!budget.unusable.empty()) {
+    result.warnings.push_back(budget.unusable);
   }
   return result;
 }
@@ -152,11 +188,29 @@ PartitionChoice choose_partition(const Points& all, const ModelerOptions& option
   return choice;
 }
 
+/// The kernel's points, without NaN and infinite repetitions; `note` says how many were left out.
+Points finite_points(const Kernel& kernel, Aggregation aggregation, double& resolution,
+                     std::string& note) {
+  std::size_t dropped = 0;
+  const Kernel finite = finite_part(kernel, dropped);
+  if (dropped > 0) {
+    note = fmt::format("{} NaN or infinite value{} left out", dropped, dropped == 1 ? "" : "s");
+  }
+  resolution = resolution_of(finite);
+  return summarize(finite, aggregation);
+}
+
 KernelResult fit_kernel_with_budget(const Kernel& kernel, const ModelerOptions& options,
-                                    const std::optional<BudgetSpec>& budget) {
+                                    const std::optional<BudgetSpec>& spec) {
   KernelResult result;
-  const Points all = summarize(kernel, options.aggregation);
-  if (all.size() == 0) return result;
+  double resolution = 0.0;
+  std::string note;
+  const Points all = finite_points(kernel, options.aggregation, resolution, note);
+  if (all.size() == 0) {
+    if (!note.empty()) result.models.push_back(no_model(all, "no finite value: " + note));
+    return result;
+  }
+  const KernelBudget budget = resolve_budget(spec, all, resolution);
   auto fit_partition = [&](const Partition& parts) {
     for (const auto& [name, indices] : parts) {
       ClassModel m = fit_points(subset(all, indices), options, budget);
@@ -164,37 +218,20 @@ KernelResult fit_kernel_with_budget(const Kernel& kernel, const ModelerOptions& 
       result.models.push_back(std::move(m));
     }
   };
-  switch (options.class_mode) {
-    case ClassMode::kNone:
-      result.models.push_back(fit_points(all, options, budget));
-      break;
-    case ClassMode::kList:
-      fit_partition(partition_by(all, options.classes));
-      break;
-    case ClassMode::kAuto: {
-      const PartitionChoice choice = choose_partition(all, options);
-      result.class_decision = choice.decision;
-      if (choice.parts) {
-        fit_partition(*choice.parts);
-      } else {
-        result.models.push_back(fit_points(all, options, budget));
-      }
-      break;
-    }
+  const bool fittable = !why_no_model(all) && !all_zero(all);
+  if (options.class_mode == ClassMode::kList) {
+    fit_partition(partition_by(all, options.classes));
+  } else if (options.class_mode == ClassMode::kAuto && fittable) {
+    const PartitionChoice choice = choose_partition(all, options);
+    result.class_decision = choice.decision;
+    if (choice.parts) fit_partition(*choice.parts);
+  }
+  if (result.models.empty()) result.models.push_back(fit_points(all, options, budget));
+  for (ClassModel& m : result.models) {
+    m.resolution = resolution;
+    if (!note.empty()) m.warnings.push_back(note);
   }
   return result;
-}
-
-std::optional<BudgetSpec> budget_for_kernel(const Dataset& dataset, const Kernel& kernel,
-                                            const std::optional<BudgetSpec>& budget) {
-  if (!budget || budget->relative || budget->unit.empty()) return budget;
-  const auto it = std::find(dataset.key_columns.begin(), dataset.key_columns.end(), "unit");
-  if (it == dataset.key_columns.end()) return budget;
-  const auto unit = kernel.key_value(static_cast<std::size_t>(it - dataset.key_columns.begin()));
-  BudgetSpec converted = *budget;
-  converted.value = convert_time(budget->value, budget->unit, unit);
-  converted.unit = std::string(unit);
-  return converted;
 }
 
 }  // namespace

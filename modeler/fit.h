@@ -11,7 +11,8 @@
 
 namespace ompscale::modeler {
 
-/// Models one kernel. Kernels with fewer than two points get a constant model and a warning.
+/// Models one kernel. A degenerate kernel (too few thread counts, unusable values) gets a
+/// ClassModel that says why it has no model (ClassModel::no_model), never an exception or a crash.
 KernelResult fit_kernel(const Kernel& kernel, const ModelerOptions& options);
 
 /// Models every kernel, in parallel over kernels; results are in kernel order.

@@ -96,7 +96,7 @@ std::vector<SliceModel> model_slices(std::span<const Sample2> samples, int which
     const Kernel kernel = Kernel::from_samples({""}, std::move(slice));
     if (kernel.size() < options.min_slice_points) continue;
     const KernelResult r = fit_kernel(kernel, o);
-    if (r.models.empty()) continue;
+    if (r.models.empty() || !r.models.front().has_model()) continue;
     out.push_back({which, other, r.models.front().model});
   }
   return out;

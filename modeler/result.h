@@ -77,6 +77,8 @@ struct BudgetCrossing {
   std::optional<double> threads_early;  ///< crossing of the interval's upper bound (pessimistic)
   std::optional<double> threads_late;   ///< crossing of the interval's lower bound (optimistic)
   double search_limit = 0.0;            ///< largest thread count searched
+  /// For a relative budget ("4x"): the measured point it is relative to (budget.h).
+  std::optional<PointSummary> base = std::nullopt;
 };
 
 /// The model of one kernel for one thread-count class.
@@ -95,6 +97,15 @@ struct ClassModel {
   std::vector<std::string> warnings;
   std::vector<Prediction> predictions;
   std::optional<BudgetCrossing> budget;
+  /// Why there is no model (fewer than 3 thread counts, values the fit cannot use); empty when
+  /// `model` holds one. Without a model `points` still show what was measured, nothing is
+  /// predicted and the statistics are NaN.
+  std::string no_model;
+  /// The kernel's resolution: the smallest step between two distinct repetitions of one thread
+  /// count (0 when unknown). Relative budgets choose their base with it (budget.h).
+  double resolution = 0.0;
+
+  bool has_model() const { return no_model.empty(); }
 };
 
 struct KernelResult {

@@ -3,9 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 
+#include "common/error.h"
+#include "common/text.h"
 #include "modeler/io/write_common.h"
 
 namespace ompscale::modeler {
@@ -16,30 +21,48 @@ using Json = nlohmann::ordered_json;
 using io_detail::TextTable;
 using Align = TextTable::Align;
 
-// A kernel's identity across files: its non-empty (column, value) pairs, sorted, so files that
-// order their key columns differently, or carry an always-empty extra column, still match.
+// A kernel's identity across files: its non-empty (column, value) pairs without the columns
+// compared across, sorted, so files that order their key columns differently, or carry an
+// always-empty extra column, still match.
 using Identity = std::vector<std::pair<std::string, std::string>>;
 
+bool contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
 std::vector<std::pair<std::string, std::string>> key_pairs(const Dataset& dataset,
-                                                           const Kernel& kernel) {
+                                                           const Kernel& kernel,
+                                                           const std::vector<std::string>& skip) {
   std::vector<std::pair<std::string, std::string>> pairs;
   for (std::size_t c = 0; c < dataset.key_columns.size(); ++c) {
     const std::string_view value = kernel.key_value(c);
-    if (!value.empty()) pairs.emplace_back(dataset.key_columns[c], std::string(value));
+    if (!value.empty() && !contains(skip, dataset.key_columns[c]))
+      pairs.emplace_back(dataset.key_columns[c], std::string(value));
   }
   return pairs;
 }
 
-Identity identity_of(std::vector<std::pair<std::string, std::string>> pairs) {
-  std::sort(pairs.begin(), pairs.end());
-  return pairs;
+Identity identity_of(const ModelsFile& file, const KernelResult& result,
+                     const std::vector<std::string>& across) {
+  Identity id = key_pairs(file.dataset, io_detail::kernel_of(file.dataset, result), across);
+  std::sort(id.begin(), id.end());
+  return id;
+}
+
+std::string label_of(const std::vector<std::pair<std::string, std::string>>& pairs) {
+  std::string label;
+  for (const auto& [column, value] : pairs) {
+    if (!label.empty()) label += ' ';
+    label += column + "=" + value;
+  }
+  return label.empty() ? "(all)" : label;
 }
 
 ComparedKey compared_key(const ModelsFile& file, const KernelResult& result,
-                         const std::string& thread_class) {
-  const Kernel& kernel = io_detail::kernel_of(file.dataset, result);
-  return {key_pairs(file.dataset, kernel), io_detail::kernel_label(file.dataset, kernel),
-          thread_class};
+                         const std::string& thread_class, const std::vector<std::string>& across) {
+  auto pairs = key_pairs(file.dataset, io_detail::kernel_of(file.dataset, result), across);
+  std::string label = label_of(pairs);
+  return {std::move(pairs), std::move(label), thread_class};
 }
 
 const ClassModel* find_class(const KernelResult& result, const std::string& thread_class) {
@@ -49,6 +72,96 @@ const ClassModel* find_class(const KernelResult& result, const std::string& thre
   return nullptr;
 }
 
+// The distinct non-empty values of `column` in `file`'s kernels.
+std::set<std::string> values_of(const ModelsFile& file, const std::string& column) {
+  std::set<std::string> values;
+  const std::size_t c = io_detail::key_column_index(file.dataset, column);
+  if (c >= file.dataset.key_columns.size()) return values;
+  for (const Kernel& kernel : file.dataset.kernels) {
+    if (!kernel.key_value(c).empty()) values.emplace(kernel.key_value(c));
+  }
+  return values;
+}
+
+// Columns holding one value in each file and a different one in each: what two runs differ in.
+std::vector<std::string> automatic_across(const ModelsFile& a, const ModelsFile& b) {
+  std::vector<std::string> across;
+  for (const std::string& column : a.dataset.key_columns) {
+    const auto va = values_of(a, column);
+    const auto vb = values_of(b, column);
+    if (va.size() == 1 && vb.size() == 1 && va != vb) across.push_back(column);
+  }
+  return across;
+}
+
+void check_across(const ModelsFile& a, const ModelsFile& b,
+                  const std::vector<std::string>& across) {
+  for (const std::string& column : across) {
+    if (contains(a.dataset.key_columns, column) || contains(b.dataset.key_columns, column))
+      continue;
+    throw UsageError(fmt::format("--across '{}': not a key column of either file; A has {}", column,
+                                 fmt::join(a.dataset.key_columns, ", ")));
+  }
+}
+
+// Each kernel of `file` must keep its own identity without the columns compared across.
+std::map<Identity, const KernelResult*> by_identity(const ModelsFile& file, const char* letter,
+                                                    const std::vector<std::string>& across) {
+  std::map<Identity, const KernelResult*> out;
+  for (const KernelResult& r : file.results) {
+    const auto [it, inserted] = out.emplace(identity_of(file, r, across), &r);
+    if (inserted || across.empty()) continue;  // duplicates in a file: the first wins
+    const Kernel& first = io_detail::kernel_of(file.dataset, *it->second);
+    throw UsageError(fmt::format(
+        "comparing across {} leaves two kernels of {} with one key ({} and {}): name fewer "
+        "columns with --across",
+        fmt::join(across, ", "), letter, io_detail::kernel_label(file.dataset, first),
+        io_detail::kernel_label(file.dataset, io_detail::kernel_of(file.dataset, r))));
+  }
+  return out;
+}
+
+// "runtime=libgomp compiler=gcc-12": the values a file holds in the columns compared across.
+std::string across_values(const ModelsFile& file, const std::vector<std::string>& across) {
+  std::vector<std::string> parts;
+  for (const std::string& column : across) {
+    const auto values = values_of(file, column);
+    if (values.empty()) continue;
+    parts.push_back(values.size() == 1 ? column + "=" + *values.begin()
+                                       : fmt::format("{}=({})", column, fmt::join(values, "|")));
+  }
+  return fmt::format("{}", fmt::join(parts, " "));
+}
+
+std::string model_text(const ClassModel& m, const std::string& parameter) {
+  return m.has_model() ? m.model.to_string(parameter, 4) : io_detail::measured_text(m);
+}
+
+std::string growth_text(const ClassModel& m) {
+  return m.has_model() ? std::string(to_string(m.growth)) : std::string("no model");
+}
+
+// Key columns every matched kernel has with the same value: said once on a terminal.
+std::vector<std::pair<std::string, std::string>> shared_pairs(const ModelComparison& comparison) {
+  if (comparison.matched.size() < 2) return {};
+  std::vector<std::pair<std::string, std::string>> shared = comparison.matched.front().key.key;
+  for (const ComparedModel& m : comparison.matched) {
+    std::erase_if(shared, [&](const auto& pair) {
+      return std::find(m.key.key.begin(), m.key.key.end(), pair) == m.key.key.end();
+    });
+  }
+  return shared;
+}
+
+std::string short_label(const ComparedKey& key,
+                        const std::vector<std::pair<std::string, std::string>>& shared) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (const auto& pair : key.key) {
+    if (std::find(shared.begin(), shared.end(), pair) == shared.end()) pairs.push_back(pair);
+  }
+  return label_of(pairs);
+}
+
 Json key_json(const ComparedKey& key) {
   Json out = Json::object();
   for (const auto& [column, value] : key.key) out[column] = value;
@@ -56,18 +169,26 @@ Json key_json(const ComparedKey& key) {
 }
 
 Json side_json(const ClassModel& m, const std::string& parameter) {
-  return {{"model", m.model.to_string(parameter)},
+  return {{"model", m.has_model() ? Json(m.model.to_string(parameter)) : Json(nullptr)},
+          {"no_model", m.has_model() ? Json(nullptr) : Json(m.no_model)},
           {"growth", std::string(to_string(m.growth))},
           {"adjusted_r2", m.stats.adjusted_r2},
           {"valid", m.valid},
           {"worse_than_log", m.worse_than_log}};
 }
 
-Json file_json(const ModelsFile& file, const std::string& name) {
+Json file_json(const ModelsFile& file, const std::string& name,
+               const std::vector<std::string>& across) {
+  Json values = Json::object();
+  for (const std::string& column : across) {
+    const auto v = values_of(file, column);
+    values[column] = std::vector<std::string>(v.begin(), v.end());
+  }
   return {{"name", name},
           {"parameter", file.dataset.parameter},
           {"ompscale_version", file.ompscale_version},
-          {"sources", file.dataset.sources}};
+          {"sources", file.dataset.sources},
+          {"across_values", std::move(values)}};
 }
 
 }  // namespace
@@ -77,51 +198,93 @@ std::size_t ModelComparison::growth_differences() const {
       matched.begin(), matched.end(), [](const ComparedModel& m) { return m.growth_differs; }));
 }
 
-ModelComparison compare_models(const ModelsFile& a, const ModelsFile& b) {
-  std::map<Identity, const KernelResult*> b_by_identity;
-  for (const KernelResult& r : b.results) {
-    const Identity id = identity_of(key_pairs(b.dataset, io_detail::kernel_of(b.dataset, r)));
-    b_by_identity.emplace(id, &r);  // the first of duplicate keys wins, as in A below
-  }
-
+ModelComparison compare_models(const ModelsFile& a, const ModelsFile& b,
+                               const std::optional<std::vector<std::string>>& across) {
   ModelComparison out;
+  out.across = across ? *across : automatic_across(a, b);
+  check_across(a, b, out.across);
+  by_identity(a, "A", out.across);  // the same check for A's kernels
+  const std::map<Identity, const KernelResult*> b_by_identity = by_identity(b, "B", out.across);
+
   std::map<Identity, std::vector<std::string>> matched_classes;  // per B kernel
   for (const KernelResult& ra : a.results) {
-    const Identity id = identity_of(key_pairs(a.dataset, io_detail::kernel_of(a.dataset, ra)));
+    const Identity id = identity_of(a, ra, out.across);
     const auto it = b_by_identity.find(id);
     for (const ClassModel& ma : ra.models) {
       const ClassModel* mb =
           it == b_by_identity.end() ? nullptr : find_class(*it->second, ma.thread_class);
-      ComparedKey key = compared_key(a, ra, ma.thread_class);
+      ComparedKey key = compared_key(a, ra, ma.thread_class, out.across);
       if (mb == nullptr) {
         out.only_in_a.push_back(std::move(key));
         continue;
       }
       matched_classes[id].push_back(ma.thread_class);
-      out.matched.push_back({std::move(key), ma, *mb, ma.growth != mb->growth});
+      const bool differs = ma.has_model() && mb->has_model() && ma.growth != mb->growth;
+      out.matched.push_back({std::move(key), ma, *mb, differs});
     }
   }
   for (const KernelResult& rb : b.results) {
-    const Identity id = identity_of(key_pairs(b.dataset, io_detail::kernel_of(b.dataset, rb)));
-    const auto& done = matched_classes[id];
+    const auto& done = matched_classes[identity_of(b, rb, out.across)];
     for (const ClassModel& mb : rb.models) {
       if (std::find(done.begin(), done.end(), mb.thread_class) != done.end()) continue;
-      out.only_in_b.push_back(compared_key(b, rb, mb.thread_class));
+      out.only_in_b.push_back(compared_key(b, rb, mb.thread_class, out.across));
     }
   }
   return out;
 }
 
+std::string explain_no_match(const ModelsFile& a, const ModelsFile& b,
+                             const ModelComparison& comparison) {
+  std::vector<std::string> disjoint;
+  for (const std::string& column : a.dataset.key_columns) {
+    if (contains(comparison.across, column)) continue;
+    const auto va = values_of(a, column);
+    const auto vb = values_of(b, column);
+    std::vector<std::string> shared;
+    std::set_intersection(va.begin(), va.end(), vb.begin(), vb.end(), std::back_inserter(shared));
+    if (!va.empty() && !vb.empty() && shared.empty()) disjoint.push_back(column);
+  }
+  std::string text =
+      comparison.across.empty()
+          ? std::string("no kernel and class is in both files")
+          : fmt::format("no kernel and class is in both files, even compared across {}",
+                        fmt::join(comparison.across, ", "));
+  if (!disjoint.empty()) {
+    std::vector<std::string> suggested = comparison.across;
+    suggested.insert(suggested.end(), disjoint.begin(), disjoint.end());
+    text += fmt::format("; the files share no value of {} (compare across them: --across {})",
+                        fmt::join(disjoint, ", "), fmt::join(suggested, ","));
+  }
+  if (a.dataset.key_columns != b.dataset.key_columns) {
+    text += fmt::format("; A's key columns are {}, B's {}", fmt::join(a.dataset.key_columns, ","),
+                        fmt::join(b.dataset.key_columns, ","));
+  }
+  return text;
+}
+
 std::string format_comparison(const ModelsFile& a, const ModelsFile& b,
-                              const ComparisonNames& names) {
-  const ModelComparison comparison = compare_models(a, b);
-  std::string out = fmt::format("A = {}, B = {}\n", names.a, names.b);
+                              const ModelComparison& comparison, const ComparisonNames& names,
+                              std::size_t width) {
+  std::string out = fmt::format("A = {}, B = {}", names.a, names.b);
+  if (!comparison.across.empty()) {
+    out += fmt::format("; compared across {}", fmt::join(comparison.across, ", "));
+    out = wrap(out, width);
+    out += wrap("A: " + across_values(a, comparison.across), width, "  ", "      ");
+    out += wrap("B: " + across_values(b, comparison.across), width, "  ", "      ");
+  } else {
+    out = wrap(out, width);
+  }
   if (a.dataset.parameter != b.dataset.parameter) {
-    out += fmt::format("note: the files model different parameters ({} in A, {} in B)\n",
-                       a.dataset.parameter, b.dataset.parameter);
+    out += wrap(fmt::format("note: the files model different parameters ({} in A, {} in B)",
+                            a.dataset.parameter, b.dataset.parameter),
+                width);
   }
   out += '\n';
 
+  // On a terminal the key values every row shares are said once.
+  const auto shared =
+      width > 0 ? shared_pairs(comparison) : std::vector<std::pair<std::string, std::string>>{};
+  if (!shared.empty()) out += wrap("Every kernel has " + label_of(shared), width) + "\n";
   if (comparison.matched.empty()) {
     out += "No kernel and class is present in both files.\n";
   } else {
@@ -129,12 +292,13 @@ std::string format_comparison(const ModelsFile& a, const ModelsFile& b,
                      Align::kLeft, Align::kLeft});
     table.add_row({"kernel", "class", "model A", "model B", "growth A", "growth B", ""});
     for (const ComparedModel& m : comparison.matched) {
-      table.add_row({m.key.label, m.key.thread_class, m.a.model.to_string(a.dataset.parameter, 4),
-                     m.b.model.to_string(b.dataset.parameter, 4),
-                     std::string(to_string(m.a.growth)), std::string(to_string(m.b.growth)),
-                     m.growth_differs ? "<< differs" : ""});
+      table.add_row({short_label(m.key, shared), m.key.thread_class,
+                     model_text(m.a, a.dataset.parameter), model_text(m.b, b.dataset.parameter),
+                     growth_text(m.a), growth_text(m.b), m.growth_differs ? "<< differs" : ""});
     }
-    out += table.render();
+    std::ostringstream rendered;
+    table.render_to(rendered, "", width, 0);
+    out += rendered.str();
     const std::size_t differing = comparison.growth_differences();
     out += fmt::format("\n{} model{} compared, {} with a different growth class.\n",
                        comparison.matched.size(), comparison.matched.size() == 1 ? "" : "s",
@@ -146,7 +310,7 @@ std::string format_comparison(const ModelsFile& a, const ModelsFile& b,
     if (keys.empty()) return;
     out += fmt::format("\nOnly in {} ({}):\n", letter, name);
     for (const ComparedKey& key : keys) {
-      out += fmt::format("  {} [{}]\n", key.label, key.thread_class);
+      out += wrap(fmt::format("{} [{}]", key.label, key.thread_class), width, "  ", "    ");
     }
   };
   list(comparison.only_in_a, "A", names.a);
@@ -154,9 +318,14 @@ std::string format_comparison(const ModelsFile& a, const ModelsFile& b,
   return out;
 }
 
+std::string format_comparison(const ModelsFile& a, const ModelsFile& b,
+                              const ComparisonNames& names) {
+  return format_comparison(a, b, compare_models(a, b), names);
+}
+
 std::string format_comparison_json(const ModelsFile& a, const ModelsFile& b,
+                                   const ModelComparison& comparison,
                                    const ComparisonNames& names) {
-  const ModelComparison comparison = compare_models(a, b);
   Json models = Json::array();
   for (const ComparedModel& m : comparison.matched) {
     models.push_back({{"key", key_json(m.key)},
@@ -172,8 +341,9 @@ std::string format_comparison_json(const ModelsFile& a, const ModelsFile& b,
     }
     return out;
   };
-  const Json document = {{"a", file_json(a, names.a)},
-                         {"b", file_json(b, names.b)},
+  const Json document = {{"a", file_json(a, names.a, comparison.across)},
+                         {"b", file_json(b, names.b, comparison.across)},
+                         {"across", comparison.across},
                          {"models", std::move(models)},
                          {"only_in_a", keys_json(comparison.only_in_a)},
                          {"only_in_b", keys_json(comparison.only_in_b)},
@@ -183,6 +353,11 @@ std::string format_comparison_json(const ModelsFile& a, const ModelsFile& b,
                            {"only_in_a", comparison.only_in_a.size()},
                            {"only_in_b", comparison.only_in_b.size()}}}};
   return document.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+std::string format_comparison_json(const ModelsFile& a, const ModelsFile& b,
+                                   const ComparisonNames& names) {
+  return format_comparison_json(a, b, compare_models(a, b), names);
 }
 
 }  // namespace ompscale::modeler

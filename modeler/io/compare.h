@@ -1,16 +1,23 @@
 #pragma once
 // `modeler compare a.json b.json`: the models of two runs side by side, e.g. two runtimes, two
-// machines or before and after a change (docs/output-formats.md, "Comparison").
+// machines, two bindings or before and after a change (docs/output-formats.md, "Comparison").
 //
-//   A = gcc.json, B = clang.json
+//   A = gnu.json, B = llvm.json; compared across runtime, runtime_version, compiler
+//     A: runtime=libgomp runtime_version=12.2.0 compiler=gcc-12.2.0
+//     B: runtime=libomp runtime_version=14.0.6 compiler=clang-14.0.6
 //
-//   kernel             class  model A               model B                  growth A     growth B
-//   construct=barrier  all    0.5 + 0.25 * t^(1)    0.4 + 0.3 * log2(t)^(1)  linear logarithmic  <<
-//   differs
+//   kernel             class  model A               model B                  growth A  growth B
+//   construct=barrier  all    0.5 + 0.25 * t^(1)    0.4 + 0.3 * log2(t)^(1)  linear    logarithmic
+//   << differs
 //
-// Kernels are matched by their key (the non-empty key values, whatever the column order), then
-// models by thread-count class. Kernels or classes present in one file only are listed at the end.
+// Kernels are matched by their key (the non-empty key values, whatever the column order) without
+// the columns compared across, then models by thread-count class. By default the columns compared
+// across are those that hold one value in each file and a different one in each (the runtime of
+// two sweeps, their machine or binding); --across names them. Kernels or classes present in one
+// file only are listed at the end.
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,23 +49,37 @@ struct ComparedModel {
 };
 
 struct ModelComparison {
+  /// Key columns not matched on (what is compared across), in A's column order.
+  std::vector<std::string> across;
   std::vector<ComparedModel> matched;  ///< in A's order
   std::vector<ComparedKey> only_in_a;
   std::vector<ComparedKey> only_in_b;  ///< in B's order
 
-  /// Matched models whose growth class differs: what `--fail-on-growth-change` style checks use.
+  /// Matched models whose growth class differs: what `--fail-on-difference` checks.
   std::size_t growth_differences() const;
 };
 
-/// Matches the models of `a` and `b`.
-ModelComparison compare_models(const ModelsFile& a, const ModelsFile& b);
+/// Matches the models of `a` and `b`, ignoring the key columns in `across`; without `across`, the
+/// columns that hold one value in each file and a different one in each. Throws UsageError when
+/// an `across` column is in neither file, or when a kernel of B becomes ambiguous without them.
+ModelComparison compare_models(const ModelsFile& a, const ModelsFile& b,
+                               const std::optional<std::vector<std::string>>& across = {});
+
+/// Why nothing matched, for the error message: the columns whose values the files do not share.
+std::string explain_no_match(const ModelsFile& a, const ModelsFile& b,
+                             const ModelComparison& comparison);
 
 /// The side-by-side text table, rows whose growth classes differ marked "<< differs", then the
-/// kernels and classes found in one file only.
+/// kernels and classes found in one file only. `width`: the terminal's columns (0: no limit).
+std::string format_comparison(const ModelsFile& a, const ModelsFile& b,
+                              const ModelComparison& comparison, const ComparisonNames& names,
+                              std::size_t width = 0);
 std::string format_comparison(const ModelsFile& a, const ModelsFile& b,
                               const ComparisonNames& names = {});
 
 /// The same as a JSON document (see docs/output-formats.md for its fields).
+std::string format_comparison_json(const ModelsFile& a, const ModelsFile& b,
+                                   const ModelComparison& comparison, const ComparisonNames& names);
 std::string format_comparison_json(const ModelsFile& a, const ModelsFile& b,
                                    const ComparisonNames& names = {});
 

@@ -85,7 +85,10 @@ Json class_model_json(const ClassModel& m, const std::string& parameter) {
   }
   Json budget = nullptr;
   if (m.budget) {
+    Json base = nullptr;
+    if (m.budget->base) base = {{"param", m.budget->base->param}, {"value", m.budget->base->value}};
     budget = {{"budget", m.budget->budget},
+              {"base", std::move(base)},
               {"threads", optional_number(m.budget->threads)},
               {"threads_early", optional_number(m.budget->threads_early)},
               {"threads_late", optional_number(m.budget->threads_late)},
@@ -105,7 +108,9 @@ Json class_model_json(const ClassModel& m, const std::string& parameter) {
                           {"positive", c.positive}});
   }
   return {{"class", m.thread_class},
-          {"model", m.model.to_string(parameter)},
+          {"model", m.has_model() ? Json(m.model.to_string(parameter)) : Json(nullptr)},
+          {"no_model", m.has_model() ? Json(nullptr) : Json(m.no_model)},
+          {"resolution", m.resolution},
           {"terms", terms_json(m.model.terms)},
           {"constant", m.model.constant},
           {"points", std::move(points)},
@@ -311,6 +316,8 @@ ClassModel read_class_model(const Node& node) {
   if (auto f = node.optional_field("worse_than_log")) m.worse_than_log = f->boolean();
   if (auto f = node.optional_field("noise_dominates")) m.noise_dominates = f->boolean();
   if (auto f = node.optional_field("warnings")) m.warnings = f->strings();
+  if (auto f = node.optional_field("no_model"); f && !f->json().is_null()) m.no_model = f->string();
+  if (auto f = node.optional_field("resolution")) m.resolution = f->number();
 
   if (auto f = node.optional_field("points")) {
     for (const Node& p : f->elements()) {
@@ -344,13 +351,17 @@ ClassModel read_class_model(const Node& node) {
     b.threads_early = f->field("threads_early").optional_number();
     b.threads_late = f->field("threads_late").optional_number();
     b.search_limit = f->field("search_limit").number();
+    if (auto base = f->optional_field("base"); base && !base->json().is_null()) {
+      b.base = PointSummary{.param = base->field("param").number(),
+                            .value = base->field("value").number()};
+    }
     m.budget = b;
   }
   if (auto f = node.optional_field("predictive")) {
     for (const Node& c : f->field("components").elements()) {
       m.predictive.components.push_back(read_component(c));
     }
-  } else {
+  } else if (m.has_model()) {
     // Without the predictive part the model itself is the prediction, with no uncertainty.
     PredictiveComponent only;
     only.model = m.model;

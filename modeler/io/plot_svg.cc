@@ -44,7 +44,7 @@ const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Without font metrics, widths are estimated; DejaVu Sans averages ~0.6 em per character.
 double text_width(std::string_view text, double font_size) {
-  return 0.6 * font_size * static_cast<double>(io_detail::display_width(text));
+  return 0.6 * font_size * static_cast<double>(display_width(text));
 }
 
 // Cuts `text` to fit `width` pixels, marking the cut with an ellipsis (UTF-8 safe).
@@ -354,7 +354,9 @@ void draw_panel(SvgWriter& svg, const PanelData& panel, int index, double left, 
         if (!options.log_y || v > 0.0) values.add(v);
       }
     }
-    curves.push_back(curve_pieces(s, extent.measured_lo, extent.right));
+    // A class without a model shows its points only.
+    curves.push_back(s.model->has_model() ? curve_pieces(s, extent.measured_lo, extent.right)
+                                          : std::vector<CurvePiece>{});
     for (const CurvePiece& piece : curves.back()) {
       for (const auto& [t, v] : piece.points) {
         if (!options.log_y || v > 0.0) values.add(v);
@@ -576,32 +578,6 @@ double draw_legend(SvgWriter& svg, const std::vector<LegendEntry>& entries, doub
   return y + kRow / 2 - top;
 }
 
-// Key columns whose value every plotted kernel shares: they go into the figure title instead of
-// being repeated in every panel's title.
-std::vector<bool> shared_columns(const Dataset& dataset, const std::vector<KernelResult>& results) {
-  std::vector<bool> shared(dataset.key_columns.size(), results.size() > 1);
-  if (results.size() <= 1) return shared;
-  const Kernel& first = io_detail::kernel_of(dataset, results.front());
-  for (const KernelResult& r : results) {
-    const Kernel& k = io_detail::kernel_of(dataset, r);
-    for (std::size_t c = 0; c < shared.size(); ++c) {
-      shared[c] = shared[c] && k.key_value(c) == first.key_value(c);
-    }
-  }
-  return shared;
-}
-
-std::string key_text(const Dataset& dataset, const Kernel& kernel, const std::vector<bool>& skip) {
-  std::string out;
-  for (std::size_t c = 0; c < dataset.key_columns.size(); ++c) {
-    const std::string_view value = kernel.key_value(c);
-    if (skip[c] || value.empty()) continue;
-    if (!out.empty()) out += ' ';
-    out += fmt::format("{}={}", dataset.key_columns[c], value);
-  }
-  return out;
-}
-
 std::string value_label(const Dataset& dataset, const Kernel& kernel) {
   const std::size_t metric = io_detail::key_column_index(dataset, "metric");
   const std::size_t unit = io_detail::key_column_index(dataset, "unit");
@@ -657,7 +633,9 @@ std::string plot_svg(const Dataset& dataset, const std::vector<KernelResult>& re
     }
   }
 
-  const std::vector<bool> shared = shared_columns(dataset, results);
+  std::vector<std::size_t> plotted;
+  for (const KernelResult& r : results) plotted.push_back(r.kernel);
+  const std::vector<bool> shared = io_detail::shared_columns(dataset, plotted);
   std::vector<PanelData> panels;
   bool any_unmodeled = false;
   bool any_extrapolation = false;
@@ -666,7 +644,7 @@ std::string plot_svg(const Dataset& dataset, const std::vector<KernelResult>& re
     const Kernel& kernel = io_detail::kernel_of(dataset, r);
     PanelData panel;
     panel.full_key = io_detail::kernel_label(dataset, kernel);
-    panel.title = key_text(dataset, kernel, shared);
+    panel.title = io_detail::key_text(dataset, kernel, shared);
     if (panel.title.empty()) panel.title = panel.full_key;
     panel.value_label = value_label(dataset, kernel);
     for (const ClassModel& m : r.models) {
@@ -715,8 +693,9 @@ std::string plot_svg(const Dataset& dataset, const std::vector<KernelResult>& re
     const std::size_t unit = io_detail::key_column_index(dataset, "unit");
     if (unit < skip.size()) skip[unit] = true;
     const std::string common =
-        results.empty() ? std::string()
-                        : key_text(dataset, io_detail::kernel_of(dataset, results.front()), skip);
+        results.empty()
+            ? std::string()
+            : io_detail::key_text(dataset, io_detail::kernel_of(dataset, results.front()), skip);
     title = common.empty() ? "Scaling models" : "Scaling models: " + common;
   }
   const std::string subtitle =

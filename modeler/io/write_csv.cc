@@ -59,7 +59,7 @@ std::string format_models_csv(const Dataset& dataset, const std::vector<KernelRe
     header.push_back(fmt::format("term{}_log_exponent", k));
   }
   for (const char* column : {"adjusted_r2", "smape", "cv_error", "rss", "growth", "valid",
-                             "worse_than_log", "noise_dominates"}) {
+                             "worse_than_log", "noise_dominates", "no_model"}) {
     header.emplace_back(column);
   }
   for (double param : predicted_params) {
@@ -69,8 +69,8 @@ std::string format_models_csv(const Dataset& dataset, const std::vector<KernelRe
     header.push_back(base + "_high");
   }
   if (has_budget) {
-    for (const char* column :
-         {"budget", "budget_threads", "budget_threads_early", "budget_threads_late"}) {
+    for (const char* column : {"budget", "budget_base_param", "budget_threads",
+                               "budget_threads_early", "budget_threads_late"}) {
       header.emplace_back(column);
     }
   }
@@ -82,7 +82,8 @@ std::string format_models_csv(const Dataset& dataset, const std::vector<KernelRe
     for (const ClassModel& m : result.models) {
       std::vector<std::string> row = key;
       row.push_back(m.thread_class);
-      row.push_back(m.model.to_string(dataset.parameter));
+      // No model: an empty model cell, and the reason in the last column.
+      row.push_back(m.has_model() ? m.model.to_string(dataset.parameter) : std::string());
       row.push_back(number_cell(m.model.constant));
       for (std::size_t k = 0; k < term_groups; ++k) {
         if (k < m.model.terms.size()) {
@@ -102,6 +103,7 @@ std::string format_models_csv(const Dataset& dataset, const std::vector<KernelRe
       row.push_back(bool_cell(m.valid));
       row.push_back(bool_cell(m.worse_than_log));
       row.push_back(bool_cell(m.noise_dominates));
+      row.push_back(m.no_model);
       for (double param : predicted_params) {
         const auto it = std::find_if(m.predictions.begin(), m.predictions.end(),
                                      [&](const Prediction& p) { return p.param == param; });
@@ -116,11 +118,12 @@ std::string format_models_csv(const Dataset& dataset, const std::vector<KernelRe
       if (has_budget) {
         if (m.budget) {
           row.push_back(number_cell(m.budget->budget));
+          row.push_back(m.budget->base ? number_cell(m.budget->base->param) : std::string());
           row.push_back(number_cell(m.budget->threads));
           row.push_back(number_cell(m.budget->threads_early));
           row.push_back(number_cell(m.budget->threads_late));
         } else {
-          row.insert(row.end(), 4, std::string());
+          row.insert(row.end(), 5, std::string());
         }
       }
       out += csv_line(row);

@@ -9,6 +9,8 @@
 #include <string_view>
 
 #include "common/error.h"
+#include "common/text.h"
+#include "modeler/budget.h"
 #include "modeler/io/write_common.h"
 
 namespace ompscale::modeler {
@@ -60,12 +62,13 @@ std::string flags_of(const ClassModel& model) {
   return out;
 }
 
-std::string header_line(const Dataset& dataset) {
+std::string header_line(const Dataset& dataset, std::size_t width) {
   const std::string sources = dataset.sources.empty()
                                   ? std::string("(no source)")
                                   : fmt::format("{}", fmt::join(dataset.sources, ", "));
-  return fmt::format("Models over {} from {} (ompscale {})\n", dataset.parameter, sources,
-                     version_string());
+  return wrap(fmt::format("Models over {} from {} (ompscale {})", dataset.parameter, sources,
+                          version_string()),
+              width, "", "  ");
 }
 
 std::string legend(const std::string& used_marks) {
@@ -81,11 +84,18 @@ std::string format_threads(const std::optional<double>& threads) {
   return threads ? format_significant(*threads, 7) : std::string("never");
 }
 
-TextTable model_table() {
-  TextTable table({Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft, Align::kRight,
-                   Align::kRight, Align::kRight, Align::kRight, Align::kLeft, Align::kLeft});
-  table.add_row(
-      {"", "kernel", "class", "model", "adj.R2", "SMAPE%", "xval%", "noise%", "growth", "flags"});
+// On a terminal the flags column is left out: the marks and the warnings say the same.
+TextTable model_table(bool flags) {
+  std::vector<Align> align{Align::kLeft,  Align::kLeft,  Align::kLeft,  Align::kLeft, Align::kRight,
+                           Align::kRight, Align::kRight, Align::kRight, Align::kLeft};
+  std::vector<std::string> header{"",       "kernel", "class",  "model", "adj.R2",
+                                  "SMAPE%", "xval%",  "noise%", "growth"};
+  if (flags) {
+    align.push_back(Align::kLeft);
+    header.emplace_back("flags");
+  }
+  TextTable table(std::move(align));
+  table.add_row(header);
   return table;
 }
 
@@ -96,11 +106,9 @@ TextTable predictions_table(const Dataset& dataset) {
   return table;
 }
 
-TextTable budget_table() {
-  TextTable table({Align::kLeft, Align::kLeft, Align::kRight, Align::kRight, Align::kRight,
-                   Align::kRight, Align::kRight});
-  table.add_row({"kernel", "class", "budget", "exceeded at", "earliest", "latest", "searched to"});
-  return table;
+std::string unit_of(const Dataset& dataset, const Kernel& kernel) {
+  const std::size_t unit = io_detail::key_column_index(dataset, "unit");
+  return unit < dataset.key_columns.size() ? std::string(kernel.key_value(unit)) : std::string();
 }
 
 }  // namespace
@@ -108,26 +116,54 @@ TextTable budget_table() {
 TextReport::TextReport(const Dataset& dataset, const TextReportOptions& options)
     : dataset_(dataset),
       options_(options),
-      models_(model_table()),
-      predictions_(predictions_table(dataset)),
-      budgets_(budget_table()) {
+      labels_(dataset, io_detail::all_kernels(dataset), options.width > 0),
+      models_(model_table(options.width == 0)),
+      predictions_(predictions_table(dataset)) {
   // One row per kernel (more with classes): the key, a model and a few numbers.
   models_.reserve(dataset.kernels.size() + 1, 64 + 2 * dataset.key_columns.size() * 12);
 }
 
+void TextReport::add_model_row(const std::string& label, const ClassModel& model) {
+  const bool flags = options_.width == 0;
+  if (!model.has_model()) {
+    // Statistics of a model that does not exist would mislead: dashes.
+    std::vector<std::string> row{"",
+                                 label,
+                                 model.thread_class,
+                                 io_detail::no_model_text(model),
+                                 "-",
+                                 "-",
+                                 "-",
+                                 format_fixed(largest_cv(model), 1),
+                                 "-"};
+    if (flags) row.emplace_back("no model");
+    models_.add_row(row);
+    warnings_.add("no model: " + model.no_model, fmt::format("{} [{}]", label, model.thread_class));
+    return;
+  }
+  const std::string marks = marks_of(model);
+  for (char mark : marks) {
+    if (used_marks_.find(mark) == std::string::npos) used_marks_ += mark;
+  }
+  std::vector<std::string> row{marks,
+                               label,
+                               model.thread_class,
+                               model.model.to_string(dataset_.parameter, options_.digits),
+                               format_fixed(model.stats.adjusted_r2, 4),
+                               format_fixed(model.stats.smape, 2),
+                               format_fixed(model.stats.cv_error, 2),
+                               format_fixed(largest_cv(model), 1),
+                               std::string(to_string(model.growth))};
+  if (flags) row.push_back(flags_of(model));
+  models_.add_row(row);
+}
+
 void TextReport::add(const KernelResult& result) {
-  const std::string label = kernel_label(dataset_, kernel_of(dataset_, result));
+  const Kernel& kernel = kernel_of(dataset_, result);
+  const std::string label = labels_.label(kernel);
   if (result.models.empty()) models_.add_row({"", label, "-", "(no model)"});
   for (const ClassModel& model : result.models) {
-    const std::string marks = marks_of(model);
-    for (char mark : marks) {
-      if (used_marks_.find(mark) == std::string::npos) used_marks_ += mark;
-    }
-    models_.add_row({marks, label, model.thread_class,
-                     model.model.to_string(dataset_.parameter, options_.digits),
-                     format_fixed(model.stats.adjusted_r2, 4), format_fixed(model.stats.smape, 2),
-                     format_fixed(model.stats.cv_error, 2), format_fixed(largest_cv(model), 1),
-                     std::string(to_string(model.growth)), flags_of(model)});
+    add_model_row(label, model);
     for (const Prediction& p : model.predictions) {
       predictions_.add_row({label, model.thread_class, format_significant(p.param, 6),
                             format_significant(p.value, 4),
@@ -136,38 +172,82 @@ void TextReport::add(const KernelResult& result) {
                             fmt::format("{}%", format_significant(p.level * 100.0, 3))});
     }
     if (model.budget) {
-      const BudgetCrossing& b = *model.budget;
-      budgets_.add_row({label, model.thread_class, format_significant(b.budget, 4),
-                        format_threads(b.threads), format_threads(b.threads_early),
-                        format_threads(b.threads_late), format_significant(b.search_limit, 7)});
+      budgets_.push_back({label, model.thread_class, *model.budget, unit_of(dataset_, kernel)});
     }
     for (const std::string& warning : model.warnings) {
-      warnings_ += fmt::format("  {} [{}]: {}\n", label, model.thread_class, warning);
+      warnings_.add(warning, fmt::format("{} [{}]", label, model.thread_class));
     }
   }
-  if (!result.class_decision.empty()) {
-    decisions_ += fmt::format("  {}: {}\n", label, result.class_decision);
+  if (!result.class_decision.empty()) decisions_.add(result.class_decision, label);
+}
+
+void TextReport::write_budgets(std::ostream& out) const {
+  if (budgets_.empty()) return;
+  bool relative = false;
+  std::vector<double> limits;
+  for (const BudgetRow& row : budgets_) {
+    relative |= row.crossing.base.has_value();
+    if (std::find(limits.begin(), limits.end(), row.crossing.search_limit) == limits.end())
+      limits.push_back(row.crossing.search_limit);
   }
+  std::vector<Align> align{Align::kLeft, Align::kLeft, Align::kRight};
+  std::vector<std::string> header{"kernel", "class", "budget"};
+  if (relative) align.push_back(Align::kRight), header.emplace_back("relative to");
+  for (const char* column : {"exceeded at", "earliest", "latest"})
+    align.push_back(Align::kRight), header.emplace_back(column);
+  if (limits.size() > 1) align.push_back(Align::kRight), header.emplace_back("searched to");
+  TextTable table(std::move(align));
+  table.add_row(header);
+  for (const BudgetRow& row : budgets_) {
+    const BudgetCrossing& b = row.crossing;
+    std::vector<std::string> cells{
+        row.label, row.thread_class,
+        format_significant(b.budget, 4) + (row.unit.empty() ? "" : " " + row.unit)};
+    if (relative) {
+      cells.push_back(b.base ? fmt::format("{} at {}", format_significant(b.base->value, 4),
+                                           format_significant(b.base->param, 6))
+                             : std::string("-"));
+    }
+    for (const auto& t : {b.threads, b.threads_early, b.threads_late})
+      cells.push_back(format_threads(t));
+    if (limits.size() > 1) cells.push_back(format_significant(b.search_limit, 7));
+    table.add_row(cells);
+  }
+  const std::string& t = dataset_.parameter;
+  std::string intro = fmt::format(
+      "Budget crossings: the smallest {} at which the predicted cost exceeds the budget; "
+      "earliest and latest where the prediction interval's upper and lower bound exceed it",
+      t);
+  if (relative) {
+    intro += fmt::format(
+        ". A relative budget is a multiple of the cost at the smallest {} that costs {:g} or more "
+        "times the data's resolution (the smallest step between repetitions)",
+        t, kBaseResolutions);
+  }
+  if (limits.size() == 1)
+    intro += fmt::format(". Searched up to {} {}", format_threads(limits[0]), t);
+  out << '\n' << wrap(intro + ":", options_.width);
+  table.render_to(out, "  ", options_.width, 0);
 }
 
 void TextReport::write(std::ostream& out) const {
-  if (options_.header) out << header_line(dataset_) << '\n';
-  models_.render_to(out);
+  const std::size_t width = options_.width;
+  if (options_.header) out << header_line(dataset_, width) << '\n';
+  if (!dataset_.kernels.empty()) {
+    if (const std::string shared = labels_.shared(dataset_.kernels.front()); !shared.empty())
+      out << wrap("Every kernel has " + shared, width) << '\n';
+  }
+  models_.render_to(out, "", width, 1);
   if (const std::string marks = legend(used_marks_); !marks.empty()) out << '\n' << marks;
   if (predictions_.rows() > 1) {
     out << "\nPredictions (value and prediction interval):\n";
-    predictions_.render_to(out, "  ");
+    predictions_.render_to(out, "  ", width, 0);
   }
-  if (budgets_.rows() > 1) {
-    // "earliest"/"latest" are where the interval's upper/lower bound crosses the budget.
-    out << fmt::format(
-        "\nBudget crossings (smallest {} at which the predicted cost exceeds the budget; earliest "
-        "and latest from the prediction interval):\n",
-        dataset_.parameter);
-    budgets_.render_to(out, "  ");
-  }
-  if (!warnings_.empty()) out << "\nWarnings:\n" << warnings_;
-  if (!decisions_.empty()) out << "\nClass decisions:\n" << decisions_;
+  write_budgets(out);
+  // On a terminal a group names its first few subjects; a file names them all.
+  const std::size_t named = width == 0 ? 0 : 3;
+  if (!warnings_.empty()) out << "\nWarnings:\n" << warnings_.render(width, "  ", named);
+  if (!decisions_.empty()) out << "\nClass decisions:\n" << decisions_.render(width, "  ", named);
 }
 
 std::string TextReport::finish() const {

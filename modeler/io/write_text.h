@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "common/message_groups.h"
 #include "modeler/io/write_common.h"
 #include "modeler/kernel.h"
 #include "modeler/result.h"
@@ -29,6 +30,11 @@ struct TextReportOptions {
   int digits = 4;
   /// Write the provenance line (sources and ompscale version) at the top.
   bool header = true;
+  /// Columns of the terminal the report is for; 0: no limit (files, --wide). With a limit, key
+  /// columns every kernel shares are said once, the flags column is left out (the marks and
+  /// warnings say the same), tables put the key on its own line when they are still too wide,
+  /// and text is wrapped; repeated warnings name their first three kernels.
+  std::size_t width = 0;
 };
 
 /// Builds the report one kernel at a time, so a caller can fit and report in chunks without
@@ -43,14 +49,24 @@ class TextReport {
   std::string finish() const;
 
  private:
+  struct BudgetRow {
+    std::string label;
+    std::string thread_class;
+    BudgetCrossing crossing;
+    std::string unit;
+  };
+  void add_model_row(const std::string& label, const ClassModel& model);
+  void write_budgets(std::ostream& out) const;
+
   const Dataset& dataset_;
   TextReportOptions options_;
+  io_detail::KeyLabels labels_;
   io_detail::TextTable models_;
   io_detail::TextTable predictions_;
-  io_detail::TextTable budgets_;
+  std::vector<BudgetRow> budgets_;
   std::string used_marks_;
-  std::string warnings_;
-  std::string decisions_;
+  MessageGroups warnings_{"model", "models"};
+  MessageGroups decisions_{"kernel", "kernels"};
 };
 
 /// One line per (kernel, class) model, in the order of `results`, then the detail sections.

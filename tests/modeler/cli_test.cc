@@ -388,15 +388,15 @@ TEST_F(CliPredict, PredictBudgetInDataUnitsAndRelative) {
     const auto rows = section(r.out, "Budget crossings");
     ASSERT_EQ(rows.size(), 2u) << r.out;
     const auto tokens = tokens_of(rows[1]);
-    // kernel (2 tokens), class, budget, exceeded at, earliest, latest, searched to
-    ASSERT_EQ(tokens.size(), 8u) << rows[1];
-    EXPECT_EQ(tokens[4], "10") << budget << ": " << rows[1];
+    // kernel (2 tokens), class, budget, [relative to: "2.5 at 1"], exceeded at, earliest, latest
+    const bool relative = std::string(budget) == "20x";
+    ASSERT_EQ(tokens.size(), relative ? 10u : 7u) << rows[1];
+    EXPECT_EQ(tokens[relative ? 7 : 4], "10") << budget << ": " << rows[1];
   }
-  // predict has no unit to convert a time budget into: usage error.
-  const Outcome timed = run({"predict", models_.string(), "--budget", "10us"});
-  EXPECT_EQ(timed.status, 2);
-  EXPECT_EQ(timed.out, "");
-  EXPECT_EQ(line_count(timed.err), 1) << timed.err;
+  // A time budget, as fit takes it: the data name no unit, so it is in the data's unit.
+  const Outcome timed = run({"predict", models_.string(), "--budget", "50us"});
+  ASSERT_EQ(timed.status, 0) << timed.err;
+  EXPECT_EQ(tokens_of(section(timed.out, "Budget crossings").at(1)).at(4), "10") << timed.out;
 }
 
 // 4. compare
@@ -535,22 +535,24 @@ TEST_F(CliFit, BudgetAndPredictSections) {
   const auto budgets = section(r.out, "Budget crossings");
   ASSERT_EQ(budgets.size(), 2u) << r.out;
   const auto tokens = tokens_of(budgets[1]);
-  ASSERT_EQ(tokens.size(), 8u) << budgets[1];
+  // kernel (2 tokens), class, budget, relative to ("2.5 at 1"), exceeded at, earliest, latest
+  ASSERT_EQ(tokens.size(), 10u) << budgets[1];
+  EXPECT_EQ(tokens[6], "1") << budgets[1];
   // 4x the cost at t = 1 (about 2.5) is about 10 = the cost at t = 4: crossed at 4 or 5.
-  EXPECT_THAT(tokens[4], ::testing::AnyOf("4", "5")) << budgets[1];
+  EXPECT_THAT(tokens[7], ::testing::AnyOf("4", "5")) << budgets[1];
 
   // A budget away from a measured point: 20x (about 50) is crossed at t = 10.
   const Outcome r20 = run({"fit", square_.string(), "--budget", "20x"});
   ASSERT_EQ(r20.status, 0) << r20.err;
   const auto b20 = section(r20.out, "Budget crossings");
   ASSERT_EQ(b20.size(), 2u) << r20.out;
-  EXPECT_EQ(tokens_of(b20[1]).at(4), "10") << b20[1];
+  EXPECT_EQ(tokens_of(b20[1]).at(7), "10") << b20[1];
   // A constant kernel never exceeds its budget.
   const Outcome flat = run({"fit", constant_.string(), "--budget", "4x"});
   ASSERT_EQ(flat.status, 0) << flat.err;
   const auto bf = section(flat.out, "Budget crossings");
   ASSERT_EQ(bf.size(), 2u) << flat.out;
-  EXPECT_EQ(tokens_of(bf[1]).at(4), "never") << bf[1];
+  EXPECT_EQ(tokens_of(bf[1]).at(7), "never") << bf[1];
 }
 
 TEST_F(CliFit, ClassesAutoReportsDecisions) {

@@ -3,6 +3,7 @@
 
 #include "modeler/fit.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -401,6 +402,8 @@ TEST(FitKernel, RelativeBudget) {
   const ClassModel& m = only_model(fit_kernel(make_kernel(law, kPowersOfTwo), options));
   ASSERT_TRUE(m.budget && m.budget->threads);
   EXPECT_DOUBLE_EQ(m.budget->budget, 8.0);
+  ASSERT_TRUE(m.budget->base);  // noiseless: the resolution is unknown, the base is t = 1
+  EXPECT_EQ(m.budget->base->param, 1.0);
   EXPECT_GE(*m.budget->threads, 7.0);  // 1 + 7 = 8 equals the budget up to rounding
   EXPECT_LE(*m.budget->threads, 8.0);
   options.budget = parse_budget("4.25x");
@@ -408,6 +411,37 @@ TEST(FitKernel, RelativeBudget) {
   ASSERT_TRUE(q.budget && q.budget->threads);
   EXPECT_DOUBLE_EQ(q.budget->budget, 8.5);
   EXPECT_EQ(*q.budget->threads, 8.0);
+}
+
+TEST(FitKernel, RelativeBudgetBaseIsTheFirstResolvedCost) {
+  // A barrier of one thread costs a clock tick or two (0.001 steps): 4x of that says nothing.
+  // The base is the first thread count costing 10 resolution steps or more: t = 2.
+  std::vector<Sample> samples;
+  const std::vector<std::vector<double>> reps = {
+      {0.001, 0.002, 0.002}, {0.140, 0.141, 0.143}, {0.35, 0.351, 0.349}, {0.7, 0.71, 0.69}};
+  for (std::size_t i = 0; i < reps.size(); ++i) {
+    for (double v : reps[i]) samples.push_back({static_cast<double>(1 << i), v});
+  }
+  ModelerOptions options;
+  options.budget = parse_budget("4x");
+  const ClassModel m = only_model(fit_kernel(Kernel::from_samples({"k"}, samples), options));
+  EXPECT_NEAR(m.resolution, 0.001, 1e-9);
+  ASSERT_TRUE(m.budget && m.budget->base);
+  EXPECT_EQ(m.budget->base->param, 2.0);
+  EXPECT_NEAR(m.budget->base->value, 0.141, 0.0015);  // the aggregate at 2 threads
+  EXPECT_DOUBLE_EQ(m.budget->budget, 4.0 * m.budget->base->value);
+  ASSERT_TRUE(m.budget->threads);
+  EXPECT_GT(*m.budget->threads, 2.0);
+
+  // Nothing resolved at all: no budget and a warning instead of a crossing at once.
+  std::vector<Sample> flat;
+  for (double t : {1.0, 2.0, 4.0}) {
+    for (double v : {0.001, 0.002}) flat.push_back({t, v});
+  }
+  const ClassModel f = only_model(fit_kernel(Kernel::from_samples({"k"}, flat), options));
+  EXPECT_FALSE(f.budget);
+  ASSERT_FALSE(f.warnings.empty());
+  EXPECT_NE(f.warnings.back().find("no budget 4x"), std::string::npos) << f.warnings.back();
 }
 
 TEST(FitKernel, BudgetNeverReached) {
@@ -752,62 +786,42 @@ TEST(FitKernel, KFoldCrossValidation) {
 
 // --- tiny kernels ---------------------------------------------------------------------------
 
-TEST(FitKernel, TwoPointsGiveConstantModelAndWarning) {
-  const ClassModel& m = only_model(
-      fit_kernel(make_kernel([](double t) { return 10.0 * t; }, {1, 2}), ModelerOptions{}));
-  EXPECT_TRUE(m.model.terms.empty()) << m.model.to_string();
-  EXPECT_EQ(m.growth, GrowthClass::kConstant);
-  // Between the two values.
-  EXPECT_GT(m.model.constant, 10.0);
-  EXPECT_LT(m.model.constant, 20.0);
-  ASSERT_FALSE(m.warnings.empty());
-  EXPECT_NE(m.warnings[0].find("only 2 thread count(s)"), std::string::npos) << m.warnings[0];
-}
-
-TEST(FitKernel, OnePointGivesConstantModelAndWarning) {
-  const ClassModel& m =
-      only_model(fit_kernel(make_kernel([](double) { return 7.5; }, {8}), ModelerOptions{}));
-  EXPECT_TRUE(m.model.terms.empty());
-  EXPECT_DOUBLE_EQ(m.model.constant, 7.5);
-  ASSERT_FALSE(m.warnings.empty());
-  EXPECT_NE(m.warnings[0].find("only 1 thread count(s)"), std::string::npos) << m.warnings[0];
-}
-
-TEST(FitKernel, OnePointPredictsItsValue) {
+TEST(FitKernel, TwoPointsGiveNoModel) {
+  // Any law fits two points exactly: no model, no statistics, no predictions; the points remain.
   ModelerOptions options;
   options.predict_at = {16.0};
   const ClassModel& m =
-      only_model(fit_kernel(make_kernel([](double) { return 7.5; }, {8}), options));
-  ASSERT_EQ(m.predictions.size(), 1u);
-  ASSERT_FALSE(m.predictive.components.empty());
-  // A single point: one constant component of weight 1 (not 0 / 0 = NaN).
-  EXPECT_DOUBLE_EQ(m.predictive.components[0].weight, 1.0);
-  EXPECT_NEAR(m.predictions[0].value, 7.5, 1e-12);
+      only_model(fit_kernel(make_kernel([](double t) { return 10.0 * t; }, {1, 2}), options));
+  EXPECT_FALSE(m.has_model());
+  EXPECT_EQ(m.no_model, "2 thread counts (1, 2): a model needs 3 or more");
+  EXPECT_TRUE(std::isnan(m.stats.adjusted_r2));
+  EXPECT_FALSE(m.valid);
+  EXPECT_TRUE(m.predictions.empty());
+  ASSERT_EQ(m.points.size(), 2u);
+  EXPECT_DOUBLE_EQ(m.points[1].value, 20.0);
+}
+
+TEST(FitKernel, OnePointGivesNoModel) {
+  const ClassModel& m =
+      only_model(fit_kernel(make_kernel([](double) { return 7.5; }, {8}), ModelerOptions{}));
+  EXPECT_FALSE(m.has_model());
+  EXPECT_EQ(m.no_model, "1 thread count (8): a model needs 3 or more");
+  ASSERT_EQ(m.points.size(), 1u);
+  EXPECT_DOUBLE_EQ(m.points[0].value, 7.5);
 }
 
 TEST(FitKernel, OnePointWithSmapeSelection) {
-  // Selection by cross-validated SMAPE (or RSS): a single point has no held-out error.
+  // Selection by cross-validated SMAPE (or RSS): a single point has no held-out error, and no
+  // model.
   for (Selection selection : {Selection::kSmape, Selection::kRss}) {
     SCOPED_TRACE(static_cast<int>(selection));
     ModelerOptions options;
     options.selection = selection;
-    const Kernel kernel = make_kernel([](double) { return 7.5; }, {8});
-    const ClassModel m = only_model(fit_kernel(kernel, options));
-    EXPECT_TRUE(m.model.terms.empty());
-    EXPECT_NEAR(m.model.constant, 7.5, 1e-12);
-    ASSERT_FALSE(m.predictive.components.empty());
-    const double weight = m.predictive.components[0].weight;
-    std::string thrown;
     options.predict_at = {16.0};
-    try {
-      const ClassModel p = only_model(fit_kernel(kernel, options));
-      EXPECT_NEAR(p.predictions.at(0).value, 7.5, 1e-12);
-    } catch (const std::exception& e) {
-      thrown = e.what();
-    }
-    // No throw and a finite posterior weight of 1 for the only (constant) component.
-    EXPECT_TRUE(thrown.empty()) << "fit_kernel with predict_at = {16} threw: " << thrown;
-    EXPECT_DOUBLE_EQ(weight, 1.0);
+    const ClassModel m =
+        only_model(fit_kernel(make_kernel([](double) { return 7.5; }, {8}), options));
+    EXPECT_FALSE(m.has_model());
+    EXPECT_TRUE(m.predictions.empty());
   }
 }
 
@@ -836,8 +850,11 @@ void expect_same(const KernelResult& a, const KernelResult& b) {
   EXPECT_EQ(a.class_decision, b.class_decision);
   for (std::size_t k = 0; k < a.models.size(); ++k) {
     EXPECT_EQ(a.models[k].model.to_string("t", 17), b.models[k].model.to_string("t", 17));
-    EXPECT_EQ(a.models[k].stats.rss, b.models[k].stats.rss);
-    EXPECT_EQ(a.models[k].stats.adjusted_r2, b.models[k].stats.adjusted_r2);
+    EXPECT_EQ(a.models[k].no_model, b.models[k].no_model);
+    // NaN (no model) equals NaN here.
+    EXPECT_EQ(fmt::format("{}", a.models[k].stats.rss), fmt::format("{}", b.models[k].stats.rss));
+    EXPECT_EQ(fmt::format("{}", a.models[k].stats.adjusted_r2),
+              fmt::format("{}", b.models[k].stats.adjusted_r2));
     EXPECT_EQ(a.models[k].warnings, b.models[k].warnings);
     ASSERT_EQ(a.models[k].predictions.size(), b.models[k].predictions.size());
     for (std::size_t p = 0; p < a.models[k].predictions.size(); ++p) {
@@ -868,7 +885,7 @@ TEST(FitDataset, ResultsInKernelOrderAndSameAsFitKernel) {
     }
     EXPECT_NEAR(results[kLaws.size()].models[0].model.evaluate(8.0), 4.0, 0.04);
     EXPECT_EQ(results.back().models[0].points.size(), 2u);
-    EXPECT_FALSE(results.back().models[0].warnings.empty());
+    EXPECT_FALSE(results.back().models[0].has_model());
   }
 }
 
