@@ -48,6 +48,13 @@ std::optional<std::string> why_no_model(const Points& p) {
     return fmt::format("{} thread count{} ({}): a model needs {} or more", p.size(),
                        p.size() == 1 ? "" : "s", describe_points(p), kMinModelPoints);
   }
+  for (double t : p.t) {
+    if (!(t >= kSmallestMagnitude && t <= kLargestMagnitude)) {
+      return fmt::format(
+          "a parameter value of {:.3g} is outside what the fit handles ({:g} to {:g})", t,
+          kSmallestMagnitude, kLargestMagnitude);
+    }
+  }
   double largest = 0.0;
   for (double v : p.y) {
     if (!std::isfinite(v)) return std::string("an aggregated value is not finite");
@@ -65,6 +72,24 @@ std::optional<std::string> why_no_model(const Points& p) {
     }
   }
   return std::nullopt;
+}
+
+bool keep_finite_components(PredictiveDistribution& predictive) {
+  auto finite = [](const PredictiveComponent& c) {
+    const auto ok = [](double v) { return std::isfinite(v); };
+    return ok(c.weight) && c.weight >= 0.0 && ok(c.model.constant) && ok(c.dof) &&
+           ok(c.noise_sd_absolute) && ok(c.noise_sd_relative) &&
+           std::all_of(c.covariance.begin(), c.covariance.end(), ok) &&
+           std::all_of(c.model.terms.begin(), c.model.terms.end(),
+                       [&](const Term& t) { return ok(t.coefficient); });
+  };
+  auto& components = predictive.components;
+  std::erase_if(components, [&](const PredictiveComponent& c) { return !finite(c); });
+  double total = 0.0;
+  for (const PredictiveComponent& c : components) total += c.weight;
+  if (!(total > 0.0)) return false;
+  for (PredictiveComponent& c : components) c.weight /= total;
+  return true;
 }
 
 ClassModel no_model(const Points& p, std::string reason) {

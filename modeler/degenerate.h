@@ -25,6 +25,11 @@ Kernel finite_part(const Kernel& kernel, std::size_t& dropped);
 /// weights would overflow or underflow), or nothing when the fit can take it.
 std::optional<std::string> why_no_model(const Points& p);
 
+/// Removes the components of `predictive` that are not finite (coefficients, covariance, degrees
+/// of freedom, noise: overflow in a fit of extreme values) and renormalises the weights; false
+/// when none is left.
+bool keep_finite_components(PredictiveDistribution& predictive);
+
 /// A result without a model for `reason`: the points, NaN statistics, no predictions.
 ClassModel no_model(const Points& p, std::string reason);
 

@@ -70,6 +70,8 @@ ClassModel fit_points(const Points& p, const ModelerOptions& options, const Kern
     only.covariance.assign((result.model.terms.size() + 1) * (result.model.terms.size() + 1), 0.0);
     result.predictive.components.push_back(std::move(only));
   }
+  if (!keep_finite_components(result.predictive))
+    return no_model(p, "the fit gave no finite predictive distribution");
   result.growth = result.model.growth();
   result.valid = std::isfinite(result.stats.adjusted_r2) &&
                  result.stats.adjusted_r2 >= options.valid_adjusted_r2;
@@ -94,7 +96,7 @@ Partition partition_by(const Points& p, const std::vector<platforms::ThreadClass
   for (std::size_t i = 0; i < p.size(); ++i) {
     const double t = p.t[i];
     std::string name = "other";
-    if (t == std::round(t) && t >= 1.0) {
+    if (t == std::round(t) && t >= 1.0 && t <= std::numeric_limits<int>::max()) {
       if (auto c = platforms::classify(static_cast<int>(t), classes)) name = *c;
     }
     auto it =

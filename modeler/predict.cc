@@ -96,11 +96,20 @@ double mixture_quantile(const std::vector<ComponentAt>& components, double proba
   span = 10.0 * widest;
   while (mixture_cdf(components, high + span) < probability) span *= 4.0;
   high += span;
-  std::uintmax_t iterations = 100;
+  constexpr std::uintmax_t kMaxIterations = 100;
+  std::uintmax_t iterations = kMaxIterations;
   const auto [a, b] = boost::math::tools::toms748_solve(
       [&](double x) { return mixture_cdf(components, x) - probability; }, low, high,
       boost::math::tools::eps_tolerance<double>(40), iterations);
-  return (a + b) / 2.0;
+  if (iterations < kMaxIterations) return (a + b) / 2.0;
+  // Not converged (steps of point masses among wide components): bisection of the monotone
+  // cdf always does, to the smallest x whose cdf reaches the probability.
+  for (int i = 0; i < 200 && low < high; ++i) {
+    const double mid = low + (high - low) / 2.0;
+    if (mid <= low || mid >= high) break;
+    (mixture_cdf(components, mid) < probability ? low : high) = mid;
+  }
+  return high;
 }
 
 }  // namespace

@@ -116,8 +116,9 @@ ThreadClass ThreadClass::list(std::string name, std::vector<int> thread_counts) 
     if (t <= 0) throw_bad_spec(spec, fmt::format("thread count {} is not positive", t));
   }
   // Sorted and unique, so thread_counts() and spec() are canonical whatever the input order.
-  std::ranges::sort(thread_counts);
-  thread_counts.erase(std::ranges::unique(thread_counts).begin(), thread_counts.end());
+  // Iterator forms: clang 14 cannot compile libstdc++ 12's ranges::subrange (the fuzz build).
+  std::sort(thread_counts.begin(), thread_counts.end());
+  thread_counts.erase(std::unique(thread_counts.begin(), thread_counts.end()), thread_counts.end());
   ThreadClass result(std::move(name), Kind::kList);
   result.list_ = std::move(thread_counts);
   return result;
@@ -275,6 +276,11 @@ std::vector<int> parse_thread_counts(const std::string& spec, int max_threads,
       check_bound(value);
       counts.insert(value);
       continue;
+    }
+    if (const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), value);
+        error == std::errc() && end == item.data() + item.size()) {
+      throw UsageError(fmt::format("{} '{}': {} is not a thread count; thread counts start at 1",
+                                   option, spec, item));
     }
     if (const std::size_t dash = item.find('-'); dash != std::string::npos) {
       int low = 0;

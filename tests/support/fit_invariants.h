@@ -52,7 +52,11 @@ inline std::string fit_violation(const modeler::Kernel& kernel,
     if (m.predictions.size() != options.predict_at.size()) return where + "missing predictions";
     for (const modeler::Prediction& p : m.predictions) {
       if (std::isnan(p.value)) return where + "NaN prediction at " + std::to_string(p.param);
-      if (p.interval.low > p.interval.high) return where + "interval low above high";
+      if (p.interval.low > p.interval.high) {
+        return where + "interval [" + std::to_string(p.interval.low) + ", " +
+               std::to_string(p.interval.high) + "] at " + std::to_string(p.param) +
+               ": low above high";
+      }
     }
     if (m.predictive.components.empty()) return where + "no predictive distribution";
   }
