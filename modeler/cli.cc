@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cli_help.h"
 #include "common/error.h"
 #include "common/output_file.h"
 #include "common/terminal.h"
@@ -456,6 +457,27 @@ int run_predict_multi(const std::string& text, const std::string& name,
   return 0;
 }
 
+/// Refuses a file that is no models.json (a measurements CSV given to predict) by name, instead
+/// of with a JSON parser's complaint.
+void expect_models_json(const std::string& text, const std::string& name) {
+  const auto start = text.find_first_not_of(" \t\r\n");
+  if (start == std::string::npos || text[start] == '{') return;
+  std::string first = text.substr(start, text.find('\n', start) - start);
+  if (first.size() > 40) first = first.substr(0, 40) + "...";
+  throw UsageError(
+      fmt::format("{}: not a models.json (it starts with '{}'); predict and compare read what "
+                  "'modeler fit --format json -o FILE' writes",
+                  name, first));
+}
+
+/// A models.json (one parameter).
+ModelsFile read_models(const std::string& path) {
+  const std::string name = path == "-" ? "<stdin>" : path;
+  const std::string text = read_input(path);
+  expect_models_json(text, name);
+  return parse_models_json(text, name);
+}
+
 /// Predictions and budget crossings of one kernel's models, recomputed as `modeler fit` would.
 void predict_kernel(const ModelsFile& file, KernelResult& result, const std::vector<double>& at,
                     double confidence, const std::optional<BudgetSpec>& spec, double budget_limit) {
@@ -491,6 +513,7 @@ int run_predict(const std::string& models_path, const std::vector<double>& at, d
       throw UsageError(fmt::format("bad --at value {}: thread counts are positive", t));
   }
   const std::string text = read_input(models_path);
+  expect_models_json(text, models_path == "-" ? "<stdin>" : models_path);
   if (has_several_parameters(text)) {
     return run_predict_multi(text, models_path == "-" ? "<stdin>" : models_path, at, confidence,
                              budget, budget_limit, format, output);
@@ -530,8 +553,8 @@ struct CompareArguments {
 };
 
 int run_compare(const CompareArguments& c) {
-  const ModelsFile a = read_models_json(c.a);
-  const ModelsFile b = read_models_json(c.b);
+  const ModelsFile a = read_models(c.a);
+  const ModelsFile b = read_models(c.b);
   ComparisonNames n{c.a, c.b};
   if (!c.names.empty()) {
     const auto comma = c.names.find(',');
@@ -562,6 +585,7 @@ int run_cli(int argc, char** argv) {
       "Reads ompbench CSV, generic CSV and Extra-P text/JSON/JSONL inputs."};
   app.require_subcommand(1);
   app.set_version_flag("--version", version_string());
+  wrap_help(app);
 
   FitArguments fit_args;
   Output fit_output;
@@ -604,16 +628,16 @@ int run_cli(int argc, char** argv) {
   CLI::App* cmp = app.add_subcommand("compare", "The same kernels of two models.json side by side");
   compare.add_options(*cmp);
 
+  if (const auto unknown = unknown_subcommand(app, argc, argv)) {
+    std::cerr << "modeler: " << *unknown << " (see modeler --help)\n";
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    // Point to the help of the subcommand that was named, if it is one.
-    std::string help = "modeler --help";
-    for (const CLI::App* sub : {fit, plot, pred, cmp}) {
-      if (argc > 1 && sub->get_name() == argv[1]) help = "modeler " + sub->get_name() + " --help";
-    }
-    std::cerr << "modeler: " << e.what() << " (see " << help << ")\n";
+    std::cerr << "modeler: " << e.what() << " (see " << help_command("modeler", app, argc, argv)
+              << ")\n";
     return 2;
   }
   try {

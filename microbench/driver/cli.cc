@@ -8,6 +8,7 @@
 #include <exception>
 #include <map>
 
+#include "common/cli_help.h"
 #include "common/error.h"
 #include "common/output_file.h"
 #include "common/text.h"
@@ -105,6 +106,7 @@ int run_cli(int argc, char** argv) {
       "and runtimes. Writes tidy CSV for `modeler fit`."};
   app.set_version_flag("--version", version_string());
   app.require_subcommand(0, 1);
+  wrap_help(app);
 
   RunOptions o;
   for (int i = 0; i < argc; ++i) o.command_line.push_back(argv[i]);
@@ -215,11 +217,16 @@ int run_cli(int argc, char** argv) {
                     "Also use valid=0 values");
   summary->add_option("-o,--output", summary_output, "Output file (default: stdout)");
 
+  if (const auto unknown = unknown_subcommand(app, argc, argv)) {
+    std::fprintf(stderr, "ompbench: %s (see ompbench --help)\n", unknown->c_str());
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
-    std::fprintf(stderr, "ompbench: %s (see ompbench --help)\n", e.what());
+    std::fprintf(stderr, "ompbench: %s (see %s)\n", e.what(),
+                 help_command("ompbench", app, argc, argv).c_str());
     return 2;
   }
   try {

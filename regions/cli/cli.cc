@@ -2,8 +2,10 @@
 
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "common/error.h"
+#include "common/text.h"
 #include "regions/report/report_command.h"
 #include "regions/run/run_command.h"
 
@@ -33,10 +35,12 @@ int run_cli(int argc, char** argv) {
     std::printf("%s\n", version_string().c_str());
     return 0;
   }
-  if (std::strcmp(argv[1], "run") == 0) return run_command(argc - 1, argv + 1);
+  if (std::strcmp(argv[1], "run") == 0) return run_command(argc - 1, argv + 1, argv[0]);
   if (std::strcmp(argv[1], "report") == 0) return report_command(argc - 1, argv + 1);
-  std::fprintf(stderr, "ompscan: unknown command '%s'; expected run or report (ompscan --help)\n",
-               argv[1]);
+  const std::string nearest = nearest_word(argv[1], {"run", "report"});
+  std::fprintf(
+      stderr, "ompscan: unknown command '%s'; %s (ompscan --help)\n", argv[1],
+      nearest.empty() ? "expected run or report" : ("did you mean " + nearest + "?").c_str());
   return 2;
 }
 

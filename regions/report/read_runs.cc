@@ -256,6 +256,11 @@ std::string Location::label() const {
   return fmt::format("{}+{}", std::filesystem::path(module).filename().string(), offset);
 }
 
+std::string describe_end(const RunFile& run) {
+  return run.signal ? fmt::format("signal {}", *run.signal)
+                    : fmt::format("exit status {}", run.exit_status.value_or(-1));
+}
+
 RunFile parse_run_file(std::string_view content, const std::string& path) {
   json doc;
   try {
@@ -313,9 +318,26 @@ RunFile parse_run_file(std::string_view content, const std::string& path) {
   }
 }
 
+// Why the file is not a run file at all (a stray file next to the runs), or "" when it claims to
+// be one.
+std::string not_a_run_file(std::string_view content) {
+  const json doc = json::parse(content, nullptr, false);
+  if (doc.is_discarded()) return "not JSON";
+  if (!doc.is_object()) return "not a JSON object";
+  const auto format = doc.find("format");
+  if (format == doc.end() || !format->is_string()) return "no format field";
+  if (format->get<std::string>().rfind("ompscan-run-", 0) != 0)
+    return "format " + format->get<std::string>();
+  return "";
+}
+
 RunSet read_run_directory(const std::string& directory) {
   namespace fs = std::filesystem;
   std::error_code ec;
+  if (!fs::exists(directory, ec)) {
+    throw UsageError(
+        fmt::format("{}: no such directory (ompscan run -o {} makes it)", directory, directory));
+  }
   if (!fs::is_directory(directory, ec)) {
     throw UsageError(fmt::format("{}: not a directory", directory));
   }
@@ -329,7 +351,12 @@ RunSet read_run_directory(const std::string& directory) {
   RunSet set;
   set.directory = directory;
   for (const fs::path& p : files) {
-    RunFile run = parse_run_file(read_input(p.string()), p.string());
+    const std::string content = read_input(p.string());
+    if (const std::string why = not_a_run_file(content); !why.empty()) {
+      set.skipped.push_back(fmt::format("{} ({})", p.filename().string(), why));
+      continue;
+    }
+    RunFile run = parse_run_file(content, p.string());
     if (run.failed) {
       set.failed.push_back(std::move(run));
     } else if (!run.profile) {

@@ -116,15 +116,21 @@ struct RunSet {
   std::vector<RunFile> usable;           ///< status ok with a profile
   std::vector<RunFile> failed;           ///< status failed: listed, not analysed
   std::vector<RunFile> without_profile;  ///< status ok but the tool wrote no profile
+  /// Files that are not run files (not JSON, or no ompscan-run format): "notes.json (not JSON)".
+  std::vector<std::string> skipped;
 };
+
+/// How a failed run ended, as its run file says: "exit status 1" or "signal 6".
+std::string describe_end(const RunFile& run);
 
 /// Parses one run file. Throws InputError(path, 0, cause) when `text` is not ompscan-run-1 JSON
 /// (the cause names the offending field, e.g. "profile.regions[2].wall_ns: expected a number").
 RunFile parse_run_file(std::string_view text, const std::string& path);
 
-/// Reads every "*.json" file of `directory` (not recursive, sorted by name) as a run file.
-/// Throws UsageError when the directory cannot be read and InputError for the first file that
-/// is not a run file.
+/// Reads every "*.json" file of `directory` (not recursive, sorted by name) as a run file; files
+/// that are not run files at all (not JSON, no ompscan-run format) are skipped and listed. Throws
+/// UsageError when the directory does not exist or cannot be read, and InputError for the first
+/// run file with a broken field.
 RunSet read_run_directory(const std::string& directory);
 
 }  // namespace ompscale::regions::report

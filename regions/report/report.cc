@@ -47,6 +47,11 @@ std::vector<double> resolve_input_sizes(const Measurements& m, const ReportOptio
 
 void add_notes(const RunSet& runs, Report& report) {
   auto& notes = report.notes;
+  if (!runs.skipped.empty()) {
+    notes.push_back(fmt::format("{} file(s) in {} are not run files and were skipped: {}",
+                                runs.skipped.size(), runs.directory,
+                                fmt::join(runs.skipped, ", ")));
+  }
   const Measurements& m = report.measurements;
   double lowest = 1.0;
   std::size_t sampled = 0;
@@ -125,8 +130,22 @@ const SeriesAnalysis& Report::program_reference() const {
 
 Report build_report(const RunSet& runs, const ReportOptions& options) {
   if (runs.usable.empty()) {
-    throw UsageError(fmt::format("{}: no usable runs ({} failed, {} without profile)",
-                                 runs.directory, runs.failed.size(), runs.without_profile.size()));
+    // Say why, as the run files do: the first failure or missing profile is usually all of them.
+    std::string why;
+    if (!runs.failed.empty()) {
+      const RunFile& run = runs.failed.front();
+      why = fmt::format("; {}: {}{}", run.run_id, describe_end(run),
+                        run.profile_error.empty() ? "" : ": " + run.profile_error);
+    } else if (!runs.without_profile.empty()) {
+      why = fmt::format("; {}: {}", runs.without_profile.front().run_id,
+                        runs.without_profile.front().profile_error);
+    }
+    throw UsageError(fmt::format("{}: no usable runs ({} failed, {} without profile{}){}",
+                                 runs.directory, runs.failed.size(), runs.without_profile.size(),
+                                 runs.skipped.empty()
+                                     ? std::string()
+                                     : fmt::format(", {} not run files", runs.skipped.size()),
+                                 why));
   }
   Report report;
   report.directory = runs.directory;

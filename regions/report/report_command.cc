@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cli_help.h"
 #include "common/error.h"
 #include "common/output_file.h"
 #include "regions/report/read_runs.h"
@@ -35,6 +36,7 @@ int report_command(int argc, char** argv) {
       "efficiency, time lost and its causes, hints with predicted gains, POP efficiencies and "
       "scaling models (docs/ompscan-report.md).",
       "ompscan report"};
+  wrap_help(app);
   app.add_option("dir", directory, "Directory of run files written by ompscan run")->required();
   app.add_option("--format", format, "text, json, csv, or extrap (region times as Extra-P text)")
       ->capture_default_str()

@@ -46,9 +46,7 @@ void runs_section(const Report& r, std::string& out) {
                      input_words("; input(s) ", inputs_list(m)), r.failed.size(),
                      r.without_profile.size());
   for (const RunFile& run : r.failed) {
-    std::string how = run.signal ? fmt::format("signal {}", *run.signal)
-                                 : fmt::format("exit status {}", run.exit_status.value_or(-1));
-    out += fmt::format("  failed (excluded): {} ({}){}\n", run.run_id, how,
+    out += fmt::format("  failed (excluded): {} ({}){}\n", run.run_id, describe_end(run),
                        run.profile_error.empty() ? "" : ": " + run.profile_error);
   }
   for (const RunFile& run : r.without_profile) {

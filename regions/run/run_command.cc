@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cli_help.h"
 #include "common/error.h"
 #include "regions/run/run_options.h"
 #include "regions/run/sweep.h"
@@ -18,8 +19,9 @@ constexpr char kUsage[] = "ompscan run [options] -- APP [ARGS...]";
 
 }  // namespace
 
-int run_command(int argc, char** argv) {
+int run_command(int argc, char** argv, const char* program) {
   RunOptions o;
+  o.command_line.emplace_back(program);
   for (int i = 0; i < argc; ++i) o.command_line.emplace_back(argv[i]);
   // Everything after the first "--" is the application's, untouched by the option parser (its
   // own options must not be taken for ours).
@@ -37,6 +39,7 @@ int run_command(int argc, char** argv) {
       "{threads} and {input} in APP's arguments are replaced per run.",
       "ompscan run"};
   app.footer(std::string("Usage: ") + kUsage);
+  wrap_help(app);
   app.add_option("--threads", o.threads,
                  "Thread counts: 1,2,4 | 1-8 | po2 | odd | even | 8x | linear | all (also "
                  "OMP_NUM_THREADS)")

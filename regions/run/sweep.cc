@@ -248,12 +248,12 @@ RunRecord make_run(const SweepContext& context, const PlannedRun& run, const Exe
 }  // namespace
 
 std::string resume_command(const std::vector<std::string>& command_line) {
-  std::string command = "ompscan";
+  std::string command;
   bool in_application = false;
   for (const std::string& arg : command_line) {
     if (!in_application && arg == "--force") continue;
     if (arg == "--") in_application = true;
-    command.push_back(' ');
+    if (!command.empty()) command.push_back(' ');
     command.append(shell_quote(arg));
   }
   return command;
@@ -371,6 +371,12 @@ int run_sweep(const RunOptions& options) {
   if (already > 0) std::fprintf(stderr, " (%zu made now)", pending.size());
   if (failed > 0) std::fprintf(stderr, ", %d failed", failed);
   std::fprintf(stderr, "\n");
+  // Nothing to report when every run made now failed: the caller must know.
+  if (!pending.empty() && failed == static_cast<int>(pending.size())) {
+    std::fprintf(stderr, "ompscan: every run failed; see the logs in %s\n",
+                 options.output_dir.c_str());
+    return 1;
+  }
   return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "common/csv.h"
@@ -104,6 +105,29 @@ TEST_F(OmpbenchCli, MalformedOptionsGiveOneLineAndStatus2) {
     EXPECT_EQ(std::count(out.err.begin(), out.err.end(), '\n'), 1) << out.err;
     EXPECT_THAT(out.err, HasSubstr("ompbench: ")) << out.err;
     EXPECT_TRUE(out.out.empty());
+  }
+}
+
+TEST_F(OmpbenchCli, MessagesNameTheCauseAndTheRightHelp) {
+  const Outcome zero = run({"--threads", "0"});
+  EXPECT_THAT(zero.err, HasSubstr("0 is not a thread count; thread counts start at 1"));
+  const Outcome bogus = run({"import-epcc", "--bogus"});
+  EXPECT_EQ(bogus.status, 2);
+  EXPECT_THAT(bogus.err, HasSubstr("(see ompbench import-epcc --help)")) << bogus.err;
+  const Outcome word = run({"lsit"});
+  EXPECT_EQ(word.status, 2);
+  EXPECT_THAT(word.err, HasSubstr("unknown subcommand 'lsit'; did you mean list?")) << word.err;
+}
+
+TEST_F(OmpbenchCli, HelpFitsA100ColumnTerminal) {
+  for (const char* sub : {"", "list", "platform", "summary", "import-epcc"}) {
+    std::vector<std::string> args;
+    if (*sub != '\0') args.push_back(sub);
+    args.push_back("--help");
+    const Outcome help = run(args);
+    ASSERT_EQ(help.status, 0) << sub << ": " << help.err;
+    std::istringstream lines(help.out);
+    for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 100u) << line;
   }
 }
 

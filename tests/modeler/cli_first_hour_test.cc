@@ -155,6 +155,30 @@ TEST_F(FirstHour, RepeatedWarningsAreSaidOnceWithACount) {
               HasSubstr("kernel=k0 [all], kernel=k1 [all], kernel=k2 [all] and 3 more"));
 }
 
+TEST_F(FirstHour, MessagesNameTheCause) {
+  const Outcome typo = modeler({"fti"});
+  EXPECT_EQ(typo.status, 2);
+  EXPECT_EQ(typo.err,
+            "modeler: unknown subcommand 'fti'; did you mean fit? (see modeler --help)\n");
+  const Outcome csv = modeler({"predict", kExample, "--at", "4"});
+  EXPECT_EQ(csv.status, 2);
+  EXPECT_THAT(csv.err, HasSubstr("not a models.json (it starts with 'construct,threads,rep,value"));
+  EXPECT_THAT(csv.err, Not(HasSubstr("syntax error")));
+  const Outcome option = modeler({"plot", kExample, "--bogus"});
+  EXPECT_THAT(option.err, HasSubstr("(see modeler plot --help)"));
+}
+
+TEST_F(FirstHour, HelpFitsA100ColumnTerminal) {
+  for (const char* sub : {"", "fit", "plot", "predict", "compare"}) {
+    std::vector<std::string> args;
+    if (*sub != '\0') args.push_back(sub);
+    args.push_back("--help");
+    const Outcome help = modeler(args);
+    ASSERT_EQ(help.status, 0) << sub << ": " << help.err;
+    EXPECT_LE(widest(help.out), 100u) << help.out;
+  }
+}
+
 // Two runtimes' results: the same constructs, keys that differ in runtime and compiler.
 std::string runtime_csv(const std::string& runtime, const std::string& compiler,
                         const std::vector<std::string>& constructs, double slope) {

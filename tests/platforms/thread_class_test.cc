@@ -303,6 +303,18 @@ TEST(ParseThreadCounts, RefusesHugeCountsAndRangesBeforeExpandingThem) {
   EXPECT_EQ(parse_thread_counts("65536", 8, "--threads"), (std::vector<int>{kMaxThreadCount}));
 }
 
+TEST(ParseThreadCounts, ZeroAndNegativeCountsSayWhereCountsStart) {
+  for (const char* bad : {"0", "1,0", "-2"}) {
+    try {
+      parse_thread_counts(bad, 8, "--threads");
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const UsageError& e) {
+      EXPECT_THAT(e.what(), HasSubstr("is not a thread count; thread counts start at 1")) << bad;
+      EXPECT_THAT(e.what(), ::testing::Not(HasSubstr("unknown item"))) << bad;
+    }
+  }
+}
+
 TEST(ParseThreadCounts, MessagesNameTheCallersOption) {
   try {
     parse_thread_counts("5-3", 8, "--counts");

@@ -329,17 +329,28 @@ void expect_one_line_error(const std::vector<std::string>& args, const std::stri
 TEST(ReportFormats, ErrorsAreOneLineWithStatusTwo) {
   TempDir empty;
   expect_one_line_error({empty.str()}, ": no usable runs (0 failed, 0 without profile)");
-  expect_one_line_error({fixture_dir("none-such")}, "not a directory");
+  expect_one_line_error({fixture_dir("none-such")}, "none-such: no such directory");
 
+  // A run file with a broken field is an error; a stray file that is no run file is skipped.
   TempDir bad;
   std::filesystem::copy_file(fixture_dir("locks") + "/t1-in2000000-r0.json", bad / "a.json");
+  std::ofstream(bad / "b.json") << "{\"format\": \"ompscan-run-1\"}";
+  expect_one_line_error({bad.str()}, bad / "b.json" + ": ");
   std::ofstream(bad / "b.json") << "{ not json";
-  expect_one_line_error({bad.str()}, bad / "b.json" + ": not JSON: parse error");
+  std::string err;
+  EXPECT_EQ(run_report({bad.str()}, err), 0) << err;
 
   TempDir failed_only;
   std::filesystem::copy_file(fixture_dir("mandel-static") + "/t8-in800-r3.json",
                              failed_only / "t8-in800-r3.json");
-  expect_one_line_error({failed_only.str()}, "no usable runs (1 failed, 0 without profile)");
+  expect_one_line_error({failed_only.str()},
+                        "no usable runs (1 failed, 0 without profile); t8-in800-r3: signal 9");
+  // Runs of a program without OpenMP (ompscan run -- /bin/true) say why they have no profile.
+  TempDir no_profile;
+  std::filesystem::copy_file(fixture_dir("mandel-static") + "/t2-in400-r3.json",
+                             no_profile / "t2-in400-r3.json");
+  expect_one_line_error({no_profile.str()},
+                        "no usable runs (0 failed, 1 without profile); t2-in400-r3: ");
 
   expect_one_line_error({fixture_dir("locks"), "--format", "yaml"}, "--format");
   expect_one_line_error({fixture_dir("locks"), "--input", "17"},

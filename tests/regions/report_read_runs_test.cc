@@ -168,24 +168,48 @@ TEST(ReportReadRuns, DirectorySetsAsideFailedRunsAndRunsWithoutProfile) {
 }
 
 TEST(ReportReadRuns, DirectoryErrors) {
-  EXPECT_THROW(read_run_directory(fixture_dir("no-such-directory")), UsageError);
+  try {
+    read_run_directory(fixture_dir("no-such-directory"));
+    ADD_FAILURE() << "a missing directory was accepted";
+  } catch (const UsageError& e) {
+    // Not "not a directory": the path does not exist.
+    EXPECT_NE(std::string(e.what()).find("no such directory"), std::string::npos) << e.what();
+  }
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("ompscan-read-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   std::filesystem::copy_file(fixture_file("locks", "t1-in2000000-r0"), dir / "a.json",
                              std::filesystem::copy_options::overwrite_existing);
-  std::ofstream(dir / "b.json") << "{\"format\": \"something-else\"}";
+  std::ofstream(dir / "b.json") << "{\"format\": \"ompscan-run-2\"}";
   std::ofstream(dir / "notes.txt") << "not a run file, and not read";
   try {
     read_run_directory(dir.string());
     ADD_FAILURE() << "b.json was accepted";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), (dir / "b.json").string() +
-                                         ": not an ompscan run file: format is 'something-else', "
+                                         ": not an ompscan run file: format is 'ompscan-run-2', "
                                          "expected ompscan-run-1");
   }
   std::filesystem::remove(dir / "b.json");
   EXPECT_EQ(read_run_directory(dir.string()).usable.size(), 1u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ReportReadRuns, StrayJsonFilesAreSkippedWithANote) {
+  // One notes.json next to the runs used to abort the whole report.
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("ompscan-stray-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(fixture_file("locks", "t1-in2000000-r0"), dir / "a.json",
+                             std::filesystem::copy_options::overwrite_existing);
+  std::ofstream(dir / "notes.json") << "{\"comment\": \"measured on the quiet machine\"}";
+  std::ofstream(dir / "plot.json") << "[1, 2";
+  std::ofstream(dir / "other.json") << "{\"format\": \"something-else\"}";
+  const RunSet set = read_run_directory(dir.string());
+  EXPECT_EQ(set.usable.size(), 1u);
+  EXPECT_EQ(set.skipped, (std::vector<std::string>{"notes.json (no format field)",
+                                                   "other.json (format something-else)",
+                                                   "plot.json (not JSON)"}));
   std::filesystem::remove_all(dir);
 }
 

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <thread>
 
 #include "regions/run/gomp_abi.h"
@@ -146,10 +147,29 @@ TEST_F(RunCommandTest, ManualRegionApiFindsThePreloadedTool) {
   EXPECT_THAT(manual, ::testing::IsSupersetOf({"setup", "solve", "step", "per_thread"}));
 }
 
+TEST_F(RunCommandTest, HelpFitsA100ColumnTerminalAndTyposAreNamed) {
+  for (const char* sub : {"run", "report"}) {
+    const Outcome help = test_support::run_program({OMPSCALE_OMPSCAN_BIN, sub, "--help"}, dir_);
+    ASSERT_EQ(help.status, 0) << help.err;
+    std::istringstream lines(help.out);
+    for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 100u) << line;
+  }
+  const Outcome typo = test_support::run_program({OMPSCALE_OMPSCAN_BIN, "rnu"}, dir_);
+  EXPECT_EQ(typo.status, 2);
+  EXPECT_THAT(typo.err, HasSubstr("unknown command 'rnu'; did you mean run?"));
+  // A path that does not exist is not "not a directory".
+  const Outcome missing =
+      test_support::run_program({OMPSCALE_OMPSCAN_BIN, "report", (dir_ / "nope").string()}, dir_);
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_THAT(missing.err, HasSubstr("nope: no such directory"));
+}
+
 TEST_F(RunCommandTest, FailingRunsAreRecordedAndTheOthersGoOn) {
   const Outcome outcome =
       ompscan({"--threads", "1,2", "-o", runs_.string(), "--", gnu_app("exit_in_region")});
-  ASSERT_EQ(outcome.status, 0) << outcome.err;
+  // Every run failed: exit 1, so that a script does not go on to an empty report.
+  ASSERT_EQ(outcome.status, 1) << outcome.err;
+  EXPECT_THAT(outcome.err, HasSubstr("ompscan: every run failed; see the logs in"));
   EXPECT_THAT(outcome.err, HasSubstr("ompscan: t1-r0 failed: exit status 3 (output in "));
   EXPECT_THAT(outcome.err, HasSubstr("ompscan: t2-r0 failed: exit status 3"));
   EXPECT_THAT(outcome.err, HasSubstr("2 failed"));
@@ -165,7 +185,7 @@ TEST_F(RunCommandTest, FailingRunsAreRecordedAndTheOthersGoOn) {
 
 TEST_F(RunCommandTest, NonOpenMPFailureAndSignalAreRecorded) {
   Outcome outcome = ompscan({"--threads", "1,2", "-o", runs_.string(), "--", "false"});
-  ASSERT_EQ(outcome.status, 0) << outcome.err;
+  ASSERT_EQ(outcome.status, 1) << outcome.err;
   EXPECT_EQ(run_file("t1-r0")["exit_status"], 1);
   EXPECT_EQ(run_file("t2-r0")["exit_status"], 1);
   EXPECT_TRUE(run_file("t2-r0")["runtime"]["library"].is_null());
@@ -175,7 +195,7 @@ TEST_F(RunCommandTest, NonOpenMPFailureAndSignalAreRecorded) {
 
   outcome = ompscan(
       {"--threads", "1", "-o", (dir_ / "signal").string(), "--", "/bin/sh", "-c", "kill -ABRT $$"});
-  ASSERT_EQ(outcome.status, 0) << outcome.err;
+  ASSERT_EQ(outcome.status, 1) << outcome.err;
   const json file = json::parse(slurp(dir_ / "signal" / "t1-r0.json"));
   EXPECT_EQ(file["status"], "failed");
   EXPECT_TRUE(file["exit_status"].is_null());
@@ -269,7 +289,7 @@ TEST_F(RunCommandTest, TimeoutKillsTheRunAndRecordsIt) {
   const Outcome outcome =
       ompscan({"--threads", "1", "--timeout", "0.5", "-o", runs_.string(), "--", "sleep", "20"});
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
-  ASSERT_EQ(outcome.status, 0) << outcome.err;
+  ASSERT_EQ(outcome.status, 1) << outcome.err;
   EXPECT_THAT(outcome.err, HasSubstr("t1-r0 failed: timed out after 0.5 s"));
   const json file = run_file("t1-r0");
   EXPECT_EQ(file["status"], "failed");
@@ -299,8 +319,9 @@ TEST_F(RunCommandTest, InterruptKeepsCompletedRunsAndPrintsTheResumeCommand) {
   const std::string err = slurp(err_file);
   EXPECT_EQ(status, 130) << err;
   EXPECT_THAT(err, HasSubstr("ompscan: interrupted at t2-r0; 1 of 2 runs are in"));
-  EXPECT_THAT(err, HasSubstr("Resume with:\n  ompscan run --threads 1,2 -o " + runs_.string() +
-                             " -- /bin/sh -c '"));
+  // The resume command starts with ompscan as it was invoked: a bare "ompscan" is not on PATH.
+  EXPECT_THAT(err, HasSubstr(std::string("Resume with:\n  ") + OMPSCALE_OMPSCAN_BIN +
+                             " run --threads 1,2 -o " + runs_.string() + " -- /bin/sh -c '"));
   EXPECT_THAT(run_files(), ElementsAre("t1-r0.json"));
   EXPECT_FALSE(fs::exists(runs_ / "t2-r0.log"));
   // The interrupted run's process group is gone with it (no sleep left behind).

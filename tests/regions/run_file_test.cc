@@ -236,11 +236,12 @@ TEST_F(RunFileOnDisk, ResumingIntoAnotherConfigurationIsRefused) {
 }
 
 TEST(ResumeCommand, QuotesForTheShellAndDropsForce) {
-  EXPECT_EQ(resume_command({"run", "--threads", "1,2", "--force", "-o", "my runs", "--", "./app",
-                            "--force", "it's"}),
-            "ompscan run --threads 1,2 -o 'my runs' -- ./app --force 'it'\\''s'");
-  EXPECT_EQ(resume_command({"run", "--inputs", "", "--", "./app", "{input}"}),
-            "ompscan run --inputs '' -- ./app '{input}'");
+  EXPECT_EQ(resume_command({"build/regions/ompscan", "run", "--threads", "1,2", "--force", "-o",
+                            "my runs", "--", "./app", "--force", "it's"}),
+            "build/regions/ompscan run --threads 1,2 -o 'my runs' -- ./app --force 'it'\\''s'");
+  EXPECT_EQ(
+      resume_command({"/opt/my tools/ompscan", "run", "--inputs", "", "--", "./app", "{input}"}),
+      "'/opt/my tools/ompscan' run --inputs '' -- ./app '{input}'");
 }
 
 }  // namespace
