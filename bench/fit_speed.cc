@@ -23,7 +23,14 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_options.h"
+
 namespace {
+
+constexpr std::string_view kUsage =
+    "fit_speed: median wall time of a whole `modeler fit` process on generated kernels (6 thread\n"
+    "counts x 5 repetitions) over interleaved runs, and peak memory per kernel.\n"
+    "Usage: build/bench/fit_speed [--kernels 2000] [--runs 11] [--modeler build/modeler/modeler]\n";
 
 // Extra-P's text format, so that the same file can be timed with Extra-P for comparison.
 void write_results(const std::string& path, std::size_t kernels) {
@@ -103,21 +110,18 @@ void report(const char* what, Figures& f, std::size_t kernels) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  using namespace ompscale;
   std::size_t kernels = 2000;
   int runs = 11;
   std::string modeler = OMPSCALE_MODELER_BIN;
-  for (int a = 1; a + 1 < argc; a += 2) {
-    const std::string flag = argv[a];
+  for (const auto& [flag, value] :
+       bench::options(argc, argv, kUsage, {"--kernels", "--runs", "--modeler"})) {
     if (flag == "--kernels")
-      kernels = std::stoul(argv[a + 1]);
+      kernels = std::stoul(value);
     else if (flag == "--runs")
-      runs = std::stoi(argv[a + 1]);
-    else if (flag == "--modeler")
-      modeler = argv[a + 1];
-    else {
-      std::fprintf(stderr, "unknown option %s\n", flag.c_str());
-      return 2;
-    }
+      runs = std::stoi(value);
+    else
+      modeler = value;
   }
   const auto dir =
       std::filesystem::temp_directory_path() / ("ompscale-fit-speed-" + std::to_string(getpid()));

@@ -23,8 +23,10 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "bench/bench_options.h"
 #include "bench/generated_kernels.h"
 #include "common/statistics.h"
 #include "modeler/fit.h"
@@ -37,6 +39,14 @@ using namespace ompscale::modeler;
 namespace {
 
 using bench::Truth;
+
+constexpr std::string_view kUsage =
+    "model_accuracy: the modeler on generated kernels with known generating terms (or a reference\n"
+    "set with its truth): term recovery, median and 90th-percentile relative error at 4x the\n"
+    "largest thread count, share inside the 90% prediction interval.\n"
+    "Usage: build/bench/model_accuracy [--kernels 2000] [--seed 1] [--noise 0.05]\n"
+    "         [--share-min 0.1] [--systematic 0] [--preset default|extrap|paper-smape]\n"
+    "       build/bench/model_accuracy --reference FILE --truth FILE.tsv\n";
 
 double parse_fraction(const std::string& s) {
   const auto slash = s.find('/');
@@ -95,9 +105,10 @@ int main(int argc, char** argv) {
   double share_min = 0.1;
   double systematic = 0.0;
   std::string preset = "default", reference, truth_path;
-  for (int a = 1; a + 1 < argc; a += 2) {
-    const std::string flag = argv[a];
-    const std::string value = argv[a + 1];
+  for (const auto& [flag, value] :
+       ompscale::bench::options(argc, argv, kUsage,
+                                {"--kernels", "--seed", "--noise", "--share-min", "--systematic",
+                                 "--preset", "--reference", "--truth"})) {
     if (flag == "--kernels")
       count = std::stoul(value);
     else if (flag == "--seed")
@@ -114,10 +125,6 @@ int main(int argc, char** argv) {
       reference = value;
     else if (flag == "--truth")
       truth_path = value;
-    else {
-      std::fprintf(stderr, "unknown option %s\n", flag.c_str());
-      return 2;
-    }
   }
   std::vector<Truth> truth;
   if (!reference.empty()) truth = read_truth(truth_path);

@@ -28,12 +28,18 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_options.h"
 #include "common/statistics.h"
 #include "sync/clock.h"
 #include "tests/support/app_output.h"
 #include "tests/support/process.h"
 
 namespace {
+
+constexpr std::string_view kUsage =
+    "ompscan_overhead: wall time of each test application without a tool, under a null OMPT tool\n"
+    "and under libompscan.so, in rounds; the overhead is the median over rounds.\n"
+    "Usage: build/bench/ompscan_overhead [--runs 5] [--threads 2] [--compiler llvm|gnu]\n";
 
 namespace fs = std::filesystem;
 
@@ -68,18 +74,14 @@ int main(int argc, char** argv) {
   int runs = 5;
   std::string threads = "2";
   std::string compiler = "llvm";
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
+  for (const auto& [flag, value] :
+       ompscale::bench::options(argc, argv, kUsage, {"--runs", "--threads", "--compiler"})) {
     if (flag == "--runs")
-      runs = std::atoi(argv[i + 1]);
+      runs = std::stoi(value);
     else if (flag == "--threads")
-      threads = argv[i + 1];
-    else if (flag == "--compiler")
-      compiler = argv[i + 1];
-    else {
-      std::fprintf(stderr, "ompscan_overhead: unknown option %s\n", flag.c_str());
-      return 2;
-    }
+      threads = value;
+    else
+      compiler = value;
   }
   const fs::path apps =
       compiler == "gnu" ? fs::path(OMPSCALE_APPS_GNU_DIR) : fs::path(OMPSCALE_APPS_LLVM_DIR);

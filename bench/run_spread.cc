@@ -15,6 +15,7 @@
 // First it times the reference command, `ompbench --construct barrier --bind spread
 // --threads 1,2` (target: under 5 s with at least 100 valid values per thread count), 3 times.
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,10 +24,15 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <thread>
 #include <vector>
 
+#include "bench/bench_options.h"
 #include "common/csv.h"
+#include "common/interrupt.h"
 #include "common/output_file.h"
 #include "common/statistics.h"
 #include "tests/support/process.h"
@@ -44,11 +50,19 @@ struct Arguments {
   std::string batch;  // ompbench --batch; "" = its default
 };
 
+constexpr std::string_view kUsage =
+    "run_spread: wall time of `ompbench --construct barrier --bind spread --threads 1,2`, then\n"
+    "barrier and parallel at 2 threads measured by separate ompbench processes, started together\n"
+    "and one after another, and the run-to-run spread of their medians.\n"
+    "Usage: build/bench/run_spread [--runs 5] [--method direct|epcc] [--metric avg_cost]\n"
+    "         [--runtime both] [--keep DIR] [--batch N]\n"
+    "SIGINT or SIGTERM stops the ompbench processes and removes the temporary directory.\n";
+
 Arguments parse(int argc, char** argv) {
   Arguments a;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
-    const std::string value = argv[i + 1];
+  for (const auto& [flag, value] : ompscale::bench::options(
+           argc, argv, kUsage,
+           {"--runs", "--method", "--metric", "--runtime", "--keep", "--batch"})) {
     if (flag == "--runs")
       a.runs = std::stoi(value);
     else if (flag == "--method")
@@ -59,15 +73,58 @@ Arguments parse(int argc, char** argv) {
       a.runtime = value;
     else if (flag == "--keep")
       a.keep = value;
-    else if (flag == "--batch")
+    else
       a.batch = value;
-    else {
-      std::fprintf(stderr, "run_spread: unknown option %s\n", flag.c_str());
-      std::exit(2);
-    }
   }
   if (a.metric.empty()) a.metric = a.method == "epcc" ? "overhead" : "avg_cost";
   return a;
+}
+
+// The working directory, removed on every way out that is not a crash (--keep keeps it).
+fs::path g_scratch;
+bool g_keep = false;
+
+[[noreturn]] void finish(int status) {
+  std::error_code ec;
+  if (!g_keep && !g_scratch.empty()) fs::remove_all(g_scratch, ec);
+  std::exit(status);
+}
+
+using Child = ompscale::test_support::ChildProcess;
+
+// Waits for every child. On SIGINT or SIGTERM the children are stopped too (ompbench keeps its
+// finished batches and exits) and the directory removed: nothing is left behind.
+std::vector<int> wait_all(std::vector<std::unique_ptr<Child>>& children) {
+  std::vector<std::optional<int>> status(children.size());
+  while (true) {
+    bool running = false;
+    for (std::size_t i = 0; i < children.size(); ++i) {
+      if (!status[i]) status[i] = children[i]->try_wait();
+      running |= !status[i].has_value();
+    }
+    if (!running) break;
+    if (ompscale::interrupted()) {
+      for (std::size_t i = 0; i < children.size(); ++i) {
+        if (!status[i]) children[i]->signal(SIGTERM);
+      }
+      for (std::size_t i = 0; i < children.size(); ++i) {
+        if (!status[i]) children[i]->wait();
+      }
+      std::fprintf(stderr, "run_spread: interrupted; stopped the ompbench processes\n");
+      finish(130);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  std::vector<int> out;
+  for (const auto& s : status) out.push_back(*s);
+  return out;
+}
+
+// Runs one command to its end (interruptible), stdout and stderr into files.
+int run_one(const std::vector<std::string>& command, const fs::path& out, const fs::path& err) {
+  std::vector<std::unique_ptr<Child>> child;
+  child.push_back(std::make_unique<Child>(command, "/dev/null", out, err));
+  return wait_all(child).front();
 }
 
 // Median of the valid values of `metric` per "construct runtime" in one results file.
@@ -141,32 +198,31 @@ double spread_of_runs(const Arguments& args, const fs::path& dir, bool interleav
   }
   const auto start = std::chrono::steady_clock::now();
   if (interleaved) {
-    std::vector<std::unique_ptr<ompscale::test_support::ChildProcess>> children;
+    std::vector<std::unique_ptr<Child>> children;
     for (int r = 0; r < args.runs; ++r) {
       const std::string log = outputs[static_cast<std::size_t>(r)] + ".log";
-      children.push_back(std::make_unique<ompscale::test_support::ChildProcess>(
-          commands[static_cast<std::size_t>(r)], "/dev/null", "/dev/null", log));
+      children.push_back(std::make_unique<Child>(commands[static_cast<std::size_t>(r)], "/dev/null",
+                                                 "/dev/null", log));
     }
     // All of them first: a failed one must not leave the others running.
-    std::vector<int> statuses;
-    for (auto& child : children) statuses.push_back(child->wait());
+    const std::vector<int> statuses = wait_all(children);
     for (int r = 0; r < args.runs; ++r) {
       const int status = statuses[static_cast<std::size_t>(r)];
       if (status != 0) {
         std::fprintf(
             stderr, "run_spread: ompbench failed (status %d): %s", status,
             ompscale::test_support::slurp(outputs[static_cast<std::size_t>(r)] + ".log").c_str());
-        std::exit(1);
+        finish(1);
       }
     }
   } else {
-    for (const std::vector<std::string>& command : commands) {
-      const ompscale::test_support::Outcome outcome =
-          ompscale::test_support::run_program(command, dir);
-      if (outcome.status != 0) {
-        std::fprintf(stderr, "run_spread: ompbench failed (status %d): %s", outcome.status,
-                     outcome.err.c_str());
-        std::exit(1);
+    for (std::size_t r = 0; r < commands.size(); ++r) {
+      const std::string log = outputs[r] + ".log";
+      const int status = run_one(commands[r], "/dev/null", log);
+      if (status != 0) {
+        std::fprintf(stderr, "run_spread: ompbench failed (status %d): %s", status,
+                     ompscale::test_support::slurp(log).c_str());
+        finish(1);
       }
     }
   }
@@ -206,8 +262,11 @@ double spread_of_runs(const Arguments& args, const fs::path& dir, bool interleav
 
 int main(int argc, char** argv) {
   const Arguments args = parse(argc, argv);
-  char pattern[] = "/tmp/run-spread-XXXXXX";
-  const fs::path dir = args.keep.empty() ? fs::path(mkdtemp(pattern)) : fs::path(args.keep);
+  const ompscale::InterruptGuard guard;  // SIGINT, SIGTERM: stop the children, remove the directory
+  std::string pattern = (fs::temp_directory_path() / "run-spread-XXXXXX").string();
+  g_keep = !args.keep.empty();
+  const fs::path dir = g_keep ? fs::path(args.keep) : fs::path(mkdtemp(pattern.data()));
+  g_scratch = dir;
   fs::create_directories(dir);
 
   // The reference command: wall time and the fewest valid values of any runtime and thread count.
@@ -218,17 +277,16 @@ int main(int argc, char** argv) {
     std::vector<std::string> command = {
         OMPSCALE_OMPBENCH_BIN, "--construct", "barrier", "--bind", "spread", "--threads", "1,2"};
     if (!args.batch.empty()) command.insert(command.end(), {"--batch", args.batch});
-    const ompscale::test_support::Outcome outcome =
-        ompscale::test_support::run_program(command, dir);
+    const fs::path csv = dir / "reference.csv";
+    const int status = run_one(command, csv, dir / "reference.log");
     reference_seconds.push_back(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    if (outcome.status != 0) {
-      std::fprintf(stderr, "run_spread: ompbench failed: %s", outcome.err.c_str());
-      return 1;
+    if (status != 0) {
+      std::fprintf(stderr, "run_spread: ompbench failed: %s",
+                   ompscale::test_support::slurp(dir / "reference.log").c_str());
+      finish(1);
     }
-    const std::string csv = (dir / "reference.csv").string();
-    ompscale::test_support::spit(csv, outcome.out);
-    for (const auto& [key, count] : valid_counts(csv, "avg_cost"))
+    for (const auto& [key, count] : valid_counts(csv.string(), "avg_cost"))
       fewest_valid = std::min(fewest_valid, count);
   }
   std::printf(
@@ -245,6 +303,5 @@ int main(int argc, char** argv) {
       "largest run-to-run spread: %.3fx interleaved (target <= 1.3x; EPCC up to 4.5x here), "
       "%.3fx one after another\n",
       interleaved, sequential);
-  if (args.keep.empty()) fs::remove_all(dir);
-  return 0;
+  finish(0);
 }

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -64,6 +65,16 @@ class ChildProcess {
   }
 
   void signal(int number) { kill(pid_, number); }
+
+  /// The exit status (as wait()) when the child has ended, nothing while it runs.
+  std::optional<int> try_wait() {
+    int status = 0;
+    const pid_t done = waitpid(pid_, &status, WNOHANG);
+    if (done != pid_) return std::nullopt;
+    pid_ = 0;
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
+  }
 
   int wait() {
     int status = 0;

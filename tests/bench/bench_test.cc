@@ -1,0 +1,106 @@
+// The benchmark programs as a user meets them: --help answers without measuring, and SIGTERM to
+// run_spread stops its ompbench processes and removes its temporary directory.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "tests/support/process.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using ompscale::test_support::ChildProcess;
+using ompscale::test_support::Outcome;
+using ompscale::test_support::run_program;
+using ::testing::HasSubstr;
+
+class BenchPrograms : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "ompscale-bench-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  fs::path dir_;
+};
+
+TEST_F(BenchPrograms, HelpAnswersWithoutMeasuring) {
+  const std::vector<std::pair<const char*, const char*>> programs = {
+      {OMPSCALE_FIT_SPEED_BIN, "--runs"},
+      {OMPSCALE_MODEL_ACCURACY_BIN, "--kernels"},
+      {OMPSCALE_RUN_SPREAD_BIN, "--runs"},
+      {OMPSCALE_OMPSCAN_OVERHEAD_BIN, "--runs"}};
+  for (const auto& [program, flag] : programs) {
+    const auto start = std::chrono::steady_clock::now();
+    const Outcome help = run_program({program, "--help"}, dir_);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2)) << program;
+    EXPECT_EQ(help.status, 0) << program << ": " << help.err;
+    EXPECT_THAT(help.out, HasSubstr("Usage: build/bench/")) << program;
+    const Outcome bad = run_program({program, "--bogus", "1"}, dir_);
+    EXPECT_EQ(bad.status, 2) << program;
+    EXPECT_THAT(bad.err, HasSubstr("unknown option --bogus")) << program;
+    const Outcome missing = run_program({program, flag}, dir_);
+    EXPECT_EQ(missing.status, 2) << program;
+    EXPECT_THAT(missing.err, HasSubstr(std::string("no value for ") + flag)) << program;
+  }
+}
+
+// Processes whose command line mentions `text`.
+std::vector<std::string> processes_with(const std::string& text) {
+  std::vector<std::string> found;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string pid = entry.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "cmdline");
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (char& c : cmdline)
+      if (c == '\0') c = ' ';
+    if (cmdline.find(text) != std::string::npos) found.push_back(pid + ": " + cmdline);
+  }
+  return found;
+}
+
+TEST_F(BenchPrograms, SigtermStopsRunSpreadAndLeavesNothingBehind) {
+  ::setenv("TMPDIR", dir_.c_str(), 1);
+  ::setenv("OMPBENCH_CANARY_STORE", "none", 1);
+  int status = -1;
+  fs::path scratch;
+  {
+    ChildProcess spread({OMPSCALE_RUN_SPREAD_BIN, "--runs", "2"}, "/dev/null", dir_ / "out",
+                        dir_ / "err");
+    // Wait for the interleaved ompbench processes (their logs appear when they start).
+    for (int i = 0; i < 3000 && scratch.empty(); ++i) {
+      for (const auto& entry : fs::directory_iterator(dir_)) {
+        if (entry.path().filename().string().rfind("run-spread-", 0) == 0 &&
+            fs::exists(entry.path() / "interleaved1.csv.log"))
+          scratch = entry.path();
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ::unsetenv("TMPDIR");
+    ASSERT_FALSE(scratch.empty()) << ompscale::test_support::slurp(dir_ / "err");
+    EXPECT_FALSE(processes_with(scratch.string()).empty());
+    spread.signal(SIGTERM);
+    status = spread.wait();
+  }
+  EXPECT_EQ(status, 130) << ompscale::test_support::slurp(dir_ / "err");
+  EXPECT_THAT(processes_with(scratch.string()), ::testing::IsEmpty());
+  EXPECT_FALSE(fs::exists(scratch));
+}
+
+}  // namespace
