@@ -191,6 +191,12 @@ void select_kernels(Dataset& data, const std::vector<std::string>& conditions) {
   if (data.kernels.empty())
     throw UsageError("--where: no kernel matches " +
                      fmt::format("{}", fmt::join(conditions, " and ")));
+  // The note on unused valid=0 values speaks of the kernels selected, not of the whole file.
+  data.skipped_invalid = 0;
+  for (const Kernel& kernel : data.kernels) {
+    const auto it = data.skipped_invalid_by_key.find(kernel.joined_key());
+    if (it != data.skipped_invalid_by_key.end()) data.skipped_invalid += it->second;
+  }
 }
 
 Dataset read_inputs(const FitArguments& a) {
@@ -205,7 +211,8 @@ Dataset read_inputs(const FitArguments& a) {
   if (!a.where.empty()) select_kernels(data, a.where);
   if (data.skipped_invalid > 0) {
     std::cerr << fmt::format(
-        "modeler: {} value(s) marked valid=0 were not used (--include-invalid uses them)\n",
+        "modeler: {} value(s) of these kernels marked valid=0 were not used (--include-invalid "
+        "uses them)\n",
         data.skipped_invalid);
   }
   for (const std::string& note : fold_sparse_parameters(data)) {

@@ -146,6 +146,7 @@ void Dataset::append(Dataset other) {
                     fmt::join(key_columns, ","), fmt::join(other.key_columns, ",")));
   }
   skipped_invalid += other.skipped_invalid;
+  for (const auto& [key, n] : other.skipped_invalid_by_key) skipped_invalid_by_key[key] += n;
   std::unordered_map<std::string, std::size_t> index;
   for (std::size_t i = 0; i < kernels.size(); ++i) index.emplace(kernels[i].joined_key(), i);
   for (auto& k : other.kernels) {

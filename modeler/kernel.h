@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -92,6 +93,8 @@ struct Dataset {
   std::size_t skipped_invalid = 0;
   /// With several parameters, all their names (parameters[0] == parameter); empty with one.
   std::vector<std::string> parameters;
+  /// The same per kernel key (Kernel::joined_key), so a selection of kernels counts its own.
+  std::unordered_map<std::string, std::size_t> skipped_invalid_by_key;
 
   std::size_t dimensions() const { return parameters.empty() ? 1 : parameters.size(); }
   /// The parameter names, also with one parameter.

@@ -1,6 +1,7 @@
 #include "microbench/driver/sweep.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <pthread.h>
 #include <sched.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include "common/executable_path.h"
 #include "common/host_name.h"
 #include "common/interrupt.h"
+#include "common/terminal.h"
 #include "common/text.h"
 #include "common/utc_time.h"
 #include "microbench/driver/canary_store.h"
@@ -139,6 +141,31 @@ std::string quote_argument(const std::string& arg) {
 std::string method_options(const RunOptions& options) {
   return fmt::format("option epcc.delay_us {}\noption epcc.test_time_us {}\n",
                      options.epcc_delay_us, options.epcc_test_time_us);
+}
+
+// Configurations left short of --reps valid values: a handful are listed, many are counted and
+// summarised (hundreds of lines would hide everything else); the sidecar lists them all.
+void print_incomplete(const std::vector<std::string>& incomplete, std::size_t configs,
+                      const RunOptions& options, const std::string& meta) {
+  if (incomplete.empty()) return;
+  const std::size_t width = output_width(STDERR_FILENO);
+  constexpr std::size_t kListed = 3;
+  std::string text = fmt::format(
+      "ompbench: {} of {} configuration{} incomplete: the re-measurement budget "
+      "(--max-remeasure {}) was spent before {} valid values (--reps)",
+      incomplete.size(), configs, configs == 1 ? " is" : "s are", options.max_remeasure,
+      options.reps);
+  if (incomplete.size() <= kListed) {
+    std::fputs(wrap(text + ":", width, "", "  ").c_str(), stderr);
+    for (const std::string& i : incomplete)
+      std::fputs(wrap(i, width, "  ", "    ").c_str(), stderr);
+    return;
+  }
+  text += fmt::format("; for example {}",
+                      fmt::join(incomplete.begin(), incomplete.begin() + kListed, "; "));
+  text += meta.empty() ? fmt::format(" and {} more", incomplete.size() - kListed)
+                       : fmt::format(" and {} more (all in {})", incomplete.size() - kListed, meta);
+  std::fputs(wrap(text, width, "", "  ").c_str(), stderr);
 }
 
 }  // namespace
@@ -497,8 +524,7 @@ int run_sweep(const RunOptions& options) {
 
   for (const std::string& u : record.unavailable)
     std::fprintf(stderr, "ompbench: skipped %s\n", u.c_str());
-  for (const std::string& i : was_interrupted ? std::vector<std::string>{} : record.incomplete)
-    std::fprintf(stderr, "ompbench: incomplete: %s (re-measurement budget spent)\n", i.c_str());
+  if (!was_interrupted) print_incomplete(record.incomplete, plan.configs.size(), options, meta);
   if (record.slow_batches + record.accepted_slow > 0)
     std::fprintf(
         stderr,

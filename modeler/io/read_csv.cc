@@ -183,6 +183,7 @@ class TableReader {
       key_names.push_back(header_->names()[column]);
     Dataset dataset = collector_->finish(std::move(key_names));
     dataset.skipped_invalid = skipped_invalid_;
+    dataset.skipped_invalid_by_key = std::move(invalid_by_key_);
     return dataset;
   }
 
@@ -209,6 +210,12 @@ class TableReader {
     if (layout_.valid_column && !is_valid_row(fields_[*layout_.valid_column], file_, line) &&
         !options_.include_invalid) {
       ++skipped_invalid_;
+      joined_.clear();
+      for (std::size_t k = 0; k < layout_.key_columns.size(); ++k) {
+        if (k > 0) joined_ += '\x1f';  // as Kernel::joined_key
+        joined_ += fields_[layout_.key_columns[k]];
+      }
+      ++invalid_by_key_[joined_];
       return;
     }
     for (std::size_t p = 0; p < point_.size(); ++p) {
@@ -239,6 +246,8 @@ class TableReader {
   std::vector<double> point_;
   std::size_t rows_ = 0;
   std::size_t skipped_invalid_ = 0;
+  std::unordered_map<std::string, std::size_t> invalid_by_key_;  // skipped rows per kernel key
+  std::string joined_;
 };
 
 // End of the last complete record in `text` (just after a line end outside quotes), 0 if none.

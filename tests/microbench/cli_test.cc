@@ -119,6 +119,35 @@ TEST_F(OmpbenchCli, MessagesNameTheCauseAndTheRightHelp) {
   EXPECT_THAT(word.err, HasSubstr("unknown subcommand 'lsit'; did you mean list?")) << word.err;
 }
 
+TEST_F(OmpbenchCli, ManyIncompleteConfigurationsAreSummarisedNotListed) {
+  // A slow-phase threshold barely above the median and no re-measurement: most configurations
+  // end short of --reps. They used to take one line each (hundreds in a full sweep).
+  const Outcome out = run({"--construct",
+                           "barrier,single,critical,atomic_update",
+                           "--threads",
+                           "1,2",
+                           "--reps",
+                           "25",
+                           "--batch",
+                           "5",
+                           "--slow-factor",
+                           "1.0001",
+                           "--compute-slow-factor",
+                           "1.0001",
+                           "--max-remeasure",
+                           "0",
+                           "--max-wait",
+                           "0",
+                           "--progress",
+                           "never",
+                           "-o",
+                           path("r.csv")});
+  ASSERT_EQ(out.status, 0) << out.err;
+  EXPECT_THAT(out.err, ::testing::ContainsRegex("[0-9]+ of 16 configurations are incomplete"));
+  EXPECT_THAT(out.err, HasSubstr("(all in " + path("r.csv") + ".meta.json)"));
+  EXPECT_EQ(std::count(out.err.begin(), out.err.end(), '\n'), 2) << out.err;  // and the noise line
+}
+
 TEST_F(OmpbenchCli, HelpFitsA100ColumnTerminal) {
   for (const char* sub : {"", "list", "platform", "summary", "import-epcc"}) {
     std::vector<std::string> args;

@@ -155,6 +155,33 @@ TEST_F(FirstHour, RepeatedWarningsAreSaidOnceWithACount) {
               HasSubstr("kernel=k0 [all], kernel=k1 [all], kernel=k2 [all] and 3 more"));
 }
 
+TEST_F(FirstHour, InvalidValuesAreCountedForTheSelectedKernelsOnly) {
+  std::string csv =
+      "construct,method,metric,threads,thread_class,bind,places,runtime,runtime_version,compiler,"
+      "platform,param,param_value,rep,value,unit,valid,canary_ns,run_id,timestamp\n";
+  for (const char* construct : {"barrier", "single"}) {
+    for (int t : {1, 2, 4}) {
+      for (int r = 0; r < 4; ++r) {
+        // barrier: 3 values valid=0 (r = 3 at each t); single: none.
+        const bool invalid = std::string(construct) == "barrier" && r == 3;
+        csv += std::string(construct) + ",epcc,overhead," + std::to_string(t) +
+               ",PO2,close,cores,libgomp,12,gcc-12,vm,,," + std::to_string(r) + "," +
+               std::to_string(0.1 * t + 0.01 * r) + ",us," + (invalid ? "0" : "1") +
+               ",5,r1,2024-05-01T10:00:00Z\n";
+      }
+    }
+  }
+  const fs::path input = write("sweep.csv", csv);
+  const Outcome all = modeler({"fit", input.string()});
+  ASSERT_EQ(all.status, 0) << all.err;
+  EXPECT_THAT(all.err, HasSubstr("3 value(s) of these kernels marked valid=0"));
+  const Outcome single = modeler({"fit", input.string(), "--where", "construct=single"});
+  ASSERT_EQ(single.status, 0) << single.err;
+  EXPECT_THAT(single.err, Not(HasSubstr("valid=0")));  // the 3 belong to the barrier
+  const Outcome barrier = modeler({"fit", input.string(), "--where", "construct=barrier"});
+  EXPECT_THAT(barrier.err, HasSubstr("3 value(s) of these kernels marked valid=0"));
+}
+
 TEST_F(FirstHour, MessagesNameTheCause) {
   const Outcome typo = modeler({"fti"});
   EXPECT_EQ(typo.status, 2);

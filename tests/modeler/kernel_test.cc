@@ -48,7 +48,7 @@ TEST(Dataset, AppendPoolsRepetitionsOfTheSameKernel) {
 }
 
 Dataset one_kernel(std::string parameter, std::vector<std::string> key_columns) {
-  Dataset d{std::move(parameter), std::move(key_columns), {}, {}, 0, {}};
+  Dataset d{std::move(parameter), std::move(key_columns), {}, {}, 0, {}, {}};
   d.kernels.push_back(Kernel::from_samples({"barrier"}, {{2, 1.0}}));
   return d;
 }
