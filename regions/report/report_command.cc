@@ -1,5 +1,7 @@
 #include "regions/report/report_command.h"
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <iostream>
@@ -9,6 +11,7 @@
 #include "common/cli_help.h"
 #include "common/error.h"
 #include "common/output_file.h"
+#include "common/terminal.h"
 #include "regions/report/read_runs.h"
 #include "regions/report/report.h"
 #include "regions/report/writers.h"
@@ -17,8 +20,8 @@ namespace ompscale::regions {
 
 namespace {
 
-std::string render(const report::Report& r, const std::string& format) {
-  if (format == "text") return report::format_text(r);
+std::string render(const report::Report& r, const std::string& format, std::size_t width) {
+  if (format == "text") return report::format_text(r, width);
   if (format == "json") return report::format_json(r);
   if (format == "csv") return report::format_csv(r);
   return report::format_extrap(r);  // CLI11 admits only these four
@@ -28,6 +31,7 @@ std::string render(const report::Report& r, const std::string& format) {
 
 int report_command(int argc, char** argv) {
   std::string directory, format = "text", output, svg_dir;
+  bool wide = false;
   report::ReportOptions options;
   double min_gain_percent = 100.0 * options.analysis.min_hint_fraction;
 
@@ -42,6 +46,8 @@ int report_command(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::IsMember({"text", "json", "csv", "extrap"}));
   app.add_option("-o,--output", output, "Output file (default: stdout)");
+  app.add_flag("--wide", wide,
+               "Whole names and lines on a terminal too (default: fit the terminal's width)");
   app.add_option("--svg", svg_dir,
                  "Also write charts to this directory: speedup per top region, efficiency heat "
                  "maps (threads x inputs), time models");
@@ -75,7 +81,10 @@ int report_command(int argc, char** argv) {
     options.analysis.min_hint_fraction = min_gain_percent / 100.0;
     const report::RunSet runs = report::read_run_directory(directory);
     const report::Report r = report::build_report(runs, options);
-    const std::string content = render(r, format);
+    // On a terminal the text fits its width, unless --wide; files get whole lines.
+    const std::size_t width =
+        wide || (!output.empty() && output != "-") ? 0 : output_width(STDOUT_FILENO);
+    const std::string content = render(r, format, width);
     if (!svg_dir.empty()) {
       std::filesystem::create_directories(svg_dir);
       for (const auto& [name, svg] : report::format_svgs(r)) {

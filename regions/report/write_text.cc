@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/text.h"
 #include "modeler/io/write_common.h"
 #include "regions/report/writers.h"
 
@@ -26,6 +27,12 @@ std::string secs(double v) {
 
 std::string percent(double fraction) {
   return format_fixed(100.0 * fraction, 1);
+}
+
+// Text for a terminal `width` columns wide (0: no limit): `text` wrapped, continuation lines
+// indented two more than the first.
+std::string para(std::string_view text, std::size_t width, std::string_view indent = "") {
+  return wrap(text, width, indent, std::string(indent) + "  ");
 }
 
 std::string inputs_list(const Measurements& m) {
@@ -69,25 +76,56 @@ void program_section(const Report& r, std::string& out) {
   out += t.render("  ");
 }
 
-void summary_section(const Report& r, std::string& out) {
+// "mandelbrot.cc:36 ((anonymous namespace)::co..." : at most `limit` characters.
+std::string shortened(const std::string& text, std::size_t limit) {
+  if (limit < 8 || display_width(text) <= limit) return text;
+  // Cut before the (limit - 3)th character, never inside a UTF-8 sequence.
+  std::size_t cut = 0;
+  std::size_t characters = 0;
+  while (cut < text.size() && characters < limit - 3) {
+    ++cut;
+    while (cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) ++cut;
+    ++characters;
+  }
+  return text.substr(0, cut) + "...";
+}
+
+void summary_section(const Report& r, std::size_t width, std::string& out) {
   out += fmt::format(
       "\nRegions by potential gain ({}at the largest thread count)\n",
       input_words("input ", r.reference_input) + (r.reference_input.empty() ? "" : ", "));
-  TextTable t({Align::kRight, Align::kLeft, Align::kLeft, Align::kRight, Align::kRight,
-               Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kLeft});
-  t.add_row({"#", "region", "kind", "threads", "time", "efficiency", "lost", "gain", "gain%",
-             "first hint"});
+  const std::vector<std::string> header{"#",          "region", "kind", "threads", "time",
+                                        "efficiency", "lost",   "gain", "gain%",   "first hint"};
+  std::vector<std::vector<std::string>> rows;
   std::size_t rank = 0;
   for (const RegionReport& rr : r.regions) {
     const SeriesAnalysis& s = rr.reference_series();
     const PointAnalysis& p = s.reference();
     std::string input_note =
         s.input == r.reference_input ? "" : fmt::format(" (input {})", s.input);
-    t.add_row({std::to_string(++rank), rr.region.label + input_note,
-               std::string(to_string(rr.region.kind)), std::to_string(p.threads), secs(p.time),
-               format_fixed(p.efficiency, 2), secs(p.lost), secs(p.potential_gain),
-               percent(p.time > 0.0 ? p.potential_gain / p.time : 0.0),
-               s.hints.empty() ? "-" : std::string(to_string(s.hints.front().kind))});
+    rows.push_back({std::to_string(++rank), rr.region.label + input_note,
+                    std::string(to_string(rr.region.kind)), std::to_string(p.threads), secs(p.time),
+                    format_fixed(p.efficiency, 2), secs(p.lost), secs(p.potential_gain),
+                    percent(p.time > 0.0 ? p.potential_gain / p.time : 0.0),
+                    s.hints.empty() ? "-" : std::string(to_string(s.hints.front().kind))});
+  }
+  const auto table = [&](std::size_t label_limit) {
+    TextTable t({Align::kRight, Align::kLeft, Align::kLeft, Align::kRight, Align::kRight,
+                 Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kLeft});
+    t.add_row(header);
+    for (std::vector<std::string> row : rows) {
+      row[1] = shortened(row[1], label_limit);
+      t.add_row(row);
+    }
+    return t;
+  };
+  TextTable t = table(std::string::npos);
+  // On a terminal too narrow for whole names, the names give way: the details name them in full.
+  if (width > 0 && t.width() + 2 > width) {
+    std::size_t longest = 0;
+    for (const auto& row : rows) longest = std::max(longest, display_width(row[1]));
+    const std::size_t excess = t.width() + 2 - width;
+    t = table(longest > excess ? std::max<std::size_t>(longest - excess, 20) : 20);
   }
   out += t.render("  ");
 }
@@ -117,14 +155,74 @@ void efficiency_grid(const Report& r, const RegionReport* rr, std::string& out) 
   out += t.render("    ");
 }
 
-void region_section(const Report& r, const RegionReport& rr, std::size_t rank, std::string& out) {
+// The region's points: times, speedup, efficiency, loss, gain, and the loss split by cause (a table
+// of its own when the terminal is too narrow for one).
+void points_tables(const SeriesAnalysis& s, bool split, std::size_t width, std::string& out) {
+  const std::vector<std::string> causes{"imbalance", "walkthrough", "startup",
+                                        "lock-cont", "lock-alg",    "other"};
+  const auto base_row = [](const PointAnalysis& p) {
+    return std::vector<std::string>{
+        std::to_string(p.threads),  std::to_string(p.repetitions), secs(p.time), percent(p.spread),
+        format_fixed(p.speedup, 2), format_fixed(p.efficiency, 2), secs(p.lost)};
+  };
+  const auto cause_row = [](const PointAnalysis& p) {
+    return std::vector<std::string>{secs(p.loss.imbalance),      secs(p.loss.walkthrough),
+                                    secs(p.loss.startup),        secs(p.loss.lock_contention),
+                                    secs(p.loss.lock_algorithm), secs(p.other)};
+  };
+  std::vector<std::string> header{"threads", "reps",       "time", "spread%",
+                                  "speedup", "efficiency", "lost"};
+  TextTable all(std::vector<Align>(split ? 14 : 8, Align::kRight));
+  std::vector<std::string> h = header;
+  if (split) h.insert(h.end(), causes.begin(), causes.end());
+  h.push_back("gain");
+  all.add_row(h);
+  for (const PointAnalysis& p : s.points) {
+    std::vector<std::string> row = base_row(p);
+    if (split) {
+      const auto c = cause_row(p);
+      row.insert(row.end(), c.begin(), c.end());
+    }
+    row.push_back(secs(p.potential_gain));
+    all.add_row(row);
+  }
+  if (!split || width == 0 || all.width() + 2 <= width) {
+    out += all.render("  ");
+    return;
+  }
+  TextTable main(std::vector<Align>(8, Align::kRight));
+  header.push_back("gain");
+  main.add_row(header);
+  TextTable lost(std::vector<Align>(7, Align::kRight));
+  std::vector<std::string> lost_header{"threads"};
+  lost_header.insert(lost_header.end(), causes.begin(), causes.end());
+  lost.add_row(lost_header);
+  for (const PointAnalysis& p : s.points) {
+    std::vector<std::string> row = base_row(p);
+    row.push_back(secs(p.potential_gain));
+    main.add_row(row);
+    std::vector<std::string> causes_row{std::to_string(p.threads)};
+    const auto c = cause_row(p);
+    causes_row.insert(causes_row.end(), c.begin(), c.end());
+    lost.add_row(causes_row);
+  }
+  out += main.render("  ");
+  out += "  Time lost by cause:\n";
+  out += lost.render("  ");
+}
+
+void region_section(const Report& r, const RegionReport& rr, std::size_t rank, std::size_t width,
+                    std::string& out) {
   const SeriesAnalysis& s = rr.reference_series();
   const PointAnalysis& ref = s.reference();
-  out += fmt::format("\nRegion {}: {} ({}, {})\n", rank, rr.region.label, to_string(rr.region.kind),
-                     rr.region.key);
+  out += '\n';
+  out += para(fmt::format("Region {}: {} ({}, {})", rank, rr.region.label,
+                          to_string(rr.region.kind), rr.region.key),
+              width);
   if (rr.region.nesting_level > 0) {
     out +=
-        fmt::format("  nested (level {}) in {}\n", rr.region.nesting_level, rr.region.parent_key);
+        para(fmt::format("nested (level {}) in {}", rr.region.nesting_level, rr.region.parent_key),
+             width, "  ");
   }
   out += fmt::format("  {}{:.0f} executions, {}% measured{}\n",
                      input_words("input ", s.input) + (s.input.empty() ? "" : ": "), ref.executions,
@@ -133,33 +231,12 @@ void region_section(const Report& r, const RegionReport& rr, std::size_t rank, s
                          ? fmt::format(" (times scaled by {:.3g})", 1.0 / ref.sampling_ratio)
                          : "");
   const bool split = rr.region.kind != RegionKind::kSerial;
-  TextTable t(std::vector<Align>(split ? 14 : 8, Align::kRight));
-  std::vector<std::string> header{"threads", "reps",       "time", "spread%",
-                                  "speedup", "efficiency", "lost"};
+  points_tables(s, split, width, out);
   if (split) {
-    header.insert(header.end(),
-                  {"imbalance", "walkthrough", "startup", "lock-cont", "lock-alg", "other"});
-  }
-  header.push_back("gain");
-  t.add_row(header);
-  for (const PointAnalysis& p : s.points) {
-    std::vector<std::string> row{
-        std::to_string(p.threads),  std::to_string(p.repetitions), secs(p.time), percent(p.spread),
-        format_fixed(p.speedup, 2), format_fixed(p.efficiency, 2), secs(p.lost)};
-    if (split) {
-      row.insert(row.end(),
-                 {secs(p.loss.imbalance), secs(p.loss.walkthrough), secs(p.loss.startup),
-                  secs(p.loss.lock_contention), secs(p.loss.lock_algorithm), secs(p.other)});
-    }
-    row.push_back(secs(p.potential_gain));
-    t.add_row(row);
-  }
-  out += t.render("  ");
-  if (split) {
-    out += fmt::format(
-        "  (imbalance..other: each cause's share of 'lost', its growth beyond perfect scaling of "
-        "its cost at {} thread(s); they add up to 'lost')\n",
-        s.base_threads);
+    out += para(fmt::format("(imbalance..other: each cause's share of 'lost', its growth beyond "
+                            "perfect scaling of its cost at {} thread(s); they add up to 'lost')",
+                            s.base_threads),
+                width, "  ");
   }
   if (s.hints.empty()) {
     out += fmt::format("  No hint: no cause costs {}% of the region's time at {} threads.\n",
@@ -170,46 +247,56 @@ void region_section(const Report& r, const RegionReport& rr, std::size_t rank, s
     std::size_t i = 0;
     for (const Hint& h : s.hints) {
       out +=
-          fmt::format("    {}. {}: {} s ({}% of the region) -> {} s. {}\n", ++i, to_string(h.kind),
-                      secs(h.gain), percent(ref.time > 0.0 ? h.gain / ref.time : 0.0),
-                      secs(h.time_after), h.problem);
-      out += fmt::format("       Try: {}\n", h.advice);
+          wrap(fmt::format("{}. {}: {} s ({}% of the region) -> {} s. {}", ++i, to_string(h.kind),
+                           secs(h.gain), percent(ref.time > 0.0 ? h.gain / ref.time : 0.0),
+                           secs(h.time_after), h.problem),
+               width, "    ", "       ");
+      out += wrap("Try: " + h.advice, width, "       ", "         ");
     }
   }
   if (s.lock_class != LockClass::kNone) {
-    out += fmt::format(
-        "  Locks: {} s per thread in the lock algorithm, {} s in contention: mostly {}\n",
-        secs(ref.cost.lock_algorithm), secs(ref.cost.lock_contention),
-        s.lock_class == LockClass::kAlgorithm ? "the algorithm (uncontended acquisitions)"
-                                              : "contention (waiting for other threads)");
+    out +=
+        para(fmt::format(
+                 "Locks: {} s per thread in the lock algorithm, {} s in contention: mostly {}",
+                 secs(ref.cost.lock_algorithm), secs(ref.cost.lock_contention),
+                 s.lock_class == LockClass::kAlgorithm ? "the algorithm (uncontended acquisitions)"
+                                                       : "contention (waiting for other threads)"),
+             width, "  ");
   }
   if (std::any_of(s.points.begin(), s.points.end(),
                   [](const PointAnalysis& p) { return p.has_tasks(); })) {
-    out += fmt::format(
-        "  Tasks at {} threads: {:.0f} created, {:.0f} executed, {} s per thread in explicit "
-        "tasks ({}% of the region's time)\n",
-        s.reference_threads, ref.tasks_created, ref.tasks_executed, secs(ref.task),
-        percent(ref.time > 0.0 ? ref.task / ref.time : 0.0));
+    out += para(fmt::format("Tasks at {} threads: {:.0f} created, {:.0f} executed, {} s per thread "
+                            "in explicit tasks ({}% of the region's time)",
+                            s.reference_threads, ref.tasks_created, ref.tasks_executed,
+                            secs(ref.task), percent(ref.time > 0.0 ? ref.task / ref.time : 0.0)),
+                width, "  ");
   }
   if (const ThreadModel* tm = rr.thread_model(r.models, s.input)) {
     const modeler::ClassModel& cm = r.models.results[tm->result].models.front();
-    out += fmt::format("  Model over threads{}: time(t) = {} s ({}, adj. R2 {})\n",
-                       input_words(" (input ", s.input) + (s.input.empty() ? "" : ")"),
-                       cm.model.to_string("t", 4), modeler::to_string(cm.growth),
-                       format_fixed(cm.stats.adjusted_r2, 3));
+    const std::string over = input_words(" (input ", s.input) + (s.input.empty() ? "" : ")");
+    if (cm.has_model()) {
+      out += para(fmt::format("Model over threads{}: time(t) = {} s ({}, adj. R2 {})", over,
+                              cm.model.to_string("t", 4), modeler::to_string(cm.growth),
+                              format_fixed(cm.stats.adjusted_r2, 3)),
+                  width, "  ");
+    } else {
+      out += para(fmt::format("No model over threads{}: {}", over, cm.no_model), width, "  ");
+    }
     for (const PredictedPoint& p : tm->predicted) {
       out += fmt::format("    at {:g} threads: {} s [{}, {}], efficiency {}\n", p.threads,
                          secs(p.time), secs(p.low), secs(p.high), format_fixed(p.efficiency, 2));
     }
-    for (const std::string& w : cm.warnings) out += fmt::format("    ({})\n", w);
+    for (const std::string& w : cm.warnings) out += para("(" + w + ")", width, "    ");
   }
   if (rr.input_model) {
     const InputModel& im = r.models.input_models[*rr.input_model];
-    out += fmt::format(
-        "  Model over threads t and input size n: time = {} s ({}, leave-one-out SMAPE {}%)\n",
-        im.result.model.to_string("t", "n", 4), to_string(im.result.model.combination),
-        format_fixed(im.result.stats.cv_error, 1));
-    for (const std::string& w : im.result.warnings) out += fmt::format("    ({})\n", w);
+    out +=
+        para(fmt::format(
+                 "Model over threads t and input size n: time = {} s ({}, leave-one-out SMAPE {}%)",
+                 im.result.model.to_string("t", "n", 4), to_string(im.result.model.combination),
+                 format_fixed(im.result.stats.cv_error, 1)),
+             width, "  ");
+    for (const std::string& w : im.result.warnings) out += para("(" + w + ")", width, "    ");
   }
   if (r.measurements.inputs.size() > 1 && split) {
     out += "  Efficiency (threads x inputs):\n";
@@ -217,7 +304,7 @@ void region_section(const Report& r, const RegionReport& rr, std::size_t rank, s
   }
 }
 
-void pop_section(const Report& r, std::string& out) {
+void pop_section(const Report& r, std::size_t width, std::string& out) {
   out += "\nPOP efficiencies per run (parallel regions | whole run incl. serial regions)\n";
   TextTable t({Align::kLeft, Align::kRight, Align::kLeft, Align::kRight, Align::kRight,
                Align::kRight, Align::kRight, Align::kLeft, Align::kRight, Align::kRight,
@@ -232,14 +319,17 @@ void pop_section(const Report& r, std::string& out) {
                format_fixed(p.whole_run.communication, 3), format_fixed(p.whole_run.parallel, 3)});
   }
   out += t.render("  ");
-  out +=
-      "  (LB = mean/max useful work over threads; comm = max useful work / wall; PE = LB * comm)\n";
+  out += para(
+      "(LB = mean/max useful work over threads; comm = max useful work / wall; PE = LB * "
+      "comm)",
+      width, "  ");
 }
 
 }  // namespace
 
-std::string format_text(const Report& r) {
-  std::string out = fmt::format("ompscan report of {} (ompscale {})\n", r.directory, r.version);
+std::string format_text(const Report& r, std::size_t width) {
+  std::string out =
+      para(fmt::format("ompscan report of {} (ompscale {})", r.directory, r.version), width);
   runs_section(r, out);
   out +=
       "Times in seconds; repetitions combined by median; sampled regions scaled to all "
@@ -249,17 +339,17 @@ std::string format_text(const Report& r) {
     out += "  Efficiency of the program (threads x inputs):\n";
     efficiency_grid(r, nullptr, out);
   }
-  summary_section(r, out);
+  summary_section(r, width, out);
   const std::size_t detailed = std::min(r.options.top, r.regions.size());
-  for (std::size_t i = 0; i < detailed; ++i) region_section(r, r.regions[i], i + 1, out);
+  for (std::size_t i = 0; i < detailed; ++i) region_section(r, r.regions[i], i + 1, width, out);
   if (detailed < r.regions.size()) {
     out += fmt::format("\n({} more region(s) in the table above; --top shows more in detail)\n",
                        r.regions.size() - detailed);
   }
-  pop_section(r, out);
+  pop_section(r, width, out);
   if (!r.notes.empty()) {
     out += "\nNotes:\n";
-    for (const std::string& n : r.notes) out += fmt::format("  - {}\n", n);
+    for (const std::string& n : r.notes) out += wrap(n, width, "  - ", "    ");
   }
   return out;
 }

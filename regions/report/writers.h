@@ -12,6 +12,7 @@
 //   format_svgs()    charts: speedup per top region, efficiency heat maps (threads x inputs),
 //                    and the time models (the modeler's plot)
 
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,7 +21,10 @@
 
 namespace ompscale::regions::report {
 
-std::string format_text(const Report& report);
+/// `width`: the terminal's columns (0: no limit, for files and --wide). With a limit, long lines
+/// wrap, region names in the summary are shortened (the detail sections name them in full) and a
+/// region's loss causes go into a table of their own.
+std::string format_text(const Report& report, std::size_t width = 0);
 std::string format_json(const Report& report);
 std::string format_csv(const Report& report);
 /// Throws UsageError when there is nothing to export (no region measured at every point).

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -278,6 +279,26 @@ TEST(ReportFormats, SvgCharts) {
   for (const auto& [name, svg] : format_svgs(fixture_report("locks"))) {
     EXPECT_EQ(name.find("efficiency"), std::string::npos);
   }
+}
+
+TEST(ReportFormats, TextFitsA120ColumnTerminal) {
+  for (const char* fixture : {"mandel-static", "locks", "tasks", "stencil-inputs"}) {
+    const std::string wide = format_text(fixture_report(fixture));
+    const std::string narrow = format_text(fixture_report(fixture), 120);
+    std::istringstream lines(narrow);
+    for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 120u) << line;
+    // Nothing is lost: every region's hint and the notes are still there.
+    for (const char* part : {"Hints at", "Notes:", "POP efficiencies"}) {
+      EXPECT_EQ(wide.find(part) != std::string::npos, narrow.find(part) != std::string::npos)
+          << fixture << ": " << part;
+    }
+  }
+  // The wide report (files, --wide) keeps whole lines.
+  const std::string wide = format_text(fixture_report("mandel-static"));
+  std::size_t widest = 0;
+  std::istringstream lines(wide);
+  for (std::string line; std::getline(lines, line);) widest = std::max(widest, line.size());
+  EXPECT_GT(widest, 120u);
 }
 
 TEST(ReportFormats, TextHasEverySection) {
