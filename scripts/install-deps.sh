@@ -6,7 +6,7 @@ packages=(
   libeigen3-dev libceres-dev libboost-dev libboost-math-dev libfmt-dev
   libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev
   libhwloc-dev hwloc libsqlite3-dev libdw-dev libelf-dev
-  clang libomp-dev libclang-rt-14-dev clang-format
+  clang libomp-dev libclang-rt-14-dev clang-format librsvg2-bin
   patchelf xz-utils
 )
 missing=()

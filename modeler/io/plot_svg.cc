@@ -7,9 +7,11 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <span>
 #include <string_view>
 
 #include "common/error.h"
+#include "common/statistics.h"
 #include "modeler/io/write_common.h"
 
 namespace ompscale::modeler {
@@ -42,15 +44,19 @@ constexpr double kPlotBottom = 44.0;
 constexpr int kCurveSamples = 240;
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// Without font metrics, widths are estimated; DejaVu Sans averages ~0.6 em per character.
-double text_width(std::string_view text, double font_size) {
-  return 0.6 * font_size * static_cast<double>(display_width(text));
+// Without font metrics, widths are estimated: DejaVu Sans averages ~0.6 em per character, its
+// bold ~0.68 em (titles estimated as regular ran into their neighbours).
+constexpr double kEm = 0.6;
+constexpr double kBoldEm = 0.68;
+
+double text_width(std::string_view text, double font_size, double em = kEm) {
+  return em * font_size * static_cast<double>(display_width(text));
 }
 
 // Cuts `text` to fit `width` pixels, marking the cut with an ellipsis (UTF-8 safe).
-std::string fit_text(std::string_view text, double width, double font_size) {
-  if (text_width(text, font_size) <= width) return std::string(text);
-  const auto max_chars = static_cast<std::size_t>(std::max(1.0, width / (0.6 * font_size) - 1.0));
+std::string fit_text(std::string_view text, double width, double font_size, double em = kEm) {
+  if (text_width(text, font_size, em) <= width) return std::string(text);
+  const auto max_chars = static_cast<std::size_t>(std::max(1.0, width / (em * font_size) - 1.0));
   std::string out;
   std::size_t chars = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -103,7 +109,8 @@ double nice_step(double span, int target) {
 std::string tick_label(double value, double step) {
   if (value == 0.0) return "0";
   const double decimals = std::max(0.0, -std::floor(std::log10(step) + 1e-9));
-  if (std::fabs(value) < 1e7 && decimals <= 6) {
+  // Beyond three decimals the labels grow into the axis title: 6e-05, not 0.00006.
+  if (std::fabs(value) < 1e7 && decimals <= 3) {
     return fmt::format("{:.{}f}", value, static_cast<int>(decimals));
   }
   return fmt::format("{:.3g}", value);
@@ -153,16 +160,66 @@ std::vector<Tick> log10_ticks(const Axis& axis, double pixels) {
     return ticks;
   }
   const bool fine = b - a < 3.0;
+  // At most one labelled decade per ~28 pixels: 18 labels down to 1e-18 were unreadable.
+  const int decades = static_cast<int>(std::ceil(b) - std::floor(a)) + 1;
+  const int stride = std::max(1, (decades + static_cast<int>(pixels / 28.0) - 1) /
+                                     std::max(1, static_cast<int>(pixels / 28.0)));
   std::vector<Tick> ticks;
   for (int e = static_cast<int>(std::floor(a)); e <= static_cast<int>(std::ceil(b)); ++e) {
     for (double factor : {1.0, 2.0, 5.0}) {
       if (factor != 1.0 && !fine) continue;
       const double v = factor * std::pow(10.0, e);
       if (v < axis.lo * (1 - 1e-9) || v > axis.hi * (1 + 1e-9)) continue;
-      ticks.push_back({v, fmt::format("{:g}", v), true});
+      const bool labelled = e % stride == 0;
+      ticks.push_back({v, labelled ? fmt::format("{:g}", v) : std::string(), labelled});
     }
   }
   return ticks;
+}
+
+// How the repetitions of one point spread: the box from the first to the third quartile, whiskers
+// to the most extreme repetitions within 1.5 interquartile ranges of it (Tukey), and the outliers
+// beyond, marked one by one so that a single far value does not flatten the panel. Without the
+// repetitions (a plot from models.json) the whiskers span min to max and there is no box.
+struct Spread {
+  double low = kNaN, q1 = kNaN, q3 = kNaN, high = kNaN;
+  std::vector<double> outliers;
+  bool quartiles = false;
+};
+
+Spread spread_of(std::vector<double> reps, double min, double max) {
+  Spread s;
+  if (reps.size() < 4) {
+    s.low = min;
+    s.high = max;
+    return s;
+  }
+  std::sort(reps.begin(), reps.end());
+  s.quartiles = true;
+  s.q1 = stats::quantile(reps, 0.25);
+  s.q3 = stats::quantile(reps, 0.75);
+  const double reach = 1.5 * (s.q3 - s.q1);
+  s.low = s.q1;
+  s.high = s.q3;
+  for (double v : reps) {
+    if (v < s.q1 - reach || v > s.q3 + reach) {
+      s.outliers.push_back(v);
+    } else {
+      s.low = std::min(s.low, v);
+      s.high = std::max(s.high, v);
+    }
+  }
+  return s;
+}
+
+// The repetitions of `kernel` at `param` (none when the dataset carries no samples).
+std::vector<double> repetitions_at(const Kernel& kernel, double param) {
+  for (std::size_t i = 0; i < kernel.size(); ++i) {
+    if (kernel.param(i) == param) {
+      return std::vector<double>(kernel.repetitions(i).begin(), kernel.repetitions(i).end());
+    }
+  }
+  return {};
 }
 
 // The points, curves and band of one class model, ready to draw.
@@ -171,15 +228,18 @@ struct ClassSeries {
   std::string_view colour;
   double measured_lo;  // the class's measured parameter range: solid curve inside, dashed outside
   double measured_hi;
+  std::vector<Spread> spreads;  // one per model->points entry
 };
 
 struct UnmodeledPoint {
-  double param, value, min, max;
+  double param, value;
+  Spread spread;
 };
 
 // Everything one panel shows; ranges are collected first so the axes fit all of it.
 struct PanelData {
   std::string title;
+  std::string no_model;  // why a panel shows points only: "no model: 2 thread counts"
   std::string full_key;
   std::string value_label;
   std::vector<ClassSeries> series;
@@ -324,6 +384,59 @@ void draw_whisker(SvgWriter& svg, double x, double y_low, double y_high, std::st
   svg.line(x - 3, y_high, x + 3, y_high, stroke);
 }
 
+void draw_box(SvgWriter& svg, double x, double y_q1, double y_q3, std::string_view colour) {
+  svg.empty("rect", fmt::format("x=\"{}\" y=\"{}\" width=\"7\" height=\"{}\" fill=\"white\" "
+                                "stroke=\"{}\" stroke-width=\"1.1\"",
+                                px(x - 3.5), px(std::min(y_q1, y_q3)),
+                                px(std::max(0.5, std::fabs(y_q1 - y_q3))), colour));
+}
+
+void draw_outlier(SvgWriter& svg, double x, double y, std::string_view colour) {
+  svg.empty("circle", fmt::format("class=\"outlier\" cx=\"{}\" cy=\"{}\" r=\"2.4\" fill=\"none\" "
+                                  "stroke=\"{}\" stroke-width=\"0.9\"",
+                                  px(x), px(y), colour));
+}
+
+// Outliers beyond the value axis: a small triangle at the edge they lie beyond; its tooltip says
+// how many and how far.
+void draw_off_scale(SvgWriter& svg, double x, double y_edge, bool above, std::size_t count,
+                    double furthest, std::string_view colour) {
+  const double tip = above ? y_edge + 1 : y_edge - 1;
+  const double base = above ? tip + 6 : tip - 6;
+  svg.open("polygon",
+           fmt::format("class=\"off-scale\" points=\"{},{} {},{} {},{}\" fill=\"{}\"", px(x),
+                       px(tip), px(x - 4), px(base), px(x + 4), px(base), colour));
+  svg.raw(fmt::format("<title>{} outlier{} {} the axis, up to {:.4g}</title>\n", count,
+                      count == 1 ? "" : "s", above ? "above" : "below", furthest));
+  svg.close("polygon");
+}
+
+void draw_spread(SvgWriter& svg, double x, const Spread& s, const Axis& y, double plot_top,
+                 double plot_bottom, std::string_view colour) {
+  if (y.drawable(s.low) && y.drawable(s.high) && s.high > s.low) {
+    draw_whisker(svg, x, y.map(s.low), y.map(s.high), colour);
+  }
+  if (s.quartiles && y.drawable(s.q1) && y.drawable(s.q3)) {
+    draw_box(svg, x, y.map(s.q1), y.map(s.q3), colour);
+  }
+  std::size_t above = 0, below = 0;
+  double highest = -std::numeric_limits<double>::infinity();
+  double lowest = std::numeric_limits<double>::infinity();
+  for (double v : s.outliers) {
+    if (!y.drawable(v) || v < y.lo) {
+      ++below;
+      lowest = std::min(lowest, v);
+    } else if (v > y.hi) {
+      ++above;
+      highest = std::max(highest, v);
+    } else {
+      draw_outlier(svg, x, y.map(v), colour);
+    }
+  }
+  if (above > 0) draw_off_scale(svg, x, plot_top, true, above, highest, colour);
+  if (below > 0) draw_off_scale(svg, x, plot_bottom, false, below, lowest, colour);
+}
+
 void draw_marker(SvgWriter& svg, double x, double y, std::string_view colour) {
   svg.empty("circle", fmt::format("cx=\"{}\" cy=\"{}\" r=\"3.3\" fill=\"{}\" stroke=\"white\" "
                                   "stroke-width=\"0.8\"",
@@ -348,10 +461,11 @@ void draw_panel(SvgWriter& svg, const PanelData& panel, int index, double left, 
   // Collect what is drawn, then fit the value axis to it.
   Range values;
   std::vector<std::vector<CurvePiece>> curves;
+  Range measured;  // points and whiskers: what a log axis must show whatever the curves do
   for (const ClassSeries& s : panel.series) {
-    for (const PointSummary& p : s.model->points) {
-      for (double v : {p.value, p.min, p.max}) {
-        if (!options.log_y || v > 0.0) values.add(v);
+    for (std::size_t i = 0; i < s.model->points.size(); ++i) {
+      for (double v : {s.model->points[i].value, s.spreads[i].low, s.spreads[i].high}) {
+        if (!options.log_y || v > 0.0) values.add(v), measured.add(v);
       }
     }
     // A class without a model shows its points only.
@@ -370,11 +484,14 @@ void draw_panel(SvgWriter& svg, const PanelData& panel, int index, double left, 
     }
   }
   for (const UnmodeledPoint& p : panel.unmodeled) {
-    for (double v : {p.value, p.min, p.max}) {
-      if (!options.log_y || v > 0.0) values.add(v);
+    for (double v : {p.value, p.spread.low, p.spread.high}) {
+      if (!options.log_y || v > 0.0) values.add(v), measured.add(v);
     }
   }
   if (values.empty()) values = Range{options.log_y ? 1.0 : 0.0, options.log_y ? 10.0 : 1.0};
+  // On a log axis, curves and intervals reaching towards zero would stretch it over many empty
+  // decades: it ends a decade below the smallest measurement.
+  if (options.log_y && !measured.empty()) values.lo = std::max(values.lo, measured.lo / 10.0);
 
   Axis y{0.0, 1.0, false, plot_bottom, plot_top};
   std::vector<Tick> y_ticks;
@@ -471,18 +588,15 @@ void draw_panel(SvgWriter& svg, const PanelData& panel, int index, double left, 
   for (const UnmodeledPoint& p : panel.unmodeled) {
     if (!x.drawable(p.param) || !y.drawable(p.value)) continue;
     const double xp = x.map(p.param);
-    if (y.drawable(p.min) && y.drawable(p.max)) {
-      draw_whisker(svg, xp, y.map(p.min), y.map(p.max), kUnmodeledColour);
-    }
+    draw_spread(svg, xp, p.spread, y, plot_top, plot_bottom, kUnmodeledColour);
     draw_marker(svg, xp, y.map(p.value), kUnmodeledColour);
   }
   for (const ClassSeries& s : panel.series) {
-    for (const PointSummary& p : s.model->points) {
+    for (std::size_t i = 0; i < s.model->points.size(); ++i) {
+      const PointSummary& p = s.model->points[i];
       if (!x.drawable(p.param) || !y.drawable(p.value)) continue;
       const double xp = x.map(p.param);
-      if (p.max > p.min && y.drawable(p.min) && y.drawable(p.max)) {
-        draw_whisker(svg, xp, y.map(p.min), y.map(p.max), s.colour);
-      }
+      draw_spread(svg, xp, s.spreads[i], y, plot_top, plot_bottom, s.colour);
       draw_marker(svg, xp, y.map(p.value), s.colour);
     }
   }
@@ -502,8 +616,10 @@ void draw_panel(SvgWriter& svg, const PanelData& panel, int index, double left, 
   }
   for (const Tick& t : y_ticks) {
     const double yp = y.map(t.value);
-    svg.line(plot_left - 4.5, yp, plot_left, yp, tick_style);
-    svg.text(plot_left - 7, yp + kTickFont * 0.35, t.label, tick_text + " text-anchor=\"end\"");
+    svg.line(plot_left - (t.major ? 4.5 : 2.5), yp, plot_left, yp, tick_style);
+    if (t.major) {
+      svg.text(plot_left - 7, yp + kTickFont * 0.35, t.label, tick_text + " text-anchor=\"end\"");
+    }
   }
   const double plot_width = plot_right - plot_left;
   svg.text(
@@ -515,19 +631,24 @@ void draw_panel(SvgWriter& svg, const PanelData& panel, int index, double left, 
            fmt::format("font-size=\"{}\" fill=\"{}\" text-anchor=\"middle\" "
                        "transform=\"rotate(-90 {} {})\"",
                        kLabelFont, kTextColour, px(label_x), px(label_y)));
-  svg.text(plot_left + plot_width / 2, top + 19, fit_text(panel.title, width - 12, kPanelTitleFont),
+  // Centred on the panel, not on the plot area (which sits right of centre), so a title as wide
+  // as the panel stays inside it.
+  svg.text(left + width / 2, top + 19, fit_text(panel.title, width - 16, kPanelTitleFont, kBoldEm),
            fmt::format("font-size=\"{}\" font-weight=\"bold\" fill=\"{}\" text-anchor=\"middle\"",
                        kPanelTitleFont, kTextColour));
-  if (panel.series.empty()) {
-    svg.text(plot_left + plot_width / 2, (plot_top + plot_bottom) / 2, "no model",
-             fmt::format("font-size=\"{}\" fill=\"#888888\" text-anchor=\"middle\"", kLabelFont));
+  if (panel.series.empty() || !panel.no_model.empty()) {
+    // Top right: the measured points are on the left of an extrapolating axis.
+    svg.text(
+        plot_right - 6, plot_top + 15,
+        fit_text(panel.series.empty() ? "no model" : panel.no_model, plot_width - 12, kLabelFont),
+        fmt::format("font-size=\"{}\" fill=\"#888888\" text-anchor=\"end\"", kLabelFont));
   }
   svg.close("g");
 }
 
 // One legend entry: a swatch (line, marker, band or whisker) and its label.
 struct LegendEntry {
-  enum class Swatch { kModel, kMeasured, kExtrapolated, kBand, kUnmodeled };
+  enum class Swatch { kModel, kMeasured, kBox, kOutlier, kExtrapolated, kBand, kUnmodeled };
   Swatch swatch;
   std::string_view colour;
   std::string label;
@@ -560,6 +681,14 @@ double draw_legend(SvgWriter& svg, const std::vector<LegendEntry>& entries, doub
         draw_whisker(svg, mid, y + 6, y - 6, e.colour);
         draw_marker(svg, mid, y, e.colour);
         break;
+      case LegendEntry::Swatch::kBox:
+        draw_whisker(svg, mid, y + 7, y - 7, e.colour);
+        draw_box(svg, mid, y + 4, y - 4, e.colour);
+        draw_marker(svg, mid, y, e.colour);
+        break;
+      case LegendEntry::Swatch::kOutlier:
+        draw_outlier(svg, mid, y, e.colour);
+        break;
       case LegendEntry::Swatch::kExtrapolated:
         svg.line(x, y, x + kSwatch, y,
                  fmt::format("stroke=\"{}\" stroke-width=\"1.8\" stroke-dasharray=\"{}\"", e.colour,
@@ -571,7 +700,8 @@ double draw_legend(SvgWriter& svg, const std::vector<LegendEntry>& entries, doub
                                       px(x), px(y - 5), px(kSwatch), e.colour));
         break;
     }
-    svg.text(x + kSwatch + 6, y + kLegendFont * 0.35, e.label, "");
+    svg.text(x + kSwatch + 6, y + kLegendFont * 0.35, e.label,
+             fmt::format("font-size=\"{}\"", kLegendFont));
     x += entry_width + kGap;
   }
   svg.close("g");
@@ -589,7 +719,7 @@ std::string value_label(const Dataset& dataset, const Kernel& kernel) {
   return label;
 }
 
-// Dataset points at thread counts none of the kernel's models was fitted on (median and range).
+// Dataset points at thread counts none of the kernel's models was fitted on (median and spread).
 std::vector<UnmodeledPoint> unmodeled_points(const Kernel& kernel, const KernelResult& result) {
   std::vector<UnmodeledPoint> out;
   for (std::size_t i = 0; i < kernel.size(); ++i) {
@@ -602,9 +732,8 @@ std::vector<UnmodeledPoint> unmodeled_points(const Kernel& kernel, const KernelR
     if (modeled) continue;
     std::vector<double> reps(kernel.repetitions(i).begin(), kernel.repetitions(i).end());
     std::sort(reps.begin(), reps.end());
-    const std::size_t n = reps.size();
-    const double median = n % 2 == 1 ? reps[n / 2] : 0.5 * (reps[n / 2 - 1] + reps[n / 2]);
-    out.push_back({param, median, reps.front(), reps.back()});
+    const double median = stats::median(reps);
+    out.push_back({param, median, spread_of(reps, reps.front(), reps.back())});
   }
   return out;
 }
@@ -638,7 +767,9 @@ std::string plot_svg(const Dataset& dataset, const std::vector<KernelResult>& re
   const std::vector<bool> shared = io_detail::shared_columns(dataset, plotted);
   std::vector<PanelData> panels;
   bool any_unmodeled = false;
-  bool any_extrapolation = false;
+  bool any_model = false;
+  bool any_quartiles = false;
+  bool any_outliers = false;
   double prediction_level = kNaN;
   for (const KernelResult& r : results) {
     const Kernel& kernel = io_detail::kernel_of(dataset, r);
@@ -649,16 +780,33 @@ std::string plot_svg(const Dataset& dataset, const std::vector<KernelResult>& re
     panel.value_label = value_label(dataset, kernel);
     for (const ClassModel& m : r.models) {
       Range measured;
-      for (const PointSummary& p : m.points) measured.add(p.param);
+      std::vector<Spread> spreads;
+      for (const PointSummary& p : m.points) {
+        measured.add(p.param);
+        spreads.push_back(spread_of(repetitions_at(kernel, p.param), p.min, p.max));
+        any_quartiles |= spreads.back().quartiles;
+        any_outliers |= !spreads.back().outliers.empty();
+      }
       if (measured.empty()) measured = Range{kNaN, kNaN};  // nothing measured: all dashed
-      panel.series.push_back({&m, colour_of_class[m.thread_class], measured.lo, measured.hi});
+      if (!m.has_model()) {
+        panel.no_model = m.points.size() < 3 ? fmt::format("no model: {} point{}", m.points.size(),
+                                                           m.points.size() == 1 ? "" : "s")
+                                             : "no model";
+      } else {
+        any_model = true;
+      }
+      panel.series.push_back(
+          {&m, colour_of_class[m.thread_class], measured.lo, measured.hi, std::move(spreads)});
       if (!m.predictions.empty() && std::isnan(prediction_level)) {
         prediction_level = m.predictions.front().level;
       }
     }
     panel.unmodeled = unmodeled_points(kernel, r);
     any_unmodeled |= !panel.unmodeled.empty();
-    any_extrapolation |= !r.models.empty();
+    for (const UnmodeledPoint& p : panel.unmodeled) {
+      any_quartiles |= p.spread.quartiles;
+      any_outliers |= !p.spread.outliers.empty();
+    }
     panels.push_back(std::move(panel));
   }
 
@@ -671,10 +819,13 @@ std::string plot_svg(const Dataset& dataset, const std::vector<KernelResult>& re
   for (const std::string& c : classes) {
     const std::string label =
         classes.size() == 1 && c == "all" ? std::string("model") : fmt::format("model, {}", c);
-    legend.push_back({LegendEntry::Swatch::kModel, colour_of_class[c], label});
+    if (any_model) legend.push_back({LegendEntry::Swatch::kModel, colour_of_class[c], label});
   }
-  legend.push_back({LegendEntry::Swatch::kMeasured, "#555555", "measured (min\u2013max)"});
-  if (any_extrapolation) {
+  legend.push_back(
+      {any_quartiles ? LegendEntry::Swatch::kBox : LegendEntry::Swatch::kMeasured, "#555555",
+       any_quartiles ? "measured (quartiles, whiskers to 1.5 IQR)" : "measured (min\u2013max)"});
+  if (any_outliers) legend.push_back({LegendEntry::Swatch::kOutlier, "#555555", "outlier"});
+  if (any_model) {
     legend.push_back({LegendEntry::Swatch::kExtrapolated, "#555555", "extrapolated"});
   }
   if (!std::isnan(prediction_level)) {
@@ -708,7 +859,7 @@ std::string plot_svg(const Dataset& dataset, const std::vector<KernelResult>& re
   SvgWriter header;
   header.text(
       kOuterMargin + 4, kOuterMargin + kTitleFont,
-      fit_text(title, width - 2 * kOuterMargin, kTitleFont),
+      fit_text(title, width - 2 * kOuterMargin - 8, kTitleFont, kBoldEm),
       fmt::format("font-size=\"{}\" font-weight=\"bold\" fill=\"{}\"", kTitleFont, kTextColour));
   header.text(kOuterMargin + 4, kOuterMargin + kTitleFont + 17,
               fit_text(subtitle, width - 2 * kOuterMargin, 10.5),

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <string_view>
 
+#include "common/text.h"
 #include "modeler/io/plot_svg.h"
 #include "modeler/io/write_common.h"
 #include "regions/report/writers.h"
@@ -23,14 +24,41 @@ constexpr std::array<std::string_view, 10> kPalette = {"#1f77b4", "#ff7f0e", "#2
                                                        "#bcbd22", "#17becf"};
 constexpr std::string_view kFont = "DejaVu Sans, Helvetica, Arial, sans-serif";
 
-std::string header(double width, double height, std::string_view title) {
-  return fmt::format(
+// Characters of 0.6 em (DejaVu Sans on average) that fit `pixels` at `size`; longer text is cut
+// with an ellipsis so that it never runs off the chart.
+std::string fitted(std::string_view s, double pixels, double size) {
+  const auto fit = static_cast<std::size_t>(pixels / (0.6 * size));
+  if (display_width(s) <= fit) return std::string(s);
+  std::string out;
+  std::size_t characters = 0;
+  for (char c : s) {
+    const bool starts = (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    if (starts && ++characters > fit - 1) break;
+    out += c;
+  }
+  return out + "\u2026";
+}
+
+// The chart's frame: a title and, below it, a subtitle (the region's name), both left-aligned and
+// cut to the width; the whole title in a tooltip.
+std::string header(double width, double height, std::string_view title,
+                   std::string_view subtitle = "") {
+  std::string out = fmt::format(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0}\" height=\"{1}\" "
       "viewBox=\"0 0 {0} {1}\" font-family=\"{2}\">\n"
+      "<title>{3}</title>\n"
       "<rect width=\"{0}\" height=\"{1}\" fill=\"white\"/>\n"
-      "<text x=\"{3}\" y=\"22\" font-size=\"15\" text-anchor=\"middle\">{4}</text>\n",
-      width, height, kFont, width / 2, modeler::io_detail::xml_escape(title));
+      "<text x=\"12\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{4}</text>\n",
+      width, height, kFont,
+      modeler::io_detail::xml_escape(subtitle.empty() ? std::string(title)
+                                                      : fmt::format("{} {}", title, subtitle)),
+      modeler::io_detail::xml_escape(fitted(title, width - 24, 14 * 1.13)));
+  if (!subtitle.empty()) {
+    out += fmt::format("<text x=\"12\" y=\"36\" font-size=\"11\" fill=\"#555555\">{}</text>\n",
+                       modeler::io_detail::xml_escape(fitted(subtitle, width - 24, 11)));
+  }
+  return out;
 }
 
 std::string text(double x, double y, std::string_view s, std::string_view anchor = "middle",
@@ -43,7 +71,7 @@ std::string text(double x, double y, std::string_view s, std::string_view anchor
 /// Speedup over threads (log2 axis): measured per input, ideal, and the thread model's
 /// prediction at the reference input beyond the measured range.
 std::string speedup_chart(const Report& r, const RegionReport& rr, std::size_t rank) {
-  const double width = 560, height = 380, left = 60, right = 150, top = 40, bottom = 50;
+  const double width = 590, height = 390, left = 60, right = 180, top = 50, bottom = 50;
   const double pw = width - left - right, ph = height - top - bottom;
   const SeriesAnalysis& ref = rr.reference_series();
   const ThreadModel* model = rr.thread_model(r.models, ref.input);
@@ -72,7 +100,8 @@ std::string speedup_chart(const Report& r, const RegionReport& rr, std::size_t r
   };
   auto Y = [&](double s) { return top + ph - s / y_hi * ph; };
 
-  std::string out = header(width, height, fmt::format("Speedup: #{} {}", rank, rr.region.label));
+  std::string out =
+      header(width, height, fmt::format("Speedup of region #{}", rank), rr.region.label);
   for (double t = std::exp2(std::ceil(std::log2(x_lo))); t <= x_hi * 1.0001; t *= 2) {
     out += fmt::format(
         "<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#e3e3e3\"/>\n", X(t),
@@ -123,7 +152,9 @@ std::string speedup_chart(const Report& r, const RegionReport& rr, std::size_t r
     }
     out += fmt::format("<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n", path,
                        colour);
-    legend(colour, fmt::format("input {}", s.input), false);
+    // Runs without --inputs have one unnamed input: its line is simply the measurement.
+    legend(colour, s.input.empty() ? std::string("measured") : fmt::format("input {}", s.input),
+           false);
     if (model != nullptr && s.input == ref.input && !model->predicted.empty()) {
       // Predicted speedup = efficiency * p / p0.
       std::string pred =
@@ -152,15 +183,41 @@ std::string heat_colour(double efficiency) {
   return fmt::format("rgb({:.0f},{:.0f},{:.0f})", red, green, blue);
 }
 
+/// The colour scale of the heat maps: a vertical bar from 0 (bottom) to 1 (top), labelled.
+std::string colour_scale(double x, double top, double height) {
+  std::string out =
+      "<defs><linearGradient id=\"efficiency-scale\" x1=\"0\" y1=\"1\" x2=\"0\" "
+      "y2=\"0\">\n";
+  for (int i = 0; i <= 10; ++i) {
+    out += fmt::format("<stop offset=\"{:.1f}\" stop-color=\"{}\"/>\n", i / 10.0,
+                       heat_colour(i / 10.0));
+  }
+  out += "</linearGradient></defs>\n";
+  out += fmt::format(
+      "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"14\" height=\"{:.1f}\" "
+      "fill=\"url(#efficiency-scale)\" stroke=\"#888888\" stroke-width=\"0.5\"/>\n",
+      x, top, height);
+  for (double v : {0.0, 0.5, 1.0}) {
+    out += text(x + 20, top + height * (1.0 - v) + 4, fmt::format("{:.1f}", v), "start", 10);
+  }
+  out += fmt::format(
+      "<text x=\"{0:.1f}\" y=\"{1:.1f}\" font-size=\"11\" text-anchor=\"middle\" "
+      "transform=\"rotate(-90 {0:.1f} {1:.1f})\">parallel efficiency</text>\n",
+      x + 52, top + height / 2);
+  return out;
+}
+
 /// Efficiency over threads (rows, largest on top) x inputs (columns), one cell per measured
-/// combination; "-" where nothing was measured.
+/// combination; "-" where nothing was measured; a colour scale on the right.
 std::string heat_map(const Report& r, const std::vector<SeriesAnalysis>& series,
-                     std::string_view title) {
+                     std::string_view title, std::string_view subtitle) {
   const Measurements& m = r.measurements;
-  const double cell_w = 80, cell_h = 34, left = 70, top = 48;
-  const double width = left + cell_w * static_cast<double>(m.inputs.size()) + 20;
-  const double height = top + cell_h * static_cast<double>(m.thread_counts.size()) + 50;
-  std::string out = header(width, height, title);
+  const double cell_w = 90, cell_h = 42, left = 70, top = 56;
+  const double grid_w = cell_w * static_cast<double>(m.inputs.size());
+  const double grid_h = cell_h * static_cast<double>(m.thread_counts.size());
+  const double width = std::max(440.0, left + grid_w + 110);
+  const double height = top + std::max(grid_h, 120.0) + 50;
+  std::string out = header(width, height, title, subtitle);
   for (std::size_t row = 0; row < m.thread_counts.size(); ++row) {
     const int threads = m.thread_counts[m.thread_counts.size() - 1 - row];
     const double y = top + cell_h * static_cast<double>(row);
@@ -179,18 +236,19 @@ std::string heat_map(const Report& r, const std::vector<SeriesAnalysis>& series,
           "stroke=\"white\"/>\n",
           x, y, cell_w, cell_h, found != nullptr ? heat_colour(found->efficiency) : "#eeeeee");
       out += text(x + cell_w / 2, y + cell_h / 2 + 4,
-                  found != nullptr ? fmt::format("{:.2f}", found->efficiency) : "-");
+                  found != nullptr ? fmt::format("{:.2f}", found->efficiency) : "-", "middle", 12);
     }
   }
-  const double bottom = top + cell_h * static_cast<double>(m.thread_counts.size());
+  const double bottom = top + grid_h;
   for (std::size_t col = 0; col < m.inputs.size(); ++col) {
     out += text(left + cell_w * (static_cast<double>(col) + 0.5), bottom + 16, m.inputs[col].name);
   }
-  out += text(left + cell_w * static_cast<double>(m.inputs.size()) / 2, bottom + 36, "input");
+  out += text(left + grid_w / 2, bottom + 36, "input");
   out += fmt::format(
       "<text x=\"16\" y=\"{0:.1f}\" font-size=\"11\" text-anchor=\"middle\" "
       "transform=\"rotate(-90 16 {0:.1f})\">threads</text>\n",
       top + (bottom - top) / 2);
+  out += colour_scale(left + grid_w + 24, top, std::max(grid_h, 120.0));
   return out + "</svg>\n";
 }
 
@@ -204,12 +262,12 @@ std::vector<std::pair<std::string, std::string>> format_svgs(const Report& r) {
   }
   if (r.measurements.inputs.size() > 1) {
     files.emplace_back("efficiency-program.svg",
-                       heat_map(r, r.program, "Efficiency of the program (threads x inputs)"));
+                       heat_map(r, r.program, "Efficiency of the program", "threads x inputs"));
     for (std::size_t i = 0; i < top; ++i) {
       files.emplace_back(
           fmt::format("efficiency-{}.svg", i + 1),
-          heat_map(r, r.regions[i].series,
-                   fmt::format("Efficiency: #{} {}", i + 1, r.regions[i].region.label)));
+          heat_map(r, r.regions[i].series, fmt::format("Efficiency of region #{}", i + 1),
+                   r.regions[i].region.label));
     }
   }
   // The top regions' time models, in rank order.
