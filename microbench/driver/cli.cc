@@ -1,6 +1,7 @@
 #include "microbench/driver/cli.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "common/cli_help.h"
 #include "common/error.h"
 #include "common/output_file.h"
+#include "common/terminal.h"
 #include "common/text.h"
 #include "microbench/catalogue.h"
 #include "microbench/driver/import_epcc.h"
@@ -34,8 +36,12 @@ int list_constructs() {
     }
     std::string methods = c.direct && c.epcc ? "direct, epcc" : c.direct ? "direct" : "epcc";
     std::string param = c.param.empty() ? "" : fmt::format(" [{}]", c.param);
-    std::printf("  %-26s %s%s (%s)\n", std::string(c.name).c_str(),
-                std::string(c.description).c_str(), param.c_str(), methods.c_str());
+    // On a terminal the description wraps under its own column.
+    const std::string first_column = fmt::format("  {:<26} ", c.name);
+    std::fputs(wrap(fmt::format("{}{} ({})", c.description, param, methods),
+                    output_width(STDOUT_FILENO), first_column, std::string(29, ' '))
+                   .c_str(),
+               stdout);
   }
   return 0;
 }
