@@ -18,6 +18,7 @@
 #include "common/error.h"
 #include "common/output_file.h"
 #include "common/terminal.h"
+#include "common/text.h"
 #include "modeler/budget.h"
 #include "modeler/fit.h"
 #include "modeler/io/compare.h"
@@ -216,7 +217,7 @@ Dataset read_inputs(const FitArguments& a) {
         data.skipped_invalid);
   }
   for (const std::string& note : fold_sparse_parameters(data)) {
-    std::cerr << "modeler: " << note << "\n";
+    std::cerr << wrap("modeler: " + note, output_width(STDERR_FILENO), "", "  ");
   }
   return data;
 }
@@ -350,13 +351,13 @@ bool any_worse_than_log(const std::vector<KernelResult>& results) {
 
 /// Several parameters: models over all of them (README, "Several parameters").
 int run_fit_multi(const Dataset& data, const ModelerOptions& options, const std::string& format,
-                  const std::string& output, const std::string& options_json) {
+                  const std::string& output, const std::string& options_json, std::size_t width) {
   if (options.class_mode != ClassMode::kNone) {
     throw UsageError("--classes models one parameter; with several, drop it");
   }
   const auto results = fit_multi_dataset(data, options);
   if (format == "text") {
-    write_output(output, format_multi_text(data, results, {}));
+    write_output(output, format_multi_text(data, results, {}, width));
   } else if (format == "json") {
     write_output(output, format_multi_json(data, results, {}, options_json));
   } else {
@@ -390,7 +391,8 @@ int run_fit(const FitArguments& a, const Output& to, bool fail_on_worse) {
   const Dataset data = read_inputs(a);
   const ModelerOptions options = make_options(a, data);
   if (data.dimensions() > 1) {
-    return run_fit_multi(data, options, format, output, options_json(a, options).dump());
+    return run_fit_multi(data, options, format, output, options_json(a, options).dump(),
+                         to.width());
   }
   if (format == "text") {
     // Fitted and reported in chunks: memory stays at the data plus the report's text.
@@ -445,7 +447,7 @@ int run_plot(const FitArguments& a, const std::string& output, double extrapolat
 int run_predict_multi(const std::string& text, const std::string& name,
                       const std::vector<double>& at, double confidence,
                       const std::optional<BudgetSpec>& budget, double budget_limit,
-                      const std::string& format, const std::string& output) {
+                      const std::string& format, const std::string& output, std::size_t width) {
   MultiModelsFile file = parse_multi_models_json(text, name);
   if (budget && !budget->unit.empty()) {
     throw UsageError("predict takes budgets in the data's unit (e.g. 0.3) or relative (4x)");
@@ -456,7 +458,7 @@ int run_predict_multi(const std::string& text, const std::string& name,
   if (format == "json") {
     write_output(output, format_multi_json(file.dataset, file.results, {}, file.options_json));
   } else if (format == "text") {
-    write_output(output, format_multi_text(file.dataset, file.results, {}));
+    write_output(output, format_multi_text(file.dataset, file.results, {}, width));
   } else {
     throw UsageError(
         fmt::format("bad --format '{}': with several parameters use text or json", format));
@@ -523,7 +525,7 @@ int run_predict(const std::string& models_path, const std::vector<double>& at, d
   expect_models_json(text, models_path == "-" ? "<stdin>" : models_path);
   if (has_several_parameters(text)) {
     return run_predict_multi(text, models_path == "-" ? "<stdin>" : models_path, at, confidence,
-                             budget, budget_limit, format, output);
+                             budget, budget_limit, format, output, to.width());
   }
   ModelsFile file = parse_models_json(text, models_path == "-" ? "<stdin>" : models_path);
   for (auto& result : file.results)

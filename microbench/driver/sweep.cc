@@ -523,16 +523,18 @@ int run_sweep(const RunOptions& options) {
   }
 
   for (const std::string& u : record.unavailable)
-    std::fprintf(stderr, "ompbench: skipped %s\n", u.c_str());
+    std::fputs(wrap("ompbench: skipped " + u, output_width(STDERR_FILENO), "", "  ").c_str(),
+               stderr);
   if (!was_interrupted) print_incomplete(record.incomplete, plan.configs.size(), options, meta);
-  if (record.slow_batches + record.accepted_slow > 0)
-    std::fprintf(
-        stderr,
-        "ompbench: noise: %d of %d batches ran in a slow phase (round trip > %.2fx %.0f ns "
-        "or compute > %.2fx %.0f ns); %d measured again, %d kept\n",
+  if (record.slow_batches + record.accepted_slow > 0) {
+    const std::string noise = fmt::format(
+        "ompbench: noise: {} of {} batches ran in a slow phase (round trip > {:.2f}x {:.0f} ns "
+        "or compute > {:.2f}x {:.0f} ns); {} measured again, {} kept",
         record.slow_batches + record.accepted_slow, record.batches, options.slow_factor,
         reference.value(), options.compute_slow_factor, compute_reference.value(),
         record.slow_batches, record.accepted_slow);
+    std::fputs(wrap(noise, output_width(STDERR_FILENO), "", "  ").c_str(), stderr);
+  }
   if (was_interrupted) {
     std::string resume;
     for (const std::string& arg : options.command_line) {

@@ -5,9 +5,11 @@
 
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <stdexcept>
 
 #include "common/error.h"
+#include "common/text.h"
 #include "modeler/io/write_common.h"
 
 namespace ompscale::modeler {
@@ -35,19 +37,28 @@ std::string header(const Dataset& dataset) {
                      fmt::join(dataset.sources, ", "), version_string());
 }
 
-std::string models_table(const Dataset& dataset, const std::vector<MultiResult>& results) {
+// Tables on a terminal put the key on its own line when they are too wide (TextTable).
+std::string rendered(const TextTable& table, std::size_t width) {
+  std::ostringstream out;
+  table.render_to(out, "  ", width, 0);
+  return std::move(out).str();
+}
+
+std::string models_table(const Dataset& dataset, const std::vector<MultiResult>& results,
+                         const io_detail::KeyLabels& labels, std::size_t width) {
   TextTable table({Align::kLeft, Align::kLeft, Align::kRight, Align::kRight, Align::kRight});
   table.add_row({"kernel", "model", "adj.R2", "SMAPE%", "points"});
   for (const MultiResult& r : results) {
-    table.add_row({io_detail::kernel_label(dataset, dataset.kernels.at(r.kernel)),
+    table.add_row({labels.label(dataset.kernels.at(r.kernel)),
                    r.model.to_string(dataset.parameter_names(), 4),
                    format_fixed(r.stats.adjusted_r2, 4), format_fixed(r.stats.smape, 2),
                    std::to_string(r.points.size())});
   }
-  return table.render("  ");
+  return rendered(table, width);
 }
 
-std::string predictions_table(const Dataset& dataset, const std::vector<MultiResult>& results) {
+std::string predictions_table(const Dataset& dataset, const std::vector<MultiResult>& results,
+                              const io_detail::KeyLabels& labels, std::size_t width) {
   std::vector<Align> align = {Align::kLeft};
   std::vector<std::string> head = {"kernel"};
   for (const std::string& name : dataset.parameter_names()) {
@@ -60,17 +71,17 @@ std::string predictions_table(const Dataset& dataset, const std::vector<MultiRes
   table.add_row(head);
   for (const MultiResult& r : results) {
     for (const MultiPrediction& p : r.predictions) {
-      std::vector<std::string> row = {
-          io_detail::kernel_label(dataset, dataset.kernels.at(r.kernel))};
+      std::vector<std::string> row = {labels.label(dataset.kernels.at(r.kernel))};
       for (double v : p.at) row.push_back(format_significant(v, 6));
       row.push_back(format_significant(p.value, 4));
       table.add_row(row);
     }
   }
-  return table.rows() > 1 ? table.render("  ") : "";
+  return table.rows() > 1 ? rendered(table, width) : "";
 }
 
-std::string budgets_table(const Dataset& dataset, const std::vector<MultiResult>& results) {
+std::string budgets_table(const Dataset& dataset, const std::vector<MultiResult>& results,
+                          const io_detail::KeyLabels& labels, std::size_t width) {
   const std::vector<std::string> names = dataset.parameter_names();
   std::vector<Align> align = {Align::kLeft};
   std::vector<std::string> head = {"kernel"};
@@ -84,8 +95,7 @@ std::string budgets_table(const Dataset& dataset, const std::vector<MultiResult>
   table.add_row(head);
   for (const MultiResult& r : results) {
     for (const MultiBudget& b : r.budgets) {
-      std::vector<std::string> row = {
-          io_detail::kernel_label(dataset, dataset.kernels.at(r.kernel))};
+      std::vector<std::string> row = {labels.label(dataset.kernels.at(r.kernel))};
       for (double v : b.others) row.push_back(format_significant(v, 6));
       row.push_back(format_significant(b.crossing.budget, 4));
       row.push_back(b.crossing.threads ? format_significant(*b.crossing.threads, 6)
@@ -93,7 +103,7 @@ std::string budgets_table(const Dataset& dataset, const std::vector<MultiResult>
       table.add_row(row);
     }
   }
-  return table.rows() > 1 ? table.render("  ") : "";
+  return table.rows() > 1 ? rendered(table, width) : "";
 }
 
 Json terms_json(const MultiModel& model, const std::vector<std::string>& names) {
@@ -151,21 +161,31 @@ Json kernel_json(const Dataset& dataset, const MultiResult& r) {
 }  // namespace
 
 std::string format_multi_text(const Dataset& dataset, const std::vector<MultiResult>& results,
-                              const std::vector<std::string>& notes) {
-  std::string out = header(dataset) + models_table(dataset, results);
-  if (const std::string p = predictions_table(dataset, results); !p.empty()) {
+                              const std::vector<std::string>& notes, std::size_t width) {
+  // On a terminal, the key columns every kernel shares are said once (as in the text report).
+  const io_detail::KeyLabels labels(dataset, io_detail::all_kernels(dataset), width > 0);
+  std::string out = header(dataset);
+  if (!dataset.kernels.empty()) {
+    if (const std::string shared = labels.shared(dataset.kernels.front()); !shared.empty())
+      out += wrap("Every kernel has " + shared, width) + "\n";
+  }
+  out += models_table(dataset, results, labels, width);
+  if (const std::string p = predictions_table(dataset, results, labels, width); !p.empty()) {
     out += fmt::format("\nPredictions (along {}, the others at each measured value):\n{}",
                        dataset.parameter_names().front(), p);
   }
-  if (const std::string b = budgets_table(dataset, results); !b.empty()) {
+  if (const std::string b = budgets_table(dataset, results, labels, width); !b.empty()) {
     out += fmt::format("\nBudgets (along {}):\n{}", dataset.parameter_names().front(), b);
   }
-  if (!notes.empty()) out += fmt::format("\nNotes:\n  {}\n", fmt::join(notes, "\n  "));
+  if (!notes.empty()) {
+    out += "\nNotes:\n";
+    for (const std::string& n : notes) out += wrap(n, width, "  ", "    ");
+  }
   std::string warnings;
   for (const MultiResult& r : results) {
     for (const std::string& w : r.warnings) {
-      warnings += fmt::format("  {}: {}\n",
-                              io_detail::kernel_label(dataset, dataset.kernels.at(r.kernel)), w);
+      warnings += wrap(fmt::format("{}: {}", labels.label(dataset.kernels.at(r.kernel)), w), width,
+                       "  ", "    ");
     }
   }
   if (!warnings.empty()) out += "\nWarnings:\n" + warnings;

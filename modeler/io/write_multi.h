@@ -11,6 +11,7 @@
 // followed, when present, by predictions and budget crossings along the first parameter (at
 // every measured value of the others), notes and warnings.
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,9 +21,10 @@
 
 namespace ompscale::modeler {
 
-/// `notes` apply to the whole dataset (e.g. a parameter folded into the key).
+/// `notes` apply to the whole dataset (e.g. a parameter folded into the key). `width`: the
+/// terminal's columns (0: no limit); with a limit the layout is the text report's (write_text.h).
 std::string format_multi_text(const Dataset& dataset, const std::vector<MultiResult>& results,
-                              const std::vector<std::string>& notes);
+                              const std::vector<std::string>& notes, std::size_t width = 0);
 
 /// models.json with "parameters" and per kernel the model as text and structured terms (each a
 /// coefficient and its factors), statistics, points, predictions and budgets; `options_json` is
