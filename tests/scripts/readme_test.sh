@@ -11,12 +11,17 @@ repo=$(cd "$1" && pwd)
 build=$(cd "$2" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The stand-in root mirrors the repository with a link per file (cp -as): what a block writes
+# (outputs, a decompressed data file) lands in the scratch directory, never in the repository.
 mkdir "$work/root"
 for entry in "$repo"/* "$repo"/.ci; do
   name=$(basename "$entry")
-  [ "$name" = build ] || ln -s "$entry" "$work/root/$name"
+  case "$name" in build | build-*) continue ;; esac
+  cp -as "$entry" "$work/root/$name"
 done
 ln -s "$build" "$work/root/build"
+# ../shared next to the repository (the reference data some examples read).
+if [ -d "$repo/../shared" ]; then ln -s "$(cd "$repo/../shared" && pwd)" "$work/shared"; fi
 
 # Blocks into block-N.sh; the marker before a block into block-N.mark.
 awk -v dir="$work" '
