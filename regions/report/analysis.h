@@ -37,9 +37,12 @@ struct CategoryCosts {
   double startup = 0.0;
   double lock_contention = 0.0;
   double lock_algorithm = 0.0;
+  /// Waiting for explicit tasks to end without running one (barriers after the last arrival,
+  /// taskwait and taskgroup ends).
+  double task_wait = 0.0;
 
   double total() const {
-    return imbalance + walkthrough + startup + lock_contention + lock_algorithm;
+    return imbalance + walkthrough + startup + lock_contention + lock_algorithm + task_wait;
   }
 };
 CategoryCosts categories(const RegionCosts& costs);
@@ -65,6 +68,8 @@ struct PointAnalysis {
   double tasks_created = 0.0;
   double tasks_executed = 0.0;
   double task = 0.0;
+  double barrier_task = 0.0;       ///< of `task`, run inside barriers
+  double top_creator_tasks = 0.0;  ///< tasks created by the thread that created most
 
   bool has_tasks() const { return tasks_created > 0.0 || tasks_executed > 0.0; }
 };
@@ -77,9 +82,10 @@ enum class HintKind {
   kLockAlgorithm,
   kSerial,       ///< a serial region: the Amdahl loss
   kUnexplained,  ///< `other`: lost time the tool's categories do not explain
+  kTaskWait,     ///< waiting for the last explicit tasks to end
 };
 /// "imbalance", "walkthrough", "startup", "lock-contention", "lock-algorithm", "serial",
-/// "unexplained".
+/// "unexplained", "task-wait".
 std::string_view to_string(HintKind kind);
 
 struct Hint {

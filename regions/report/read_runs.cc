@@ -167,6 +167,10 @@ RegionRecord read_region(const json& r, const std::string& where) {
       rec.lock_timed = number(t, "lock_timed", at);
       rec.iterations = number(t, "iterations", at);
       rec.task_ns = number(t, "task_ns", at);
+      rec.barrier_task_ns = number(t, "barrier_task_ns", at);
+      rec.task_wait_ns = number(t, "task_wait_ns", at);
+      rec.taskwait_ns = number(t, "taskwait_ns", at);
+      rec.tasks_created = number(t, "tasks_created", at);
       region.threads.push_back(rec);
     }
   }

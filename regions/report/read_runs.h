@@ -39,6 +39,12 @@ struct ThreadRecord {
   double lock_timed = 0.0;
   double iterations = 0.0;
   double task_ns = 0.0;  ///< time in explicit tasks (included in work_ns)
+  double barrier_task_ns = 0.0;  ///< of task_ns, run inside barriers
+  /// Waiting for explicit tasks to end without running one: at barriers after the last arrival
+  /// (task_wait_ns) and in taskwait / taskgroup ends (taskwait_ns).
+  double task_wait_ns = 0.0;
+  double taskwait_ns = 0.0;
+  double tasks_created = 0.0;  ///< explicit tasks this thread created
 };
 
 /// One lock kind at one code location inside a region, over the region's measured executions.

@@ -82,6 +82,9 @@ void add_costs(RegionCosts& into, const RegionCosts& c) {
   into.tasks_created += c.tasks_created;
   into.tasks_executed += c.tasks_executed;
   into.task += c.task;
+  into.barrier_task += c.barrier_task;
+  into.task_wait += c.task_wait;
+  into.top_creator_tasks += c.top_creator_tasks;
   into.lock_untimed = into.lock_untimed || c.lock_untimed;
 }
 
@@ -89,7 +92,8 @@ void divide_costs(RegionCosts& c, double n) {
   for (double* v :
        {&c.executions, &c.executions_measured, &c.team, &c.work, &c.work_max, &c.fork, &c.imbalance,
         &c.walkthrough, &c.startup, &c.lock_algorithm, &c.lock_contention, &c.lock_acquisitions,
-        &c.barriers, &c.tasks_created, &c.tasks_executed, &c.task}) {
+        &c.barriers, &c.tasks_created, &c.tasks_executed, &c.task, &c.barrier_task, &c.task_wait,
+        &c.top_creator_tasks}) {
     *v /= n;
   }
 }
@@ -148,6 +152,9 @@ RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks) 
     c.startup += t.startup_ns;
     c.barriers += t.barriers;
     c.task += t.task_ns;
+    c.barrier_task += t.barrier_task_ns;
+    c.task_wait += t.task_wait_ns + t.taskwait_ns;
+    c.top_creator_tasks = std::max(c.top_creator_tasks, t.tasks_created * scale);
   }
   double algorithm = 0.0;
   double contention = 0.0;
@@ -181,12 +188,15 @@ RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks) 
     c.walkthrough *= per_thread;
     c.startup *= per_thread;
     c.task *= per_thread;
+    c.barrier_task *= per_thread;
+    c.task_wait *= per_thread;
     c.barriers *= scale / team;
     c.lock_algorithm = algorithm / team;
     c.lock_contention = contention / team;
   } else {
     // No thread records (a serial gap): nothing to split, the time is all there is.
     c.work = c.fork = c.imbalance = c.walkthrough = c.startup = c.barriers = c.task = 0.0;
+    c.barrier_task = c.task_wait = 0.0;
   }
   return c;
 }

@@ -42,6 +42,11 @@ struct RegionCosts {
   double tasks_created = 0.0;      ///< explicit tasks created (all threads), scaled
   double tasks_executed = 0.0;     ///< explicit tasks executed to completion (all threads), scaled
   double task = 0.0;               ///< per-thread mean of time in explicit tasks (part of work)
+  double barrier_task = 0.0;       ///< of `task`, run inside barriers (per-thread mean)
+  /// Per-thread mean of waiting for explicit tasks to end without running one: at barriers after
+  /// the last arrival, and in taskwait / taskgroup ends.
+  double task_wait = 0.0;
+  double top_creator_tasks = 0.0;  ///< tasks created by the thread that created most, scaled
   bool lock_untimed = false;       ///< a lock site had acquisitions but no timed one: costs unknown
 
   /// executions_measured / executions (1 when every execution was measured).

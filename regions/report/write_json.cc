@@ -17,7 +17,8 @@ json categories_json(const CategoryCosts& c) {
           {"walkthrough_s", c.walkthrough},
           {"startup_s", c.startup},
           {"lock_contention_s", c.lock_contention},
-          {"lock_algorithm_s", c.lock_algorithm}};
+          {"lock_algorithm_s", c.lock_algorithm},
+          {"task_wait_s", c.task_wait}};
 }
 
 json point_json(const PointAnalysis& p, bool with_split) {
@@ -34,7 +35,11 @@ json point_json(const PointAnalysis& p, bool with_split) {
     j["loss"]["other_s"] = p.other;
   }
   if (p.has_tasks()) {
-    j["tasks"] = {{"created", p.tasks_created}, {"executed", p.tasks_executed}, {"task_s", p.task}};
+    j["tasks"] = {{"created", p.tasks_created},
+                  {"executed", p.tasks_executed},
+                  {"task_s", p.task},
+                  {"barrier_task_s", p.barrier_task},
+                  {"top_creator_created", p.top_creator_tasks}};
   }
   return j;
 }

@@ -135,12 +135,16 @@ void region_section(const Report& r, const RegionReport& rr, std::size_t rank, s
                          ? fmt::format(" (times scaled by {:.3g})", 1.0 / ref.sampling_ratio)
                          : "");
   const bool split = rr.region.kind != RegionKind::kSerial;
-  TextTable t(std::vector<Align>(split ? 14 : 8, Align::kRight));
+  const bool task_wait = split && std::any_of(s.points.begin(), s.points.end(), [](const auto& p) {
+                           return p.cost.task_wait != 0.0;
+                         });
+  TextTable t(std::vector<Align>(split ? (task_wait ? 15 : 14) : 8, Align::kRight));
   std::vector<std::string> header{"threads", "reps",       "time", "spread%",
                                   "speedup", "efficiency", "lost"};
   if (split) {
-    header.insert(header.end(),
-                  {"imbalance", "walkthrough", "startup", "lock-cont", "lock-alg", "other"});
+    header.insert(header.end(), {"imbalance", "walkthrough", "startup", "lock-cont", "lock-alg"});
+    if (task_wait) header.push_back("task-wait");
+    header.push_back("other");
   }
   header.push_back("gain");
   t.add_row(header);
@@ -151,7 +155,9 @@ void region_section(const Report& r, const RegionReport& rr, std::size_t rank, s
     if (split) {
       row.insert(row.end(),
                  {secs(p.loss.imbalance), secs(p.loss.walkthrough), secs(p.loss.startup),
-                  secs(p.loss.lock_contention), secs(p.loss.lock_algorithm), secs(p.other)});
+                  secs(p.loss.lock_contention), secs(p.loss.lock_algorithm)});
+      if (task_wait) row.push_back(secs(p.loss.task_wait));
+      row.push_back(secs(p.other));
     }
     row.push_back(secs(p.potential_gain));
     t.add_row(row);

@@ -78,7 +78,18 @@ void add(RegionStats& stats, const Record& r) {
       t.imbalance_ticks += r.a;
       t.walkthrough_ticks += r.b;
       t.startup_ticks += r.c;
-      if (r.sub == 0) t.inner_barrier_ticks += r.a + r.b + r.c;
+      if (r.sub == kWaitInnerBarrier) t.inner_barrier_ticks += r.a + r.b + r.c;
+      return;
+    }
+    case RecordType::task_wait: {
+      ThreadStats& t = *thread_stats(stats, r.thread);
+      if (r.sub == kWaitTaskwait) {
+        t.taskwait_ticks += r.a;
+        return;
+      }
+      t.task_wait_ticks += r.a;
+      t.barrier_task_ticks += r.b;
+      if (r.sub == kWaitInnerBarrier) t.inner_barrier_ticks += r.a;
       return;
     }
     case RecordType::lock: {

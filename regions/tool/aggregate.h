@@ -20,7 +20,7 @@ struct ThreadStats {
   std::uint64_t imbalance_ticks = 0;
   std::uint64_t walkthrough_ticks = 0;
   std::uint64_t startup_ticks = 0;
-  std::uint64_t inner_barrier_ticks = 0;  // phases of the barriers inside the span
+  std::uint64_t inner_barrier_ticks = 0;  // phases and task waits of the barriers inside the span
   std::uint64_t lock_acquisitions = 0;
   std::uint64_t lock_timed = 0;
   std::uint64_t lock_wait_ticks = 0;
@@ -29,6 +29,9 @@ struct ThreadStats {
   std::uint64_t tasks_completed = 0;
   std::uint64_t task_ticks = 0;
   std::uint64_t end_task_ticks = 0;  // explicit tasks run inside the end barrier
+  std::uint64_t barrier_task_ticks = 0;  // explicit tasks run inside any barrier
+  std::uint64_t task_wait_ticks = 0;     // barriers waiting for the team's last tasks to end
+  std::uint64_t taskwait_ticks = 0;      // taskwaits and taskgroup ends not running a task
   std::uint64_t masked_executions = 0;
   std::uint64_t masked_ticks = 0;
   std::uint64_t manual_executions = 0;

@@ -15,6 +15,10 @@ namespace {
 
 using sync::ticks;
 
+bool is_task_wait(ompt_sync_region_t kind) {
+  return kind == ompt_sync_region_taskwait || kind == ompt_sync_region_taskgroup;
+}
+
 bool is_barrier(ompt_sync_region_t kind) {
   switch (static_cast<int>(kind)) {
     case 1:  // ompt_sync_region_barrier (deprecated in 5.1)
@@ -174,11 +178,31 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
 // ----------------------------------------------------------------------------------------------
 // Barriers.
 
+// A taskwait or taskgroup end of the implicit task: the time it waited for its tasks without
+// running any. Inside an explicit task its time is task time already.
+[[gnu::noinline]] void task_wait(TaskContext& context, ompt_scope_endpoint_t endpoint) {
+  if (context.task_start != 0) return;
+  if (endpoint == ompt_scope_begin) {
+    context.taskwait_begin = ticks();
+    context.taskwait_task_ticks = 0;
+    return;
+  }
+  if (context.taskwait_begin == 0) return;
+  const std::uint64_t waited = ticks_between(context.taskwait_begin, ticks());
+  append(*context.thread, RecordType::task_wait, context.region, context.index, kWaitTaskwait,
+         ticks_between(context.taskwait_task_ticks, waited), context.taskwait_task_ticks);
+  context.taskwait_begin = 0;
+}
+
 void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                     ompt_data_t* parallel_data, ompt_data_t* /*task_data*/,
                     const void* /*codeptr_ra*/) {
   TaskContext* context = tls_context;
-  if (context == nullptr || !is_barrier(kind)) return;
+  if (context == nullptr) return;
+  if (!is_barrier(kind)) {
+    if (is_task_wait(kind)) return task_wait(*context, endpoint);
+    return;
+  }
   if (endpoint == ompt_scope_begin) {
     // Counts first, so a worker's counts are written before its end-barrier arrival, which may
     // be its last event before the process exits.
@@ -305,13 +329,17 @@ void on_task_create(ompt_data_t* /*encountering_task_data*/,
     return;
   }
   if (context.task_start == 0) return;
-  const std::uint64_t ran = ticks_between(context.task_start, ticks());
+  const std::uint64_t now = ticks();
+  const std::uint64_t ran = ticks_between(context.task_start, now);
   context.task_start = 0;
   context.task_ticks += ran;
+  if (context.taskwait_begin != 0) context.taskwait_task_ticks += ran;
   if (context.in_barrier) {
     context.barrier_task_ticks += ran;
+    context.barrier_task_end = now;
     if (context.instance->generation.load(std::memory_order_relaxed) == context.generation) {
       context.slot->arrival_task_ticks.store(context.barrier_task_ticks, std::memory_order_relaxed);
+      context.slot->arrival_task_end.store(now, std::memory_order_relaxed);
     }
   }
 }

@@ -38,20 +38,38 @@ void atomic_min(std::atomic<std::uint64_t>& target, std::uint64_t value) {
 }
 
 void write_barrier(ThreadState& ts, std::uint32_t region, std::uint16_t thread, bool end_barrier,
-                   const BarrierPhases& phases) {
-  append(ts, RecordType::barrier, region, thread, end_barrier ? 1 : 0, phases.imbalance,
-         phases.walkthrough, phases.startup);
+                   const BarrierPhases& phases, std::uint64_t task_ticks) {
+  const std::uint8_t sub = end_barrier ? kWaitEndBarrier : kWaitInnerBarrier;
+  append(ts, RecordType::barrier, region, thread, sub, phases.imbalance, phases.walkthrough,
+         phases.startup);
+  if (phases.task_wait != 0 || task_ticks != 0) {
+    append(ts, RecordType::task_wait, region, thread, sub, phases.task_wait, task_ticks);
+  }
 }
 
 // The phases of the barrier `slot` departed last, now that everyone has departed it.
 void write_departed(ThreadState& ts, const Instance& instance, const ThreadSlot& slot,
                     std::uint32_t barrier, std::uint16_t thread) {
-  const std::uint64_t first_departure =
-      instance.board[barrier % kBoardSize].first_departure.load(std::memory_order_acquire);
-  write_barrier(
-      ts, instance.region, thread, false,
-      barrier_phases(slot.departed_arrival, slot.departed_departure, slot.departed_last_arrival,
-                     first_departure, slot.departed_task_ticks));
+  const BarrierBoard& entry = instance.board[barrier % kBoardSize];
+  const std::uint64_t first_departure = entry.first_departure.load(std::memory_order_acquire);
+  const std::uint64_t tasks_done = entry.tasks_done.load(std::memory_order_acquire);
+  write_barrier(ts, instance.region, thread, false,
+                barrier_phases(slot.departed_arrival, slot.departed_departure,
+                               slot.departed_last_arrival, first_departure,
+                               slot.departed_task_ticks, tasks_done),
+                slot.departed_task_ticks);
+}
+
+// The end of the last explicit task any thread ran inside the region's end barrier (0: none).
+std::uint64_t end_tasks_done(const Instance& instance) {
+  std::uint64_t done = 0;
+  for (std::uint32_t i = 0; i < instance.team; ++i) {
+    const ThreadSlot& slot = instance.slots[i];
+    if (slot.begin != 0 && slot.arrivals > slot.departures) {
+      done = std::max(done, slot.arrival_task_end.load(std::memory_order_relaxed));
+    }
+  }
+  return done;
 }
 
 }  // namespace
@@ -103,9 +121,11 @@ void barrier_arrive(TaskContext& context, std::uint64_t now) {
   slot.arrivals = barrier + 1;
   slot.arrival = now;
   slot.arrival_task_ticks.store(0, std::memory_order_relaxed);
+  slot.arrival_task_end.store(0, std::memory_order_relaxed);
   context.barriers = barrier + 1;
   context.in_barrier = true;
   context.barrier_task_ticks = 0;
+  context.barrier_task_end = 0;
 }
 
 void barrier_depart(TaskContext& context, std::uint64_t now) {
@@ -113,6 +133,9 @@ void barrier_depart(TaskContext& context, std::uint64_t now) {
   const std::uint32_t barrier = context.barriers - 1;
   BarrierBoard& entry = instance.board[barrier % kBoardSize];
   atomic_min(entry.first_departure, now);
+  // Before this thread arrives at the next barrier, so the team reads it final when it writes
+  // this barrier's phases (at its departure from the next one).
+  if (context.barrier_task_end != 0) atomic_max(entry.tasks_done, context.barrier_task_end);
   ThreadSlot& slot = *context.slot;
   if (slot.departures > 0) {
     write_departed(*context.thread, instance, slot, slot.departures - 1, context.index);
@@ -127,6 +150,7 @@ void barrier_depart(TaskContext& context, std::uint64_t now) {
 
 void finish_instance(ThreadState& ts, Instance& instance, std::uint64_t end) {
   const std::uint64_t departure = instance.end_departure != 0 ? instance.end_departure : end;
+  const std::uint64_t tasks_done = end_tasks_done(instance);
   std::uint32_t team = 0;
   for (std::uint32_t i = 0; i < instance.team; ++i) {
     const ThreadSlot& slot = instance.slots[i];
@@ -142,8 +166,10 @@ void finish_instance(ThreadState& ts, Instance& instance, std::uint64_t end) {
     if (in_end_barrier) {
       const BarrierBoard& entry = instance.board[(slot.arrivals - 1) % kBoardSize];
       const std::uint64_t last_arrival = entry.last_arrival.load(std::memory_order_acquire);
-      write_barrier(ts, instance.region, thread, true,
-                    barrier_phases(slot.arrival, departure, last_arrival, departure, end_tasks));
+      write_barrier(
+          ts, instance.region, thread, true,
+          barrier_phases(slot.arrival, departure, last_arrival, departure, end_tasks, tasks_done),
+          end_tasks);
       span_end = slot.arrival;
     }
     append(ts, RecordType::span, instance.region, thread, 0, ticks_between(slot.begin, span_end),

@@ -35,11 +35,15 @@ struct alignas(64) BarrierBoard {
   std::atomic<std::uint64_t> last_arrival{0};
   std::atomic<std::uint64_t> first_departure{~0ull};
   std::atomic<std::uint32_t> arrived{0};
+  // The end of the last explicit task run inside the barrier (0: none), maxed in by each thread
+  // that ran tasks there as it departs: one atomic per thread and barrier, not one per task.
+  std::atomic<std::uint64_t> tasks_done{0};
 
   void reset() {
     last_arrival.store(0, std::memory_order_relaxed);
     first_departure.store(~0ull, std::memory_order_relaxed);
     arrived.store(0, std::memory_order_relaxed);
+    tasks_done.store(0, std::memory_order_relaxed);
   }
 };
 
@@ -53,6 +57,7 @@ struct alignas(64) ThreadSlot {
   // Explicit-task ticks since the latest arrival: at the end barrier, tasks may still finish
   // while the master reads it.
   std::atomic<std::uint64_t> arrival_task_ticks{0};
+  std::atomic<std::uint64_t> arrival_task_end{0};  // the last of those tasks ended; 0 = none
   // The latest departed barrier (number departures - 1), whose startup phase is final only once
   // the whole team departed it.
   std::uint32_t departures = 0;
@@ -66,6 +71,7 @@ struct alignas(64) ThreadSlot {
     arrivals = 0;
     arrival = 0;
     arrival_task_ticks.store(0, std::memory_order_relaxed);
+    arrival_task_end.store(0, std::memory_order_relaxed);
     departures = 0;
   }
 };

@@ -34,6 +34,10 @@
 // - threads[]: "executions" (measured executions the thread took part in), "task_ns" (time in
 //   explicit tasks, included in work_ns); for manual regions "executions" and "work_ns" only.
 // - threads[]: "lock_wait_estimate_ns" (see locks[]).
+// - threads[]: "barrier_task_ns" (explicit tasks run inside barriers, part of task_ns),
+//   "task_wait_ns" (barriers waiting for the team's last tasks after the last arrival, without
+//   running one), "taskwait_ns" (taskwaits and taskgroup ends of the implicit task not running a
+//   task), "tasks_created" (explicit tasks this thread created).
 // - locks[]: "hold_ns", "hold_timed" (acquired -> released of timed acquisitions);
 //   "wait_estimate_ns": the wait of all acquisitions, each timed wait weighted by the number of
 //   acquisitions it stood for (up to the next timed one). Timing is not uniform (all early
@@ -129,12 +133,12 @@ Json parent_json(const Region& region) {
   return region.parent == kNoRegion ? Json(nullptr) : Json(region.parent);
 }
 
-// Work: the span minus barrier phases inside it and the estimated lock waiting, plus explicit
-// tasks run in the end barrier (outside the span).
+// Work: the span minus barrier phases and task waits inside it, idle taskwaits and the estimated
+// lock waiting, plus explicit tasks run in the end barrier (outside the span).
 std::uint64_t work_ticks(const ThreadStats& t) {
   const double work = static_cast<double>(t.span_ticks) -
-                      static_cast<double>(t.inner_barrier_ticks) - t.lock_wait_estimate_ticks +
-                      static_cast<double>(t.end_task_ticks);
+                      static_cast<double>(t.inner_barrier_ticks + t.taskwait_ticks) -
+                      t.lock_wait_estimate_ticks + static_cast<double>(t.end_task_ticks);
   return work > 0 ? static_cast<std::uint64_t>(work) : 0;
 }
 
@@ -161,7 +165,11 @@ Json parallel_threads(const RegionStats& stats) {
                        {"lock_acquisitions", std::max(t.lock_acquisitions, t.lock_timed)},
                        {"lock_timed", t.lock_timed},
                        {"lock_wait_estimate_ns", ns(t.lock_wait_estimate_ticks)},
-                       {"task_ns", ns(t.task_ticks)}});
+                       {"task_ns", ns(t.task_ticks)},
+                       {"barrier_task_ns", ns(t.barrier_task_ticks)},
+                       {"task_wait_ns", ns(t.task_wait_ticks)},
+                       {"taskwait_ns", ns(t.taskwait_ticks)},
+                       {"tasks_created", t.tasks_created}});
   }
   return threads;
 }

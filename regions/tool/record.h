@@ -17,7 +17,7 @@ enum class RecordType : std::uint8_t {
   span,          // a thread's part of it: a = implicit-task begin -> end arrival, b = fork ticks
                  // (parallel begin -> implicit-task begin), c = task ticks inside the end barrier
   barrier,       // one barrier of one thread: a = imbalance, b = walkthrough, c = startup ticks;
-                 // sub = 1 for the region's end barrier
+                 // sub = kWaitInnerBarrier or kWaitEndBarrier
   lock,          // one timed acquisition: a = codeptr, b = lock_wait_field(acquire -> acquired,
                  // acquisitions it stands for), c = acquired -> released (0 when the release was
                  // not seen); sub = ompt_mutex_t
@@ -28,7 +28,14 @@ enum class RecordType : std::uint8_t {
   masked,        // one masked construct: a = ticks
   serial,        // master's time outside parallel regions before `region`: a = ticks
   manual,        // one manual region execution: a = ticks
+  task_wait,     // explicit tasks at one barrier or taskwait of one thread: a = ticks waiting for
+                 // tasks to end without running one, b = ticks running them; sub = kWait*
 };
+
+// Where a barrier or task_wait record's thread waited (the record's sub).
+inline constexpr std::uint8_t kWaitInnerBarrier = 0;  // a barrier inside the region
+inline constexpr std::uint8_t kWaitEndBarrier = 1;    // the region's end barrier
+inline constexpr std::uint8_t kWaitTaskwait = 2;      // a taskwait or the end of a taskgroup
 
 // No member initializers: append() writes every field, and a new thread's 256 KiB buffer stays
 // untouched (no page faults) until it is used.

@@ -471,6 +471,46 @@ TEST_P(PipelineTest, TaskRegionExecutesTheTasksItCreates) {
   EXPECT_EQ(static_cast<double>(created[0]), reported[0]);
 }
 
+// Issue 12, defect 1: a task-parallel sort whose tasks one thread creates and every thread runs
+// at the single's implicit barrier (tests/apps/task_sort.cc). Their time is task work (and
+// waiting for the last tasks), not barrier walkthrough, and the hints speak of tasks, not of
+// barriers or loop schedules. Before, the walkthrough hint claimed most of the region.
+TEST_P(PipelineTest, TasksRunAtABarrierAreTaskWorkNotWalkthrough) {
+  expect_in_one_attempt(
+      "task time at the barrier kept out of the walkthrough", [&](int attempt) -> std::string {
+        const Json report = scan("task_sort" + std::to_string(attempt), {"--reps", "1"},
+                                 {"task_sort", "1000000"});
+        if (report.is_null()) return "no report";
+        const std::vector<const Json*> regions = parallel_regions(report, "task_sort.cc");
+        EXPECT_EQ(regions.size(), 1u);
+        if (regions.size() != 1) return "no task_sort region";
+        const Json* series = series_at(*regions[0]);
+        const Json* two = series != nullptr ? point_at(*series, 2) : nullptr;
+        EXPECT_NE(two, nullptr);
+        if (two == nullptr) return "no point at 2 threads";
+        // Structural: the tasks ran at barriers, were counted there, and came from one thread.
+        EXPECT_GT((*two)["tasks"]["barrier_task_s"].get<double>(), 0) << two->dump();
+        EXPECT_EQ((*two)["tasks"]["top_creator_created"], (*two)["tasks"]["created"]);
+        for (const Json& hint : (*series)["hints"]) {
+          const std::string advice = hint["advice"];
+          EXPECT_THAT(advice, ::testing::Not(HasSubstr("schedule(dynamic)"))) << hint.dump();
+          if (hint["kind"] == "imbalance" || hint["kind"] == "task-wait") {
+            EXPECT_THAT(hint["problem"].get<std::string>(), HasSubstr("task")) << hint.dump();
+          }
+        }
+        const double time = (*two)["time_s"];
+        const double walkthrough = (*two)["cost"]["walkthrough_s"];
+        std::ostringstream seen;
+        seen << "at 2 threads: time " << time << " s, cost " << (*two)["cost"].dump()
+             << ", hints " << (*series)["hints"].dump();
+        if (!(walkthrough < 0.1 * time)) return seen.str();
+        if (!(*series)["hints"].empty() && (*series)["hints"][0]["kind"] == "walkthrough") {
+          return seen.str();
+        }
+        return "";
+      });
+}
+
 INSTANTIATE_TEST_SUITE_P(Builds, PipelineTest, ::testing::Values(Compiler::gnu, Compiler::llvm),
                          [](const auto& info) { return compiler_name(info.param); });
 

@@ -137,6 +137,31 @@ TEST(ToolBarrierPhases, TasksRunWhileWaitingAreNotImbalance) {
   EXPECT_EQ(barrier_phases(100, 175, 150, 160, 80).imbalance, 0u);
 }
 
+// Issue 12, defect 1: one thread made the tasks and every thread arrived early; the tasks ran at
+// the barrier after the last arrival. That time is task work and waiting for the last tasks to
+// end, not the barrier algorithm (before, walkthrough was first departure - last arrival: 170).
+TEST(ToolBarrierPhases, TasksRunAfterTheLastArrivalAreNotWalkthrough) {
+  // arrival 100, last arrival 120, last task ended 280, first departure 290, own departure 300;
+  // this thread ran 150 ticks of tasks.
+  const BarrierPhases phases = barrier_phases(100, 300, 120, 290, 150, 280);
+  EXPECT_EQ(phases.imbalance, 0u);     // it ran tasks while waiting for the last arrival
+  EXPECT_EQ(phases.task_wait, 30u);    // 160 ticks to the last task's end, 130 of them running
+  EXPECT_EQ(phases.walkthrough, 10u);  // last task end -> first departure
+  EXPECT_EQ(phases.startup, 10u);
+  EXPECT_EQ(phases.imbalance + phases.task_wait + phases.walkthrough + phases.startup + 150u,
+            300u - 100u);
+}
+
+TEST(ToolBarrierPhases, ThreadThatRanNoTaskWaitsForTheOthersTasks) {
+  const BarrierPhases phases = barrier_phases(100, 300, 120, 290, 0, 280);
+  EXPECT_EQ(phases.imbalance, 20u);
+  EXPECT_EQ(phases.task_wait, 160u);
+  EXPECT_EQ(phases.walkthrough, 10u);
+  // A task end stamped after the first departure (another core's clock) is the departure.
+  EXPECT_EQ(barrier_phases(100, 300, 120, 290, 0, 295).walkthrough, 0u);
+  EXPECT_EQ(barrier_phases(100, 300, 120, 290, 0, 295).task_wait, 170u);
+}
+
 TEST(ToolBarrierPhases, StampsOfOtherCoresSlightlyOutOfOrderGiveZeroNotWraparound) {
   // The first departure read a few ticks before the last arrival (clock skew between cores).
   const BarrierPhases phases = barrier_phases(100, 158, 160, 157, 0);
