@@ -170,6 +170,9 @@ void add_hints(const Region& region, const RegionPoint& at, const PointAnalysis&
   const double threshold = options.min_hint_fraction * p.time;
   auto add = [&](HintKind kind, double gain, std::string problem, std::string advice) {
     if (!(gain > 0.0) || gain < threshold) return;
+    // Removing a cause cannot save more than the region's time (sampled or noisy costs can sum
+    // above it): the time after is never negative.
+    gain = std::min(gain, p.time);
     out.hints.push_back({kind, gain, p.time - gain, std::move(problem), std::move(advice)});
   };
   if (region.kind == RegionKind::kSerial) {
@@ -308,7 +311,8 @@ SeriesAnalysis analyse_region(const Region& region, const std::string& input,
     const double ratio = static_cast<double>(base.threads) / static_cast<double>(p.threads);
     p.loss = scaled_difference(p.cost, base.cost, ratio);
     p.other = p.lost - p.loss.total();
-    p.potential_gain = std::max(0.0, p.time - (base.time - base.cost.total()) * ratio);
+    p.potential_gain =
+        std::clamp(p.time - (base.time - base.cost.total()) * ratio, 0.0, std::max(0.0, p.time));
   }
   const PointAnalysis& ref = out.points.back();
   out.reference_threads = ref.threads;

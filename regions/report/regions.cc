@@ -57,11 +57,13 @@ std::string region_label(const RegionRecord& region, const Profile& profile) {
   return region.name;
 }
 
-// Sums of one run and one region before dividing by the repetitions.
+// One region's costs in each run of one (threads, input), in run file order.
 struct Accumulator {
-  std::vector<double> times;
-  RegionCosts sum;
-  std::map<std::pair<std::string, std::string>, LockSite> locks;
+  struct Run {
+    RegionCosts costs;
+    std::vector<LockSite> locks;
+  };
+  std::vector<Run> runs;
   std::set<std::string> schedules;
 };
 
@@ -96,6 +98,54 @@ void divide_costs(RegionCosts& c, double n) {
         &c.top_creator_tasks}) {
     *v /= n;
   }
+}
+
+// The repetitions of one (threads, input) as one point: every quantity from the median
+// repetition by time (the mean of the two middle ones for an even count), so that the costs
+// belong to the time they are compared with. A mean of costs next to a median of times lets one
+// slow repetition's costs exceed the time of the typical one.
+RegionPoint combine_repetitions(const Accumulator& acc) {
+  RegionPoint p;
+  p.repetitions = static_cast<int>(acc.runs.size());
+  for (const Accumulator::Run& run : acc.runs) p.times.push_back(run.costs.time);
+  p.time_min = stats::min(p.times);
+  p.time_max = stats::max(p.times);
+  std::vector<std::size_t> order(acc.runs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return acc.runs[a].costs.time < acc.runs[b].costs.time;
+  });
+  const std::size_t n = order.size();
+  const std::vector<std::size_t> middle =
+      n % 2 == 1 ? std::vector<std::size_t>{order[n / 2]}
+                 : std::vector<std::size_t>{order[n / 2 - 1], order[n / 2]};
+  std::map<std::pair<std::string, std::string>, LockSite> locks;
+  for (std::size_t i : middle) {
+    const Accumulator::Run& run = acc.runs[i];
+    add_costs(p.costs, run.costs);
+    p.costs.time += run.costs.time;
+    for (const LockSite& site : run.locks) {
+      auto [it, fresh] = locks.try_emplace({site.kind, site.label}, site);
+      if (fresh) continue;
+      it->second.acquisitions += site.acquisitions;
+      it->second.algorithm += site.algorithm;
+      it->second.contention += site.contention;
+      it->second.fastest_ns = std::min(it->second.fastest_ns, site.fastest_ns);
+      it->second.mean_ns += site.mean_ns;
+    }
+  }
+  const auto count = static_cast<double>(middle.size());
+  divide_costs(p.costs, count);
+  p.costs.time /= count;
+  for (auto& [id, site] : locks) {
+    site.acquisitions /= count;
+    site.algorithm /= count;
+    site.contention /= count;
+    site.mean_ns /= count;
+    p.locks.push_back(site);
+  }
+  p.schedules.assign(acc.schedules.begin(), acc.schedules.end());
+  return p;
 }
 
 }  // namespace
@@ -257,20 +307,8 @@ Measurements aggregate(const std::vector<RunFile>& runs) {
         order.push_back(key);
       }
       Accumulator& acc = accumulators[key][config];
-      std::vector<LockSite> locks;
-      const RegionCosts c = run_costs(record, &locks);
-      acc.times.push_back(c.time);
-      add_costs(acc.sum, c);
-      for (const LockSite& site : locks) {
-        auto [lit, fresh] = acc.locks.try_emplace({site.kind, site.label}, site);
-        if (!fresh) {
-          lit->second.acquisitions += site.acquisitions;
-          lit->second.algorithm += site.algorithm;
-          lit->second.contention += site.contention;
-          lit->second.fastest_ns = std::min(lit->second.fastest_ns, site.fastest_ns);
-          lit->second.mean_ns += site.mean_ns;
-        }
-      }
+      Accumulator::Run& entry = acc.runs.emplace_back();
+      entry.costs = run_costs(record, &entry.locks);
       for (const LoopRecord& loop : record.loops) acc.schedules.insert(loop.schedule);
     }
   }
@@ -283,26 +321,10 @@ Measurements aggregate(const std::vector<RunFile>& runs) {
       region.label += fmt::format(" [{}]", region.key);
       labels.insert(region.label);
     }
-    for (auto& [config, acc] : accumulators[key]) {
-      RegionPoint p;
+    for (const auto& [config, acc] : accumulators[key]) {
+      RegionPoint p = combine_repetitions(acc);
       p.input = m.inputs[static_cast<std::size_t>(config.first)].name;
       p.threads = config.second;
-      p.repetitions = static_cast<int>(acc.times.size());
-      const auto reps = static_cast<double>(p.repetitions);
-      p.costs = acc.sum;
-      divide_costs(p.costs, reps);
-      p.costs.time = stats::median(acc.times);
-      p.time_min = stats::min(acc.times);
-      p.time_max = stats::max(acc.times);
-      p.times = acc.times;
-      for (auto& [id, site] : acc.locks) {
-        site.acquisitions /= reps;
-        site.algorithm /= reps;
-        site.contention /= reps;
-        site.mean_ns /= reps;
-        p.locks.push_back(site);
-      }
-      p.schedules.assign(acc.schedules.begin(), acc.schedules.end());
       region.points.push_back(std::move(p));
     }
     m.regions.push_back(std::move(region));

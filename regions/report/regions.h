@@ -11,8 +11,9 @@
 // executions / executions_measured to stand for all executions. Lock sums are further sampled
 // (timed <= acquisitions) and multiplied by acquisitions / timed.
 //
-// Repetitions of one (threads, input): the time is the median of the repetitions' scaled times,
-// with their minimum and maximum as the spread; every other quantity is the repetitions' mean.
+// Repetitions of one (threads, input): every quantity comes from the median repetition by time
+// (the mean of the two middle ones for an even count), so costs and time belong together; the
+// minimum and maximum of all repetitions' times give the spread.
 
 #include <optional>
 #include <string>
@@ -69,7 +70,7 @@ struct RegionPoint {
   int threads = 0;
   std::string input;
   int repetitions = 0;
-  RegionCosts costs;          ///< costs.time: median over repetitions; the rest: means
+  RegionCosts costs;          ///< of the median repetition (the two middle ones' mean)
   std::vector<double> times;  ///< each repetition's scaled time, in run file order
   double time_min = 0.0;
   double time_max = 0.0;

@@ -511,6 +511,37 @@ TEST_P(PipelineTest, TasksRunAtABarrierAreTaskWorkNotWalkthrough) {
       });
 }
 
+// Issue 12, defect 2: one slow, imbalanced repetition among fast, balanced ones
+// (tests/apps/slow_repetition.cc). The point's time is a median, so its costs must come from the
+// same repetition: before, their mean over repetitions gave an imbalance gain of 240% of the
+// region and a negative time after.
+TEST_P(PipelineTest, OneSlowRepetitionMakesNoGainLargerThanTheRegion) {
+  const std::string marker = (scratch_ / "slow_repetition.marker").string();
+  const Json report = scan("slow", {"--reps", "3"}, {"slow_repetition", marker});
+  ASSERT_FALSE(report.is_null());
+  ASSERT_TRUE(fs::exists(marker)) << "no run had two threads";
+  const std::vector<const Json*> regions = parallel_regions(report, "slow_repetition.cc");
+  ASSERT_EQ(regions.size(), 1u);
+  const Json* series = series_at(*regions[0]);
+  ASSERT_NE(series, nullptr);
+  const Json* two = point_at(*series, 2);
+  ASSERT_NE(two, nullptr);
+  EXPECT_EQ((*two)["repetitions"], 3);
+  // The slow repetition happened: thread 0 spun ten times the whole work more.
+  EXPECT_GT((*two)["time_max_s"].get<double>(), 2 * (*two)["time_s"].get<double>()) << *two;
+  for (const Json& p : (*series)["points"]) {
+    const double time = p["time_s"];
+    double costs = 0;
+    for (const auto& [name, value] : p["cost"].items()) costs += value.get<double>();
+    EXPECT_LE(costs, time) << p;
+    EXPECT_LE(p["potential_gain_s"].get<double>(), time) << p;
+  }
+  for (const Json& hint : (*series)["hints"]) {
+    EXPECT_LE(hint["gain_s"].get<double>(), (*two)["time_s"].get<double>()) << hint;
+    EXPECT_GE(hint["time_after_s"].get<double>(), 0.0) << hint;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Builds, PipelineTest, ::testing::Values(Compiler::gnu, Compiler::llvm),
                          [](const auto& info) { return compiler_name(info.param); });
 
