@@ -294,6 +294,7 @@ SeriesAnalysis analyse_region(const Region& region, const std::string& input,
     p.time_min = rp->time_min;
     p.time_max = rp->time_max;
     p.spread = rp->spread();
+    p.time_se = rp->costs.time_se;
     p.executions = rp->costs.executions;
     p.sampling_ratio = rp->costs.sampling_ratio();
     p.cost = categories(rp->costs);

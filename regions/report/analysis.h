@@ -54,6 +54,9 @@ struct PointAnalysis {
   double time_min = 0.0;
   double time_max = 0.0;
   double spread = 0.0;  ///< (max - min) / median of the repetitions
+  /// Standard error of `time` from sampling (0: every execution measured, or unknown); the 95%
+  /// confidence interval of the scaled total is time +- 1.96 time_se.
+  double time_se = 0.0;
   double executions = 0.0;
   double sampling_ratio = 1.0;
   double speedup = 0.0;

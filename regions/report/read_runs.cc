@@ -149,6 +149,7 @@ RegionRecord read_region(const json& r, const std::string& where) {
     region.team_max = integer(*team, "max", child(where, "team_size"), 0);
   }
   region.wall_ns = required_number(r, "wall_ns", where);
+  region.wall_se_ns = number(r, "wall_se_ns", where);
   if (const json* threads = array(r, "threads", where)) {
     for (std::size_t i = 0; i < threads->size(); ++i) {
       const json& t = (*threads)[i];
@@ -224,6 +225,7 @@ Profile read_profile(const json& p) {
   profile.max_threads = integer(p, "max_threads", "profile", 0);
   if (const json* s = object_field(p, "sampling", "profile")) {
     profile.sampling_policy = text(*s, "policy", "profile.sampling");
+    profile.estimator = text(*s, "estimator", "profile.sampling");
     profile.dropped_events = number(*s, "dropped_events", "profile.sampling");
     profile.buffer_full_events = number(*s, "buffer_full_events", "profile.sampling");
   }
@@ -231,6 +233,7 @@ Profile read_profile(const json& p) {
   if (regions == nullptr) throw FieldError("profile.regions: missing");
   for (std::size_t i = 0; i < regions->size(); ++i) {
     profile.regions.push_back(read_region((*regions)[i], fmt::format("profile.regions[{}]", i)));
+    profile.regions.back().weighted = profile.estimator == "horvitz-thompson";
   }
   return profile;
 }
@@ -247,6 +250,11 @@ std::string_view to_string(RegionKind kind) {
       return "serial";
   }
   return "unknown";
+}
+
+double sampling_scale(const RegionRecord& region) {
+  if (!(region.executions_measured > 0.0)) return 0.0;
+  return region.weighted ? 1.0 : region.executions / region.executions_measured;
 }
 
 std::string Location::label() const {

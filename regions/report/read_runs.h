@@ -86,7 +86,16 @@ struct RegionRecord {
   std::vector<LoopRecord> loops;
   double tasks_created = 0.0;   ///< explicit tasks, all threads, over measured executions
   double tasks_executed = 0.0;  ///< explicit tasks completed, likewise
+  /// The profile's sums are Horvitz-Thompson estimates of the totals over all executions
+  /// (sampling.estimator "horvitz-thompson"); otherwise sums over the measured executions, to be
+  /// scaled by executions / executions_measured (profiles of earlier tools).
+  bool weighted = false;
+  double wall_se_ns = 0.0;  ///< standard error of the estimated total wall_ns (0: unknown)
 };
+
+/// What a region's sums are multiplied by to stand for all its executions: 1 for weighted
+/// profiles, executions / executions_measured otherwise (0 without a measured execution).
+double sampling_scale(const RegionRecord& region);
 
 struct Profile {
   std::string tool_version;
@@ -94,6 +103,7 @@ struct Profile {
   double process_ns = 0.0;
   int max_threads = 0;
   std::string sampling_policy;
+  std::string estimator;  ///< "horvitz-thompson", or "" (scaled by executions / measured)
   double dropped_events = 0.0;
   double buffer_full_events = 0.0;
   std::vector<RegionRecord> regions;

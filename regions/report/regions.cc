@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "common/statistics.h"
+#include "regions/report/calibration.h"
 
 namespace ompscale::regions::report {
 
@@ -69,6 +70,7 @@ struct Accumulator {
 
 void add_costs(RegionCosts& into, const RegionCosts& c) {
   into.executions += c.executions;
+  into.time_se += c.time_se;
   into.executions_measured += c.executions_measured;
   into.team += c.team;
   into.work += c.work;
@@ -92,7 +94,7 @@ void add_costs(RegionCosts& into, const RegionCosts& c) {
 
 void divide_costs(RegionCosts& c, double n) {
   for (double* v :
-       {&c.executions, &c.executions_measured, &c.team, &c.work, &c.work_max, &c.fork, &c.imbalance,
+       {&c.time_se, &c.executions, &c.executions_measured, &c.team, &c.work, &c.work_max, &c.fork, &c.imbalance,
         &c.walkthrough, &c.startup, &c.lock_algorithm, &c.lock_contention, &c.lock_acquisitions,
         &c.barriers, &c.tasks_created, &c.tasks_executed, &c.task, &c.barrier_task, &c.task_wait,
         &c.top_creator_tasks}) {
@@ -182,13 +184,14 @@ std::string region_key(const RegionRecord& region, const Profile& profile) {
   return region.name;
 }
 
-RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks) {
+RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks,
+                      double calibration) {
   RegionCosts c;
   c.executions = region.executions;
   c.executions_measured = region.executions_measured;
-  const double scale =
-      region.executions_measured > 0.0 ? region.executions / region.executions_measured : 0.0;
+  const double scale = sampling_scale(region) * calibration;
   c.time = region.wall_ns * scale * kSeconds;
+  c.time_se = region.wall_se_ns * calibration * kSeconds;
   const auto team = static_cast<double>(region.threads.size());
   c.team = team;
   c.tasks_created = region.tasks_created * scale;
@@ -284,6 +287,7 @@ Measurements aggregate(const std::vector<RunFile>& runs) {
     const Config config{input_rank(run.input), run.threads};
     program[config].first.push_back(run.wall_ns * kSeconds);
     program[config].second.push_back(run.profile->process_ns * kSeconds);
+    const Calibration calibration = calibrate(*run.profile);
     for (const RegionRecord& record : run.profile->regions) {
       if (record.executions_measured <= 0.0) {
         ++m.unmeasured_records;
@@ -308,7 +312,7 @@ Measurements aggregate(const std::vector<RunFile>& runs) {
       }
       Accumulator& acc = accumulators[key][config];
       Accumulator::Run& entry = acc.runs.emplace_back();
-      entry.costs = run_costs(record, &entry.locks);
+      entry.costs = run_costs(record, &entry.locks, calibration.factor(record.id));
       for (const LoopRecord& loop : record.loops) acc.schedules.insert(loop.schedule);
     }
   }

@@ -27,6 +27,7 @@ namespace ompscale::regions::report {
 /// executions. "Per-thread mean" divides a sum over the region's thread records by their number.
 struct RegionCosts {
   double time = 0.0;  ///< wall time (master's begin -> end), scaled
+  double time_se = 0.0;  ///< standard error of `time` from sampling (0: all measured or unknown)
   double executions = 0.0;
   double executions_measured = 0.0;
   double team = 0.0;  ///< thread records (threads that ran the region)
@@ -128,8 +129,10 @@ struct Measurements {
 /// The identity of `region` within `profile` (see the file comment).
 std::string region_key(const RegionRecord& region, const Profile& profile);
 
-/// One run's scaled costs of one region (executions_measured > 0), and its lock sites.
-RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks = nullptr);
+/// One run's scaled costs of one region (executions_measured > 0), and its lock sites; every
+/// scaled sum is also multiplied by `calibration` (calibration.h).
+RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks = nullptr,
+                      double calibration = 1.0);
 
 /// Identity and aggregation over the usable runs.
 Measurements aggregate(const std::vector<RunFile>& runs);

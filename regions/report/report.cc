@@ -45,6 +45,29 @@ std::vector<double> resolve_input_sizes(const Measurements& m, const ReportOptio
   return sizes;
 }
 
+// The outermost regions and serial gaps tile the process time: sampled estimates that add up to
+// something else are off by about that much.
+void coverage_notes(Report& report) {
+  std::vector<std::string> off;
+  double worst = 0.0;
+  for (const RunPop& p : report.pop) {
+    const double deviation = std::fabs(p.coverage - 1.0);
+    if (p.process > 0.0 && deviation > 0.05) {
+      off.push_back(fmt::format("{} {:.0f}%", p.run_id, 100.0 * p.coverage));
+      worst = std::max(worst, deviation);
+    }
+  }
+  if (off.empty()) return;
+  report.notes.push_back(fmt::format(
+      "the sampled times of the outermost regions and serial gaps should add up to the process "
+      "time (tool start -> finalize), but covered {} of it in {} run(s) ({}): sampled totals "
+      "were off by up to {:.0f}% there, and were calibrated to the process time (each sampled "
+      "region took a share of the difference in proportion to its estimator's variance)",
+      off.size() == 1 ? "a different share" : "other shares", off.size(),
+      fmt::join(off.begin(), off.begin() + std::min<std::size_t>(off.size(), 6), ", "),
+      100.0 * worst));
+}
+
 void add_notes(const RunSet& runs, Report& report) {
   auto& notes = report.notes;
   const Measurements& m = report.measurements;
@@ -61,9 +84,12 @@ void add_notes(const RunSet& runs, Report& report) {
   if (sampled > 0) {
     notes.push_back(fmt::format(
         "{} region(s) were sampled (as few as {:.1f}% of executions measured): their times and "
-        "costs are scaled by executions / executions_measured",
+        "costs are estimates of the totals over all executions, each measured execution weighted "
+        "by the inverse of its sampling probability (Horvitz-Thompson; profiles of earlier tools: "
+        "scaled by executions / executions_measured)",
         sampled, 100.0 * lowest));
   }
+  coverage_notes(report);
   if (m.unmeasured_records > 0) {
     notes.push_back(fmt::format("{} region record(s) had no measured execution and were left out",
                                 m.unmeasured_records));

@@ -27,6 +27,10 @@ json point_json(const PointAnalysis& p, bool with_split) {
             {"time_max_s", p.time_max}, {"spread", p.spread},
             {"speedup", p.speedup},     {"efficiency", p.efficiency},
             {"lost_s", p.lost},         {"potential_gain_s", p.potential_gain}};
+  if (p.time_se > 0.0) {
+    j["time_se_s"] = p.time_se;
+    j["time_ci95_s"] = {p.time - 1.96 * p.time_se, p.time + 1.96 * p.time_se};
+  }
   if (with_split) {
     j["executions"] = p.executions;
     j["sampling_ratio"] = p.sampling_ratio;

@@ -119,6 +119,17 @@ void efficiency_grid(const Report& r, const RegionReport* rr, std::string& out) 
   out += t.render("    ");
 }
 
+// How a sampled point's time was estimated, with its 95% confidence interval when known.
+std::string sampling_words(const PointAnalysis& p) {
+  if (!(p.sampling_ratio < 1.0)) return "";
+  if (p.time_se > 0.0) {
+    return fmt::format(" (each weighted by its sampling period; time {} s +- {} s at 95%)",
+                       secs(p.time), secs(1.96 * p.time_se));
+  }
+  // A profile of an earlier tool: scaled by executions / measured.
+  return fmt::format(" (times scaled by {:.3g})", 1.0 / p.sampling_ratio);
+}
+
 void region_section(const Report& r, const RegionReport& rr, std::size_t rank, std::string& out) {
   const SeriesAnalysis& s = rr.reference_series();
   const PointAnalysis& ref = s.reference();
@@ -130,10 +141,7 @@ void region_section(const Report& r, const RegionReport& rr, std::size_t rank, s
   }
   out += fmt::format("  {}{:.0f} executions, {}% measured{}\n",
                      input_words("input ", s.input) + (s.input.empty() ? "" : ": "), ref.executions,
-                     percent(ref.sampling_ratio),
-                     ref.sampling_ratio < 1.0
-                         ? fmt::format(" (times scaled by {:.3g})", 1.0 / ref.sampling_ratio)
-                         : "");
+                     percent(ref.sampling_ratio), sampling_words(ref));
   const bool split = rr.region.kind != RegionKind::kSerial;
   const bool task_wait = split && std::any_of(s.points.begin(), s.points.end(), [](const auto& p) {
                            return p.cost.task_wait != 0.0;

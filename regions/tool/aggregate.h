@@ -2,6 +2,10 @@
 // Per-region statistics, summed from records under the aggregation lock (Globals): when a
 // buffer fills (on its thread), when a thread ends, and at finalize. Sums stay in ticks; the
 // profile writer converts. Heap objects never freed, like everything finalize touches.
+//
+// Every sum but the counts of what was measured (executions measured, timed acquisitions and
+// their raw durations) is a Horvitz-Thompson estimate of the total over all executions: each
+// record's values times its weight (record.h, sampling.h).
 
 #include <cstdint>
 #include <vector>
@@ -11,7 +15,7 @@
 
 namespace ompscale::regions::tool {
 
-/// One thread number's sums over the measured executions of a region.
+/// One thread number's estimated totals over a region's executions.
 struct ThreadStats {
   std::uint64_t executions = 0;  // spans: measured executions this thread took part in
   std::uint64_t span_ticks = 0;  // implicit-task begin -> arrival at the end barrier
@@ -69,6 +73,9 @@ struct LoopStats {
 struct RegionStats {
   std::uint64_t measured = 0;  // executions whose instance record arrived
   std::uint64_t wall_ticks = 0;
+  std::uint64_t estimated_executions = 0;  // sum of the measured executions' weights
+  // The estimator's variance, sum over measured executions of w (w - 1) wall^2 (ticks^2).
+  double wall_variance = 0;
   std::uint32_t team_min = ~0u;
   std::uint32_t team_max = 0;
   std::vector<ThreadStats> threads;  // by thread number
@@ -76,6 +83,7 @@ struct RegionStats {
   std::vector<LoopStats> loops;
   std::uint64_t serial_measured = 0;  // the serial gap before this region
   std::uint64_t serial_ticks = 0;
+  double serial_variance = 0;
 };
 
 /// Adds n records. The caller holds the aggregation lock.

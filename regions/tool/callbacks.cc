@@ -68,9 +68,12 @@ void on_parallel_begin(ompt_data_t* /*encountering_task_data*/,
   const std::uint64_t n = region->executions.fetch_add(1, std::memory_order_relaxed);
   Instance* instance = nullptr;
   std::uint64_t now = 0;
-  if (g.region_sampler.measure(n)) {
+  const unsigned log2_period = n < g.region_sampling.always_first
+                                   ? 0
+                                   : region->log2_period.load(std::memory_order_relaxed);
+  if (measure_execution(n, log2_period)) {
     now = ticks();
-    instance = take_instance(*ts, requested_parallelism, region->id, now);
+    instance = take_instance(*ts, requested_parallelism, region->id, log2_period, now);
     if (instance == nullptr) g.unmeasured_no_memory.fetch_add(1, std::memory_order_relaxed);
   }
   if (outermost_on_initial) {
@@ -79,7 +82,8 @@ void on_parallel_begin(ompt_data_t* /*encountering_task_data*/,
                                     std::memory_order_relaxed);
     if (g.serial_pending) {
       if (now == 0) now = ticks();
-      append(*ts, RecordType::serial, region->id, 0, 0, ticks_between(g.serial_start, now));
+      append(*ts, RecordType::serial, record_region(region->id, g.serial_log2_weight), 0, 0,
+             ticks_between(g.serial_start, now));
       g.serial_pending = false;
     }
   }
@@ -104,11 +108,13 @@ void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t* /*encountering_tas
   const std::uint64_t value = parallel_data != nullptr ? parallel_data->value : 0;
   if (value == 0 || is_unmeasured_tag(value)) return;
   const std::uint64_t now = ticks();
-  finish_instance(*ts, *reinterpret_cast<Instance*>(value), now);
+  auto& instance = *reinterpret_cast<Instance*>(value);
   if (ts->initial && ts->encountered == 0) {
     g.serial_start = now;
     g.serial_pending = true;
+    g.serial_log2_weight = instance.record_region >> kRegionIdBits;
   }
+  finish_instance(*ts, instance, now);
 }
 
 void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data,

@@ -6,7 +6,9 @@
 
 #include "regions/tool/barrier_phases.h"
 #include "regions/tool/globals.h"
+#include "regions/tool/region_table.h"
 #include "regions/tool/thread_state.h"
+#include "sync/clock.h"
 
 namespace ompscale::regions::tool {
 namespace {
@@ -53,11 +55,24 @@ void write_departed(ThreadState& ts, const Instance& instance, const ThreadSlot&
   const BarrierBoard& entry = instance.board[barrier % kBoardSize];
   const std::uint64_t first_departure = entry.first_departure.load(std::memory_order_acquire);
   const std::uint64_t tasks_done = entry.tasks_done.load(std::memory_order_acquire);
-  write_barrier(ts, instance.region, thread, false,
+  write_barrier(ts, instance.record_region, thread, false,
                 barrier_phases(slot.departed_arrival, slot.departed_departure,
                                slot.departed_last_arrival, first_departure,
                                slot.departed_task_ticks, tasks_done),
                 slot.departed_task_ticks);
+}
+
+// A measured execution of `region` took `wall` ticks with `team` threads: the moving average of
+// its executions and the sampling period it implies for the next ones.
+void update_sampling(std::uint32_t id, std::uint64_t wall, std::uint32_t team) {
+  Region* region = region_by_id(id);
+  if (region == nullptr) return;
+  const std::uint64_t mean = region->mean_wall_ticks.load(std::memory_order_relaxed);
+  const std::uint64_t updated = mean == 0 ? wall : mean - mean / 8 + wall / 8;
+  region->mean_wall_ticks.store(updated, std::memory_order_relaxed);
+  const double mean_ns = sync::ticks_to_ns(static_cast<double>(updated));
+  region->log2_period.store(g.region_sampling.log2_period(mean_ns, team),
+                            std::memory_order_relaxed);
 }
 
 // The end of the last explicit task any thread ran inside the region's end barrier (0: none).
@@ -84,7 +99,7 @@ void preallocate_instances(ThreadState& ts) {
 }
 
 Instance* take_instance(ThreadState& ts, std::uint32_t team, std::uint32_t region,
-                        std::uint64_t begin) {
+                        unsigned log2_weight, std::uint64_t begin) {
   const std::uint32_t capacity = std::bit_ceil(std::max<std::uint32_t>(team, 4));
   Instance** link = &ts.free_instances;
   while (*link != nullptr && (*link)->capacity < capacity) link = &(*link)->next_free;
@@ -99,6 +114,7 @@ Instance* take_instance(ThreadState& ts, std::uint32_t team, std::uint32_t regio
   instance->team = capacity;
   instance->generation.fetch_add(1, std::memory_order_relaxed);
   instance->region = region;
+  instance->record_region = record_region(region, log2_weight);
   instance->begin = begin;
   instance->end_departure = 0;
   instance->joined.store(0, std::memory_order_relaxed);
@@ -167,15 +183,18 @@ void finish_instance(ThreadState& ts, Instance& instance, std::uint64_t end) {
       const BarrierBoard& entry = instance.board[(slot.arrivals - 1) % kBoardSize];
       const std::uint64_t last_arrival = entry.last_arrival.load(std::memory_order_acquire);
       write_barrier(
-          ts, instance.region, thread, true,
+          ts, instance.record_region, thread, true,
           barrier_phases(slot.arrival, departure, last_arrival, departure, end_tasks, tasks_done),
           end_tasks);
       span_end = slot.arrival;
     }
-    append(ts, RecordType::span, instance.region, thread, 0, ticks_between(slot.begin, span_end),
+    append(ts, RecordType::span, instance.record_region, thread, 0,
+           ticks_between(slot.begin, span_end),
            ticks_between(instance.begin, slot.begin), in_end_barrier ? end_tasks : 0);
   }
-  append(ts, RecordType::instance, instance.region, 0, 0, ticks_between(instance.begin, end), team);
+  const std::uint64_t wall = ticks_between(instance.begin, end);
+  append(ts, RecordType::instance, instance.record_region, 0, 0, wall, team);
+  update_sampling(instance.region, wall, team);
   std::uint32_t seen = g.max_threads.load(std::memory_order_relaxed);
   while (seen < team && !g.max_threads.compare_exchange_weak(seen, team)) {
   }

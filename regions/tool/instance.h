@@ -86,6 +86,7 @@ struct Instance {
   // worker's end-barrier departure at the next fork) sees a different generation than its own.
   std::atomic<std::uint32_t> generation{0};
   std::uint32_t region = 0;
+  std::uint32_t record_region = 0;  // record_region(region, the sampling weight): its records'
   std::uint64_t begin = 0;          // parallel begin, on the master
   std::uint64_t end_departure = 0;  // the master leaves the end barrier; 0 = not seen
   std::atomic<std::uint32_t> joined{0};
@@ -101,10 +102,11 @@ inline constexpr std::uint32_t kPreallocatedSlots = 64;
 void preallocate_instances(ThreadState& ts);
 
 /// An instance for a team of up to `team` threads from `ts`'s pool (allocated when the pool has
-/// none large enough, never freed), reset for a new execution of `region` starting at `begin`.
+/// none large enough, never freed), reset for a new execution of `region` starting at `begin`,
+/// measured at sampling period 2^log2_weight.
 /// Null when out of memory.
 Instance* take_instance(ThreadState& ts, std::uint32_t team, std::uint32_t region,
-                        std::uint64_t begin);
+                        unsigned log2_weight, std::uint64_t begin);
 
 /// The calling thread arrives at its next barrier of the instance at `now`.
 void barrier_arrive(TaskContext& context, std::uint64_t now);
@@ -113,8 +115,8 @@ void barrier_arrive(TaskContext& context, std::uint64_t now);
 void barrier_depart(TaskContext& context, std::uint64_t now);
 
 /// Ends the execution at parallel end (`end`, on the master): writes the span and barrier records
-/// of every thread and the instance record into the master's buffer, and returns the instance to
-/// the pool.
+/// of every thread and the instance record into the master's buffer, updates the region's
+/// sampling period, and returns the instance to the pool.
 void finish_instance(ThreadState& ts, Instance& instance, std::uint64_t end);
 
 }  // namespace ompscale::regions::tool

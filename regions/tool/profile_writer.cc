@@ -186,6 +186,8 @@ Json parallel_region(const Region& region, const RegionStats* stats, const Locat
   out["executions_measured"] = s.measured;
   if (s.measured > 0) out["team_size"] = {{"min", s.team_min}, {"max", s.team_max}};
   out["wall_ns"] = ns(s.wall_ticks);
+  out["executions_estimated"] = s.estimated_executions;
+  out["wall_se_ns"] = ns(std::sqrt(s.wall_variance));
   out["threads"] = parallel_threads(s);
 
   Json locks = Json::array();
@@ -263,7 +265,10 @@ Json manual_region(const Region& region, const RegionStats* stats) {
 }
 
 Json serial_region(std::uint32_t id, const Region* before, std::uint64_t executions,
-                   std::uint64_t measured, std::uint64_t ticks) {
+                   const RegionStats* stats) {
+  const std::uint64_t measured = stats != nullptr ? stats->serial_measured : 0;
+  const std::uint64_t ticks = stats != nullptr ? stats->serial_ticks : 0;
+  const double variance = stats != nullptr ? stats->serial_variance : 0.0;
   return {
       {"id", id},
       {"kind", "serial"},
@@ -275,6 +280,7 @@ Json serial_region(std::uint32_t id, const Region* before, std::uint64_t executi
       {"executions_measured", measured},
       {"team_size", {{"min", 1}, {"max", 1}}},
       {"wall_ns", ns(ticks)},
+      {"wall_se_ns", ns(std::sqrt(variance))},
       {"threads", Json::array({{{"thread", 0}, {"executions", measured}, {"work_ns", ns(ticks)}}})},
       {"serial", {{"before", before != nullptr ? Json(before->id) : Json(nullptr)}}}};
 }
@@ -295,8 +301,10 @@ Json build(std::uint64_t end_ticks) {
       {"max_threads", g.max_threads.load(std::memory_order_relaxed)},
       {"sampling",
        {{"policy", g.sample_all ? "all" : "adaptive"},
-        {"always_first", g.sample_all ? 0 : g.region_sampler.always_first},
-        {"per_doubling", g.sample_all ? 0 : g.region_sampler.always_first / 2},
+        {"estimator", "horvitz-thompson"},
+        {"always_first", g.sample_all ? 0 : g.region_sampling.always_first},
+        {"measure_cost_ns_per_thread", g.region_sampling.cost_ns_per_thread},
+        {"budget", g.region_sampling.budget},
         {"lock_always_first", g.sample_all ? 0 : g.lock_sampler.always_first},
         {"lock_per_doubling", g.sample_all ? 0 : g.lock_sampler.always_first / 2},
         {"lock_max_period", 1ull << g.lock_sampler.max_log2_period},
@@ -339,14 +347,12 @@ Json build(std::uint64_t end_ticks) {
   }
   std::uint32_t next_id = count;
   for (const Region* region : with_serial) {
-    const RegionStats* stats = region->stats;
-    regions.push_back(serial_region(
-        next_id++, region, region->serial_executions.load(std::memory_order_relaxed),
-        stats != nullptr ? stats->serial_measured : 0, stats != nullptr ? stats->serial_ticks : 0));
+    regions.push_back(serial_region(next_id++, region,
+                                    region->serial_executions.load(std::memory_order_relaxed),
+                                    region->stats));
   }
   if (const RegionStats* end = serial_end_stats()) {
-    regions.push_back(
-        serial_region(next_id++, nullptr, 1, end->serial_measured, end->serial_ticks));
+    regions.push_back(serial_region(next_id++, nullptr, 1, end));
   }
   profile["regions"] = std::move(regions);
   return profile;
@@ -399,7 +405,7 @@ void aggregate_remaining(std::uint64_t end_ticks) {
   if (g.serial_pending) {
     Record record{};
     record.type = RecordType::serial;
-    record.region = kSerialEndRegion;
+    record.region = record_region(kSerialEndRegion, g.serial_log2_weight);
     record.a = end_ticks > g.serial_start ? end_ticks - g.serial_start : 0;
     aggregate_records(&record, 1);
   }

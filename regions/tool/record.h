@@ -37,13 +37,27 @@ inline constexpr std::uint8_t kWaitInnerBarrier = 0;  // a barrier inside the re
 inline constexpr std::uint8_t kWaitEndBarrier = 1;    // the region's end barrier
 inline constexpr std::uint8_t kWaitTaskwait = 2;      // a taskwait or the end of a taskgroup
 
+// A record's `region` field: the region's id (region_table.h, below 2^24) and, in the top 8 bits,
+// log2 of the sampling period its execution was measured at (sampling.h): the record's values
+// stand for 2^k executions' (its Horvitz-Thompson weight).
+inline constexpr unsigned kRegionIdBits = 24;
+constexpr std::uint32_t record_region(std::uint32_t id, unsigned log2_weight) {
+  return (id & ((1u << kRegionIdBits) - 1)) | (log2_weight << kRegionIdBits);
+}
+constexpr std::uint32_t region_id_of(std::uint32_t field) {
+  return field & ((1u << kRegionIdBits) - 1);
+}
+constexpr std::uint64_t weight_of(std::uint32_t field) {
+  return 1ull << (field >> kRegionIdBits);
+}
+
 // No member initializers: append() writes every field, and a new thread's 256 KiB buffer stays
 // untouched (no page faults) until it is used.
 struct Record {
   std::uint64_t a;
   std::uint64_t b;
   std::uint64_t c;
-  std::uint32_t region;  // RegionTable id
+  std::uint32_t region;  // record_region(): the region id and the sampling weight
   std::uint16_t thread;  // thread number within the team (0 outside parallel regions)
   RecordType type;
   std::uint8_t sub;

@@ -18,7 +18,7 @@ enum class RegionKind : std::uint8_t { parallel, manual };
 
 inline constexpr std::uint32_t kNoRegion = 0xffffffffu;
 /// The region of SERIAL records for the master's time from the last parallel region to finalize.
-inline constexpr std::uint32_t kSerialEndRegion = 0xfffffffeu;
+inline constexpr std::uint32_t kSerialEndRegion = 0x00fffffeu;  // fits a record (record.h)
 inline constexpr std::uint32_t kMaxRegions = 4096;
 
 struct RegionStats;  // aggregate.h
@@ -28,6 +28,10 @@ struct Region {
   alignas(64) std::atomic<std::uint64_t> executions{0};  // begins (parallel: the sampling count)
   std::atomic<std::uint64_t> serial_executions{0};  // initial-thread outermost begins (the gaps)
   std::atomic<std::uint64_t> ends{0};               // manual regions: ends matched to a begin
+  // Parallel regions' sampling (sampling.h), kept by the masters of measured executions: the
+  // mean wall time of the measured executions (a moving average) and the period now in use.
+  std::atomic<std::uint64_t> mean_wall_ticks{0};
+  std::atomic<std::uint32_t> log2_period{0};
 
   alignas(64) std::uint32_t id = 0;
   RegionKind kind = RegionKind::parallel;

@@ -59,7 +59,7 @@ struct TaskContext {
   Instance* instance = nullptr;
   ThreadSlot* slot = nullptr;
   std::uint32_t generation = 0;  // the instance's at implicit-task begin
-  std::uint32_t region = 0;
+  std::uint32_t region = 0;      // for records: the instance's record_region (id and weight)
   std::uint16_t index = 0;  // thread number within the team
   bool in_barrier = false;
   std::uint32_t barriers = 0;            // arrivals so far: the next barrier's number
@@ -95,7 +95,7 @@ struct TaskContext {
 /// only so the finalizer may read them while the owner runs (relaxed, no read-modify-write).
 struct LockSite {
   const void* codeptr = nullptr;
-  std::uint32_t region = 0;
+  std::uint32_t region = 0;  // record_region()
   std::uint16_t thread = 0;
   std::uint8_t kind = 0;  // ompt_mutex_t; 0: empty
   std::atomic<std::uint64_t> count{0};

@@ -91,7 +91,7 @@ int initialize(ompt_function_lookup_t lookup, int /*initial_device_num*/,
   const char* sampling = std::getenv("OMPSCAN_SAMPLING");
   if (sampling != nullptr && std::strcmp(sampling, "all") == 0) {
     g.sample_all = true;
-    g.region_sampler = kMeasureAll;
+    g.region_sampling.all = true;
     g.lock_sampler = kMeasureAll;
   }
   const char* locations = std::getenv("OMPSCAN_LOCATIONS");
