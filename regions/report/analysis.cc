@@ -154,14 +154,23 @@ HintText loop_imbalance_hint(const RegionPoint& at, const PointAnalysis& p) {
   out.problem = fmt::format(
       "load imbalance: threads wait {} on average for the last one at the region's barriers",
       duration(p.cost.imbalance));
-  out.advice =
-      dynamic_already
-          ? fmt::format("balance the work: smaller chunks, or split the costliest iterations "
-                        "(schedule now: {})",
-                        schedules)
-          : fmt::format("balance the work: schedule(dynamic) or schedule(guided) on the region's "
-                        "loop{}",
-                        schedules.empty() ? "" : fmt::format(" (schedule now: {})", schedules));
+  // GCC computes static schedules inline: through the GOMP ABI only its other loops reach the
+  // runtime, so a GCC build's loops without a reported schedule are static ones, unseen.
+  std::string now = schedules.empty() ? "" : fmt::format(" (schedule now: {})", schedules);
+  if (at.gomp_abi) {
+    now = schedules.empty()
+              ? " (schedule unknown: a GCC build's static loops call no runtime function, so the "
+                "OpenMP tool interface sees none of them)"
+              : fmt::format(" (schedule now: {}; a GCC build's static loops are not seen)",
+                            schedules);
+  }
+  out.advice = dynamic_already && !at.gomp_abi
+                   ? fmt::format("balance the work: smaller chunks, or split the costliest "
+                                 "iterations{}",
+                                 now)
+                   : fmt::format("balance the work: schedule(dynamic) or schedule(guided) on the "
+                                 "region's loop{}",
+                                 now);
   return out;
 }
 

@@ -313,6 +313,18 @@ RunFile parse_run_file(std::string_view content, const std::string& path) {
     run.exit_status = optional_integer(doc, "exit_status", "");
     run.signal = optional_integer(doc, "signal", "");
     run.wall_ns = number(doc, "wall_ns", "");
+    if (const json* cpu = object_field(doc, "cpu", "")) {
+      run.cpu_ns = number(*cpu, "user_ns", "cpu") + number(*cpu, "system_ns", "cpu");
+    }
+    if (const json* runtime = object_field(doc, "runtime", "")) {
+      run.runtime_library = text(*runtime, "library", "runtime");
+      if (const json* g = find(*runtime, "gomp_abi"); g != nullptr && g->is_boolean()) {
+        run.gomp_abi = g->get<bool>();
+      }
+    }
+    if (const json* n = find(doc, "native"); n != nullptr && n->is_boolean()) {
+      run.native = n->get<bool>();
+    }
     run.profile_error = text(doc, "profile_error", "");
     if (const json* profile = find(doc, "profile"); profile != nullptr && !profile->is_null()) {
       run.profile = read_profile(*profile);
@@ -342,7 +354,9 @@ RunSet read_run_directory(const std::string& directory) {
   set.directory = directory;
   for (const fs::path& p : files) {
     RunFile run = parse_run_file(read_input(p.string()), p.string());
-    if (run.failed) {
+    if (run.native) {
+      set.native.push_back(std::move(run));
+    } else if (run.failed) {
       set.failed.push_back(std::move(run));
     } else if (!run.profile) {
       set.without_profile.push_back(std::move(run));

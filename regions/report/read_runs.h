@@ -122,6 +122,10 @@ struct RunFile {
   std::optional<int> exit_status;
   std::optional<int> signal;
   double wall_ns = 0.0;
+  double cpu_ns = 0.0;  ///< user + system time of the application (cpu), 0 when not recorded
+  std::string runtime_library;  ///< runtime.library: the OpenMP runtime the loader mapped
+  bool gomp_abi = false;        ///< a GCC binary run on libomp's GOMP ABI
+  bool native = false;          ///< on the application's own runtime, without the tool
   std::optional<Profile> profile;
   std::string profile_error;
 };
@@ -132,6 +136,7 @@ struct RunSet {
   std::vector<RunFile> usable;           ///< status ok with a profile
   std::vector<RunFile> failed;           ///< status failed: listed, not analysed
   std::vector<RunFile> without_profile;  ///< status ok but the tool wrote no profile
+  std::vector<RunFile> native;  ///< on the application's own runtime (no tool): wall, CPU time
 };
 
 /// Parses one run file. Throws InputError(path, 0, cause) when `text` is not ompscan-run-1 JSON

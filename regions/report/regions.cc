@@ -66,6 +66,7 @@ struct Accumulator {
   };
   std::vector<Run> runs;
   std::set<std::string> schedules;
+  bool gomp_abi = false;
 };
 
 void add_costs(RegionCosts& into, const RegionCosts& c) {
@@ -147,6 +148,7 @@ RegionPoint combine_repetitions(const Accumulator& acc) {
     p.locks.push_back(site);
   }
   p.schedules.assign(acc.schedules.begin(), acc.schedules.end());
+  p.gomp_abi = acc.gomp_abi;
   return p;
 }
 
@@ -314,6 +316,7 @@ Measurements aggregate(const std::vector<RunFile>& runs) {
       Accumulator::Run& entry = acc.runs.emplace_back();
       entry.costs = run_costs(record, &entry.locks, calibration.factor(record.id));
       for (const LoopRecord& loop : record.loops) acc.schedules.insert(loop.schedule);
+      acc.gomp_abi = acc.gomp_abi || run.gomp_abi;
     }
   }
 

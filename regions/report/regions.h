@@ -77,6 +77,9 @@ struct RegionPoint {
   double time_max = 0.0;
   std::vector<LockSite> locks;
   std::vector<std::string> schedules;  ///< loop schedules the runtime reported
+  /// Measured through libomp's GOMP ABI (a GCC build): its static loops call no runtime
+  /// function, so OMPT sees none of them and `schedules` lists only the others.
+  bool gomp_abi = false;
 
   /// (max - min) / median of the repetitions' times; 0 for one repetition.
   double spread() const;

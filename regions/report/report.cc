@@ -185,6 +185,7 @@ Report build_report(const RunSet& runs, const ReportOptions& options) {
   }
 
   for (const InputInfo& in : m.inputs) report.program.push_back(analyse_program(m, in.name));
+  report.runtime = describe_runtime(runs, m, report.reference_input);
   for (const RunFile& run : runs.usable) report.pop.push_back(pop_efficiencies(run));
 
   ModelOptions model_options;

@@ -13,6 +13,7 @@
 #include "regions/report/pop.h"
 #include "regions/report/read_runs.h"
 #include "regions/report/regions.h"
+#include "regions/report/runtime.h"
 
 namespace ompscale::regions::report {
 
@@ -51,6 +52,7 @@ struct Report {
   std::size_t usable_runs = 0;
   std::vector<RunFile> failed;           ///< excluded from the analysis
   std::vector<RunFile> without_profile;  ///< excluded from the analysis
+  RuntimeReport runtime;                 ///< the runtime measured; the native runs' comparison
   Measurements measurements;
   std::string reference_input;
   std::vector<double> input_sizes;  ///< per input, or empty when unknown

@@ -27,7 +27,7 @@ json point_json(const PointAnalysis& p, bool with_split) {
             {"time_max_s", p.time_max}, {"spread", p.spread},
             {"speedup", p.speedup},     {"efficiency", p.efficiency},
             {"lost_s", p.lost},         {"potential_gain_s", p.potential_gain}};
-  if (p.time_se > 0.0) {
+  if (p.time_se > 0.0) {  // sampled: the 95% confidence interval of the scaled total
     j["time_se_s"] = p.time_se;
     j["time_ci95_s"] = {p.time - 1.96 * p.time_se, p.time + 1.96 * p.time_se};
   }
@@ -162,6 +162,25 @@ json pop_json(const PopEfficiencies& e) {
           {"useful_max_s", e.useful_max},      {"wall_s", e.wall}};
 }
 
+json runtime_json(const RuntimeReport& runtime) {
+  json j = {{"library", runtime.library},
+            {"version", runtime.version},
+            {"gomp_abi", runtime.gomp_abi},
+            {"native_library", runtime.native_library},
+            {"native", json::array()},
+            {"summary", runtime.summary},
+            {"advice", runtime.advice}};
+  for (const NativeComparison& c : runtime.native) {
+    j["native"].push_back({{"input", c.input},
+                           {"threads", c.threads},
+                           {"native_s", c.native_s},
+                           {"native_cpu_s", c.native_cpu_s},
+                           {"measured_s", c.measured_s},
+                           {"ratio", c.ratio()}});
+  }
+  return j;
+}
+
 }  // namespace
 
 std::string format_json(const Report& r) {
@@ -176,6 +195,7 @@ std::string format_json(const Report& r) {
   for (const RunFile& run : r.without_profile) {
     j["runs"]["without_profile"].push_back(run_json(run));
   }
+  j["runtime"] = runtime_json(r.runtime);
   j["thread_counts"] = m.thread_counts;
   j["inputs"] = json::array();
   for (std::size_t i = 0; i < m.inputs.size(); ++i) {

@@ -57,6 +57,42 @@ void runs_section(const Report& r, std::string& out) {
   }
 }
 
+// `text` in lines of at most 100 columns, broken between words: the first line starts with
+// `first`, the others with `rest`.
+std::string wrapped(const std::string& text, const std::string& first, const std::string& rest) {
+  constexpr std::size_t kWidth = 100;
+  std::string out, line = first;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find(' ', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(at, end - at);
+    const bool empty = line.size() == (out.empty() ? first : rest).size();
+    if (!empty && line.size() + 1 + word.size() > kWidth) {
+      out += line + "\n";
+      line = rest;
+    }
+    line += (line.size() == (out.empty() ? first : rest).size() ? "" : " ") + word;
+    at = end + 1;
+  }
+  return out + line + "\n";
+}
+
+// The runtime measured, and the application on its own runtime (regions/report/runtime.h).
+void runtime_section(const RuntimeReport& runtime, std::string& out) {
+  out += wrapped(runtime.summary + ".", "", "  ");
+  if (!runtime.advice.empty()) out += wrapped("Try: " + runtime.advice + ".", "  ", "       ");
+  if (runtime.native.empty()) return;
+  TextTable t({Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kRight,
+               Align::kRight});
+  t.add_row({"input", "threads", "own runtime", "its CPU", "measured", "own/measured"});
+  for (const NativeComparison& c : runtime.native) {
+    t.add_row({c.input.empty() ? "-" : c.input, std::to_string(c.threads), secs(c.native_s),
+               secs(c.native_cpu_s), secs(c.measured_s), format_fixed(c.ratio(), 2)});
+  }
+  out += t.render("  ");
+}
+
 void program_section(const Report& r, std::string& out) {
   const SeriesAnalysis& s = r.program_reference();
   out += fmt::format("\nProgram (run wall time{})\n", input_words(", input ", s.input));
@@ -257,6 +293,7 @@ void pop_section(const Report& r, std::string& out) {
 std::string format_text(const Report& r) {
   std::string out = fmt::format("ompscan report of {} (ompscale {})\n", r.directory, r.version);
   runs_section(r, out);
+  runtime_section(r.runtime, out);
   out +=
       "Times in seconds; repetitions combined by median; sampled regions scaled to all "
       "executions.\n";

@@ -65,6 +65,9 @@ int run_command(int argc, char** argv) {
   app.add_option("--libomp", o.libomp,
                  "libomp that GCC-built applications run on (default: the LLVM libomp.so.5 "
                  "ompscan was built with)");
+  app.add_flag("!--no-native-runs", o.native_runs,
+               "GCC-built applications: no runs on their own libgomp (default: one per input and "
+               "thread count, wall and CPU time only, compared with libomp in the report)");
   app.add_option("--progress", o.progress, "Progress line on stderr: auto, always, never")
       ->capture_default_str();
   std::vector<std::string> stray;

@@ -74,6 +74,7 @@ json run_file_json(const RunRecord& record) {
   file["runtime"] = {
       {"library", record.runtime_library.empty() ? json(nullptr) : json(record.runtime_library)},
       {"gomp_abi", record.gomp_abi}};
+  file["native"] = record.native;
 
   if (record.energy_reason.empty()) {
     file["energy"] = {{"available", true}, {"skipped", record.energy.skipped}};
@@ -143,7 +144,8 @@ bool run_file_complete(const std::string& path, const PlannedRun& planned,
     return false;
   }
   if (!file.is_object() || file.value("format", "") != kRunFormat ||
-      file.value("run_id", "") != planned.id || !file.contains("status"))
+      file.value("run_id", "") != planned.id || !file.contains("status") ||
+      file.value("native", false) != planned.native)
     return false;
 
   const json input = planned.input_index ? json(planned.input) : json(nullptr);

@@ -28,6 +28,7 @@ struct RunRecord {
 
   std::string runtime_library;  // the OpenMP runtime the loader maps; "" = none found
   bool gomp_abi = false;        // a GCC binary run on libomp's GOMP ABI
+  bool native = false;          // on the application's own runtime, without the tool
 
   std::string energy_reason;  // "" when energy was measured
   EnergyReading energy;

@@ -43,6 +43,11 @@ struct RunOptions {
   /// this ompscan was built against (OMPSCALE_LIBOMP_DIR).
   std::string libomp;
 
+  /// For GCC-built applications (measured on libomp through its GOMP ABI), also run each
+  /// (input, thread count) once on the application's own libgomp without the tool, for its wall
+  /// and CPU time: the report compares the runtimes.
+  bool native_runs = true;
+
   /// Progress line on stderr: "auto" (when stderr is a terminal), "always", "never".
   std::string progress = "auto";
   /// The command line as typed, for the resume hint.

@@ -69,6 +69,7 @@ struct Executable {
   bool gomp_abi = false;
   bool dynamic = false;
   std::string runtime_library;
+  std::string native_library;  // GCC binaries: the libgomp their native runs load
 };
 
 std::optional<std::string> environment_value(const std::vector<std::string>& env,
@@ -146,8 +147,9 @@ std::map<std::string, Executable> inspect_executables(const std::vector<PlannedR
 }
 
 RunSettings settings_for(const SweepContext& context, const Executable& executable, int threads,
-                         const std::string& profile) {
+                         const std::string& profile, bool native = false) {
   RunSettings settings;
+  settings.native = native;
   settings.threads = threads;
   settings.bind = context.options.bind;
   settings.places = context.options.places;
@@ -173,6 +175,11 @@ void find_runtime_libraries(const SweepContext& context,
     if (executable.gomp_abi && fs::path(library).parent_path() == fs::path(context.shim))
       library = context.libomp;  // the shim's link: what is loaded is libomp itself
     executable.runtime_library = library;
+    if (executable.gomp_abi) {
+      const RunSettings native = settings_for(context, executable, 1, "", true);
+      executable.native_library = loaded_library(
+          executable.path, run_environment(context.base_env, native), {kLibgompSoname});
+    }
   }
 }
 
@@ -187,8 +194,8 @@ RunRecord make_run(const SweepContext& context, const PlannedRun& run, const Exe
   Launch launch;
   launch.executable = executable.path;
   launch.argv = run.command;
-  launch.env =
-      run_environment(context.base_env, settings_for(context, executable, run.threads, profile));
+  launch.env = run_environment(context.base_env,
+                               settings_for(context, executable, run.threads, profile, run.native));
   launch.log_path = (fs::path(context.options.output_dir) / (run.id + ".log")).string();
   launch.timeout_seconds = context.options.timeout_seconds;
 
@@ -197,8 +204,9 @@ RunRecord make_run(const SweepContext& context, const PlannedRun& run, const Exe
   record.command_template = context.options.command;
   record.bind = context.bind;
   record.places = context.places;
-  record.runtime_library = executable.runtime_library;
-  record.gomp_abi = executable.gomp_abi;
+  record.runtime_library = run.native ? executable.native_library : executable.runtime_library;
+  record.gomp_abi = executable.gomp_abi && !run.native;
+  record.native = run.native;
   record.tool = context.tool;
   record.log = run.id + ".log";
   record.openmp_environment = openmp_variables(launch.env);
@@ -239,6 +247,10 @@ RunRecord make_run(const SweepContext& context, const PlannedRun& run, const Exe
   }
   // Also when the read itself failed.
   if (!counters->available()) record.counters_reason = counters->reason();
+  if (run.native) {
+    record.profile_error = "a native run: on the application's own runtime, without the tool";
+    return record;
+  }
   record.profile = read_profile(profile, record.launch, record.profile_error);
   fs::remove(profile, ignored);
   locations.resolve(record.profile);
@@ -266,9 +278,15 @@ int run_sweep(const RunOptions& options) {
     throw UsageError(fmt::format("--timeout {:g}: must be 0 (none) or positive seconds",
                                  options.timeout_seconds));
   const int hardware_threads = platforms::detect_platform().hardware_threads();
-  const std::vector<PlannedRun> runs = plan_runs(options, hardware_threads);
+  std::vector<PlannedRun> runs = plan_runs(options, hardware_threads);
   const std::string libomp = options.libomp.empty() ? default_libomp() : options.libomp;
   std::map<std::string, Executable> executables = inspect_executables(runs, libomp);
+  if (options.native_runs) {
+    runs = with_native_runs(runs);
+    std::erase_if(runs, [&](const PlannedRun& run) {
+      return run.native && !executables.at(run.command.front()).gomp_abi;
+    });
+  }
 
   SweepContext context(options);
   context.tool = locate_tool(options.tool);

@@ -163,15 +163,19 @@ class PipelineTest : public ::testing::TestWithParam<Compiler> {
     return j;
   }
 
-  // The run files `ompscan run` wrote for TAG, by name.
-  std::vector<Json> run_files(const std::string& tag) const {
+  // The run files `ompscan run` wrote for TAG, by name; native runs (a GCC build on its own
+  // libgomp, without the tool) only when asked for.
+  std::vector<Json> run_files(const std::string& tag, bool with_native = false) const {
     std::vector<fs::path> paths;
     for (const auto& entry : fs::directory_iterator(runs_dir(tag))) {
       if (entry.path().extension() == ".json") paths.push_back(entry.path());
     }
     std::sort(paths.begin(), paths.end());
     std::vector<Json> files;
-    for (const fs::path& p : paths) files.push_back(Json::parse(test_support::slurp(p)));
+    for (const fs::path& p : paths) {
+      Json file = Json::parse(test_support::slurp(p));
+      if (with_native || !file.value("native", false)) files.push_back(std::move(file));
+    }
     return files;
   }
 
@@ -601,6 +605,61 @@ TEST_P(PipelineTest, SampledRegionTotalsMatchTheProcessAndTheLoopsOwnTime) {
         }
         return "";
       });
+}
+
+// Issue 12, defect 8: every format says which runtime was measured; a GCC build also runs once
+// per thread count on its own libgomp (no tool), compared in the report; its static loops are
+// invisible to OMPT and the schedule advice says so.
+TEST_P(PipelineTest, ReportNamesTheRuntimeAndComparesAGccBuildWithItsOwn) {
+  const bool gnu = GetParam() == Compiler::gnu;
+  const Json report = scan("runtime", {"--reps", "1"}, {"imbalance_serial", "300000"});
+  ASSERT_FALSE(report.is_null());
+  const Json& runtime = report["runtime"];
+  EXPECT_THAT(runtime["library"].get<std::string>(), HasSubstr("libomp"));
+  EXPECT_THAT(runtime["version"].get<std::string>(), HasSubstr("LLVM"));
+  EXPECT_EQ(runtime["gomp_abi"], gnu);
+  EXPECT_THAT(runtime["summary"].get<std::string>(), HasSubstr("Measured on libomp"));
+  std::vector<std::string> native_ids;
+  for (const Json& file : run_files("runtime", true)) {
+    if (!file.value("native", false)) continue;
+    native_ids.push_back(file["run_id"]);
+    EXPECT_TRUE(file["profile"].is_null());
+    EXPECT_THAT(file["runtime"]["library"].get<std::string>(), HasSubstr("libgomp"));
+    EXPECT_GT(file["wall_ns"].get<double>(), 0);
+  }
+  if (!gnu) {
+    EXPECT_TRUE(native_ids.empty());
+    EXPECT_TRUE(runtime["native"].empty());
+    return;
+  }
+  EXPECT_EQ(native_ids, (std::vector<std::string>{"t1-native", "t2-native"}));
+  ASSERT_EQ(runtime["native"].size(), 2u);
+  for (const Json& c : runtime["native"]) {
+    EXPECT_GT(c["native_s"].get<double>(), 0) << c;
+    EXPECT_GT(c["measured_s"].get<double>(), 0) << c;
+  }
+  EXPECT_THAT(runtime["summary"].get<std::string>(), HasSubstr("GOMP ABI"));
+  EXPECT_THAT(runtime["summary"].get<std::string>(), HasSubstr("On its own runtime (libgomp"));
+  // Native runs are neither analysed nor "without profile".
+  EXPECT_TRUE(report["runs"]["without_profile"].empty());
+  // The imbalanced region's loops are static: unseen in a GCC build, and the advice says so.
+  bool advised = false;
+  for (const Json* region : parallel_regions(report, "imbalance_serial.cc")) {
+    for (const Json& hint : (*series_at(*region))["hints"]) {
+      if (hint["kind"] != "imbalance") continue;
+      EXPECT_THAT(hint["advice"].get<std::string>(), HasSubstr("static loops"));
+      advised = true;
+    }
+  }
+  EXPECT_TRUE(advised) << "no imbalance hint";
+  // The other formats say it too.
+  for (const char* format : {"text", "csv", "extrap"}) {
+    const test_support::Outcome out = test_support::run_program(
+        {OMPSCALE_OMPSCAN_BIN, "report", runs_dir("runtime").string(), "--format", format},
+        scratch_);
+    EXPECT_EQ(out.status, 0) << out.err;
+    EXPECT_THAT(out.out, HasSubstr("GOMP ABI")) << format;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Builds, PipelineTest, ::testing::Values(Compiler::gnu, Compiler::llvm),

@@ -82,8 +82,21 @@ TEST_F(RunCommandTest, GccBuiltAppRunsOncePerThreadCountOnLibomp) {
   const Outcome outcome =
       ompscan({"--threads", "1,2", "-o", runs_.string(), "--", gnu_app("mandelbrot"), "200"});
   ASSERT_EQ(outcome.status, 0) << outcome.err;
-  EXPECT_THAT(outcome.err, HasSubstr("ompscan: 2 runs in " + runs_.string()));
-  EXPECT_THAT(run_files(), ElementsAre("t1-r0.json", "t2-r0.json"));
+  EXPECT_THAT(outcome.err, HasSubstr("ompscan: 4 runs in " + runs_.string()));
+  // Issue 12, defect 8: once per thread count on its own libgomp too, without the tool.
+  EXPECT_THAT(run_files(),
+              ElementsAre("t1-native.json", "t1-r0.json", "t2-native.json", "t2-r0.json"));
+  for (int threads : {1, 2}) {
+    const json native = run_file("t" + std::to_string(threads) + "-native");
+    EXPECT_EQ(native["native"], true);
+    EXPECT_EQ(native["status"], "ok");
+    EXPECT_EQ(native["runtime"]["gomp_abi"], false);
+    EXPECT_THAT(native["runtime"]["library"].get<std::string>(), HasSubstr("libgomp.so.1"));
+    EXPECT_TRUE(native["profile"].is_null());
+    EXPECT_EQ(native["environment"]["OMP_NUM_THREADS"], std::to_string(threads));
+    EXPECT_FALSE(native["environment"].contains("OMP_TOOL_LIBRARIES"));
+    EXPECT_GT(native["wall_ns"].get<std::int64_t>(), 0);
+  }
   for (int threads : {1, 2}) {
     const json file = run_file("t" + std::to_string(threads) + "-r0");
     EXPECT_EQ(file["format"], "ompscan-run-1");
@@ -93,6 +106,7 @@ TEST_F(RunCommandTest, GccBuiltAppRunsOncePerThreadCountOnLibomp) {
     EXPECT_EQ(file["command"], json({gnu_app("mandelbrot"), "200"}));
     EXPECT_EQ(file["environment"]["OMP_NUM_THREADS"], std::to_string(threads));
     EXPECT_EQ(file["runtime"]["gomp_abi"], true);
+    EXPECT_EQ(file["native"], false);
     EXPECT_EQ(file["runtime"]["library"], default_libomp());
     EXPECT_GT(file["wall_ns"].get<std::int64_t>(), 0);
     EXPECT_EQ(file["energy"]["available"], true);
@@ -135,7 +149,8 @@ TEST_F(RunCommandTest, ClangBuiltAppRunsWithoutTheShim) {
 
 TEST_F(RunCommandTest, ManualRegionApiFindsThePreloadedTool) {
   const Outcome outcome =
-      ompscan({"--threads", "2", "-o", runs_.string(), "--", gnu_app("manual_regions"), "1000"});
+      ompscan({"--threads", "2", "--no-native-runs", "-o", runs_.string(), "--",
+               gnu_app("manual_regions"), "1000"});
   ASSERT_EQ(outcome.status, 0) << outcome.err;
   EXPECT_THAT(outcome.err, HasSubstr("ompscan: 1 run in "));
   const json file = run_file("t2-r0");
@@ -148,7 +163,8 @@ TEST_F(RunCommandTest, ManualRegionApiFindsThePreloadedTool) {
 
 TEST_F(RunCommandTest, FailingRunsAreRecordedAndTheOthersGoOn) {
   const Outcome outcome =
-      ompscan({"--threads", "1,2", "-o", runs_.string(), "--", gnu_app("exit_in_region")});
+      ompscan({"--threads", "1,2", "--no-native-runs", "-o", runs_.string(), "--",
+               gnu_app("exit_in_region")});
   ASSERT_EQ(outcome.status, 0) << outcome.err;
   EXPECT_THAT(outcome.err, HasSubstr("ompscan: t1-r0 failed: exit status 3 (output in "));
   EXPECT_THAT(outcome.err, HasSubstr("ompscan: t2-r0 failed: exit status 3"));
