@@ -332,6 +332,7 @@ SeriesAnalysis analyse_region(const Region& region, const std::string& input,
                                                                         : LockClass::kAlgorithm;
   }
   add_hints(region, *measured.back(), ref, options, out);
+  out.constructs = analyse_constructs(measured, options);
   return out;
 }
 

@@ -99,6 +99,19 @@ struct Hint {
   std::string advice;       ///< what to try
 };
 
+/// One construct of a region (constructs.h) over the thread counts, with its hint at the
+/// reference thread count.
+struct ConstructAnalysis {
+  std::string label;
+  std::string kind;
+  Location location;
+  std::string schedule;
+  std::vector<std::pair<int, ConstructCosts>> points;  ///< (threads, costs), ascending
+  std::vector<Hint> hints;  ///< at most one: its largest cost, when worth a hint
+
+  const ConstructCosts* at(int threads) const;
+};
+
 /// Which lock cost dominates a region at the reference thread count.
 enum class LockClass { kNone, kAlgorithm, kContention };
 std::string_view to_string(LockClass lock_class);
@@ -111,6 +124,9 @@ struct SeriesAnalysis {
   std::vector<PointAnalysis> points;  ///< ascending threads
   std::vector<Hint> hints;            ///< largest gain first
   LockClass lock_class = LockClass::kNone;
+  /// The constructs inside the region, in order of first execution (parallel regions whose
+  /// profiles have them).
+  std::vector<ConstructAnalysis> constructs;
 
   const PointAnalysis& reference() const { return points.back(); }
 };
@@ -124,6 +140,10 @@ struct AnalysisOptions {
 /// The region at `input`; empty `points` when the region was not measured at that input.
 SeriesAnalysis analyse_region(const Region& region, const std::string& input,
                               const AnalysisOptions& options = {});
+
+/// The constructs of the region's points at one input (ascending threads), hints at the last.
+std::vector<ConstructAnalysis> analyse_constructs(const std::vector<const RegionPoint*>& points,
+                                                  const AnalysisOptions& options);
 
 /// The whole program at `input` from the run wall times: speedup, efficiency and lost time only.
 SeriesAnalysis analyse_program(const Measurements& measurements, const std::string& input);

@@ -127,6 +127,32 @@ RegionKind read_kind(const json& region, const std::string& where) {
       fmt::format("{}: '{}' is not parallel, manual or serial", child(where, "kind"), kind));
 }
 
+ConstructRecord read_construct(const json& c, const std::string& where) {
+  if (!c.is_object()) throw FieldError(fmt::format("{}: expected an object", where));
+  ConstructRecord out;
+  out.kind = text(c, "kind", where);
+  out.location = read_location(object_field(c, "location", where), child(where, "location"));
+  out.schedule = text(c, "schedule", where);
+  if (const json* threads = array(c, "threads", where)) {
+    for (std::size_t i = 0; i < threads->size(); ++i) {
+      const json& t = (*threads)[i];
+      const std::string at = fmt::format("{}.threads[{}]", where, i);
+      if (!t.is_object()) throw FieldError(fmt::format("{}: expected an object", at));
+      ConstructRecord::Thread rec;
+      rec.thread = integer(t, "thread", at, static_cast<int>(i));
+      rec.executions = number(t, "executions", at);
+      rec.time_ns = number(t, "time_ns", at);
+      rec.barriers = number(t, "barriers", at);
+      rec.imbalance_ns = number(t, "imbalance_ns", at);
+      rec.walkthrough_ns = number(t, "walkthrough_ns", at);
+      rec.startup_ns = number(t, "startup_ns", at);
+      rec.task_wait_ns = number(t, "task_wait_ns", at);
+      out.threads.push_back(rec);
+    }
+  }
+  return out;
+}
+
 RegionRecord read_region(const json& r, const std::string& where) {
   if (!r.is_object()) throw FieldError(fmt::format("{}: expected an object", where));
   RegionRecord region;
@@ -201,6 +227,12 @@ RegionRecord read_region(const json& r, const std::string& where) {
       if (!(*loops)[i].is_object()) throw FieldError(fmt::format("{}: expected an object", at));
       region.loops.push_back(
           {text((*loops)[i], "schedule", at), number((*loops)[i], "executions", at)});
+    }
+  }
+  if (const json* constructs = array(r, "constructs", where)) {
+    for (std::size_t i = 0; i < constructs->size(); ++i) {
+      region.constructs.push_back(
+          read_construct((*constructs)[i], fmt::format("{}.constructs[{}]", where, i)));
     }
   }
   if (const json* tasks = object_field(r, "tasks", where)) {

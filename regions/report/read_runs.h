@@ -66,6 +66,25 @@ struct LoopRecord {
   double executions = 0.0;
 };
 
+/// One construct inside a parallel region (a worksharing construct with the barrier that ends
+/// it, a standalone barrier, a taskwait or taskgroup, the region's end): per-thread sums.
+struct ConstructRecord {
+  std::string kind;  ///< loop, single, sections, taskloop, ..., barrier, taskwait, taskgroup, end
+  Location location;
+  std::string schedule;  ///< loops: as the runtime reported it
+  struct Thread {
+    int thread = 0;
+    double executions = 0.0;
+    double time_ns = 0.0;  ///< inside the worksharing construct (0 for waits)
+    double barriers = 0.0;
+    double imbalance_ns = 0.0;
+    double walkthrough_ns = 0.0;
+    double startup_ns = 0.0;
+    double task_wait_ns = 0.0;
+  };
+  std::vector<Thread> threads;
+};
+
 enum class RegionKind { kParallel, kManual, kSerial };
 std::string_view to_string(RegionKind kind);
 
@@ -84,6 +103,7 @@ struct RegionRecord {
   std::vector<ThreadRecord> threads;
   std::vector<LockRecord> locks;
   std::vector<LoopRecord> loops;
+  std::vector<ConstructRecord> constructs;
   double tasks_created = 0.0;   ///< explicit tasks, all threads, over measured executions
   double tasks_executed = 0.0;  ///< explicit tasks completed, likewise
   /// The profile's sums are Horvitz-Thompson estimates of the totals over all executions

@@ -63,6 +63,7 @@ struct Accumulator {
   struct Run {
     RegionCosts costs;
     std::vector<LockSite> locks;
+    std::vector<ConstructCosts> constructs;
   };
   std::vector<Run> runs;
   std::set<std::string> schedules;
@@ -127,6 +128,7 @@ RegionPoint combine_repetitions(const Accumulator& acc) {
     const Accumulator::Run& run = acc.runs[i];
     add_costs(p.costs, run.costs);
     p.costs.time += run.costs.time;
+    add_constructs(p.constructs, run.constructs);
     for (const LockSite& site : run.locks) {
       auto [it, fresh] = locks.try_emplace({site.kind, site.label}, site);
       if (fresh) continue;
@@ -139,6 +141,7 @@ RegionPoint combine_repetitions(const Accumulator& acc) {
   }
   const auto count = static_cast<double>(middle.size());
   divide_costs(p.costs, count);
+  divide_constructs(p.constructs, count);
   p.costs.time /= count;
   for (auto& [id, site] : locks) {
     site.acquisitions /= count;
@@ -187,7 +190,7 @@ std::string region_key(const RegionRecord& region, const Profile& profile) {
 }
 
 RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks,
-                      double calibration) {
+                      double calibration, std::vector<ConstructCosts>* constructs) {
   RegionCosts c;
   c.executions = region.executions;
   c.executions_measured = region.executions_measured;
@@ -196,6 +199,7 @@ RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks,
   c.time_se = region.wall_se_ns * calibration * kSeconds;
   const auto team = static_cast<double>(region.threads.size());
   c.team = team;
+  if (constructs != nullptr) *constructs = construct_costs(region, scale, team);
   c.tasks_created = region.tasks_created * scale;
   c.tasks_executed = region.tasks_executed * scale;
   for (const ThreadRecord& t : region.threads) {
@@ -314,7 +318,8 @@ Measurements aggregate(const std::vector<RunFile>& runs) {
       }
       Accumulator& acc = accumulators[key][config];
       Accumulator::Run& entry = acc.runs.emplace_back();
-      entry.costs = run_costs(record, &entry.locks, calibration.factor(record.id));
+      entry.costs =
+          run_costs(record, &entry.locks, calibration.factor(record.id), &entry.constructs);
       for (const LoopRecord& loop : record.loops) acc.schedules.insert(loop.schedule);
       acc.gomp_abi = acc.gomp_abi || run.gomp_abi;
     }

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "regions/report/constructs.h"
 #include "regions/report/read_runs.h"
 
 namespace ompscale::regions::report {
@@ -76,6 +77,7 @@ struct RegionPoint {
   double time_min = 0.0;
   double time_max = 0.0;
   std::vector<LockSite> locks;
+  std::vector<ConstructCosts> constructs;  ///< in order of first execution
   std::vector<std::string> schedules;  ///< loop schedules the runtime reported
   /// Measured through libomp's GOMP ABI (a GCC build): its static loops call no runtime
   /// function, so OMPT sees none of them and `schedules` lists only the others.
@@ -132,10 +134,11 @@ struct Measurements {
 /// The identity of `region` within `profile` (see the file comment).
 std::string region_key(const RegionRecord& region, const Profile& profile);
 
-/// One run's scaled costs of one region (executions_measured > 0), and its lock sites; every
-/// scaled sum is also multiplied by `calibration` (calibration.h).
+/// One run's scaled costs of one region (executions_measured > 0), its lock sites and its
+/// constructs; every scaled sum is also multiplied by `calibration` (calibration.h).
 RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks = nullptr,
-                      double calibration = 1.0);
+                      double calibration = 1.0,
+                      std::vector<ConstructCosts>* constructs = nullptr);
 
 /// Identity and aggregation over the usable runs.
 Measurements aggregate(const std::vector<RunFile>& runs);

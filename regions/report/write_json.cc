@@ -48,6 +48,35 @@ json point_json(const PointAnalysis& p, bool with_split) {
   return j;
 }
 
+json hint_json(const Hint& h) {
+  return {{"kind", to_string(h.kind)},
+          {"gain_s", h.gain},
+          {"time_after_s", h.time_after},
+          {"problem", h.problem},
+          {"advice", h.advice}};
+}
+
+json construct_json(const ConstructAnalysis& c) {
+  json j = {{"kind", c.kind}, {"label", c.label}, {"schedule", c.schedule}, {"points", json::array()}};
+  j["location"] = {{"module", c.location.module}, {"offset", c.location.offset}};
+  if (c.location.resolved()) {
+    j["location"]["file"] = c.location.file;
+    j["location"]["line"] = c.location.line;
+  }
+  for (const auto& [threads, p] : c.points) {
+    j["points"].push_back({{"threads", threads},
+                           {"executions", p.executions},
+                           {"time_s", p.time},
+                           {"imbalance_s", p.imbalance},
+                           {"walkthrough_s", p.walkthrough},
+                           {"startup_s", p.startup},
+                           {"task_wait_s", p.task_wait}});
+  }
+  j["hints"] = json::array();
+  for (const Hint& h : c.hints) j["hints"].push_back(hint_json(h));
+  return j;
+}
+
 json series_json(const SeriesAnalysis& s, bool with_split) {
   json j = {{"input", s.input},
             {"base_threads", s.base_threads},
@@ -55,6 +84,8 @@ json series_json(const SeriesAnalysis& s, bool with_split) {
             {"points", json::array()}};
   for (const PointAnalysis& p : s.points) j["points"].push_back(point_json(p, with_split));
   if (with_split) {
+    j["constructs"] = json::array();
+    for (const ConstructAnalysis& c : s.constructs) j["constructs"].push_back(construct_json(c));
     j["lock_class"] = to_string(s.lock_class);
     j["hints"] = json::array();
     for (const Hint& h : s.hints) {

@@ -166,6 +166,34 @@ std::string sampling_words(const PointAnalysis& p) {
   return fmt::format(" (times scaled by {:.3g})", 1.0 / p.sampling_ratio);
 }
 
+// The constructs inside a region, as a tree under it, at the reference thread count.
+void construct_tree(const SeriesAnalysis& s, std::string& out) {
+  if (s.constructs.size() < 2) return;  // one construct is the region itself
+  out += fmt::format("  Constructs at {} threads (per-thread means):\n", s.reference_threads);
+  TextTable t({Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kRight,
+               Align::kLeft});
+  t.add_row({"construct", "time", "imbalance", "barrier", "task-wait", "hint"});
+  for (std::size_t i = 0; i < s.constructs.size(); ++i) {
+    const ConstructAnalysis& c = s.constructs[i];
+    const ConstructCosts* at = c.at(s.reference_threads);
+    if (at == nullptr) continue;
+    const std::string branch = i + 1 == s.constructs.size() ? "`- " : "|- ";
+    const std::string label =
+        branch + c.label + (c.schedule.empty() ? "" : fmt::format(" ({})", c.schedule));
+    t.add_row({label, secs(at->time), secs(at->imbalance), secs(at->walkthrough + at->startup),
+               secs(at->task_wait),
+               c.hints.empty() ? "-" : std::string(to_string(c.hints.front().kind))});
+  }
+  out += t.render("    ");
+  for (const ConstructAnalysis& c : s.constructs) {
+    for (const Hint& h : c.hints) {
+      out += wrapped(fmt::format("{}: {}: {} s. {}; try: {}.", c.label, to_string(h.kind),
+                                 secs(h.gain), h.problem, h.advice),
+                     "    ", "      ");
+    }
+  }
+}
+
 void region_section(const Report& r, const RegionReport& rr, std::size_t rank, std::string& out) {
   const SeriesAnalysis& s = rr.reference_series();
   const PointAnalysis& ref = s.reference();
@@ -228,6 +256,7 @@ void region_section(const Report& r, const RegionReport& rr, std::size_t rank, s
       out += fmt::format("       Try: {}\n", h.advice);
     }
   }
+  construct_tree(s, out);
   if (s.lock_class != LockClass::kNone) {
     out += fmt::format(
         "  Locks: {} s per thread in the lock algorithm, {} s in contention: mostly {}\n",

@@ -62,6 +62,31 @@ double variance_term(std::uint64_t w, std::uint64_t y) {
   return static_cast<double>(w) * static_cast<double>(w - 1) * value * value;
 }
 
+SiteStats::PerThread* site_stats(RegionStats& stats, std::uint8_t sub, std::uint16_t thread) {
+  const std::uint8_t site = site_in(sub);
+  if (site >= kMaxSites) return nullptr;
+  if (site >= stats.sites.size()) stats.sites.resize(site + 1u);
+  SiteStats& s = stats.sites[site];
+  if (wait_of(sub) == kWaitEndBarrier) ++s.end_barriers;
+  if (thread >= s.threads.size()) s.threads.resize(thread + 1u);
+  return &s.threads[thread];
+}
+
+// The construct site's share of a barrier or task_wait record.
+void add_site_record(RegionStats& stats, const Record& r, std::uint64_t w) {
+  SiteStats::PerThread* site = site_stats(stats, r.sub, r.thread);
+  if (site == nullptr) return;
+  if (r.type == RecordType::barrier) {
+    site->barriers += w;
+    site->imbalance_ticks += w * r.a;
+    site->walkthrough_ticks += w * r.b;
+    site->startup_ticks += w * r.c;
+  } else {
+    site->task_wait_ticks += w * r.a;
+    site->task_ticks += w * r.b;
+  }
+}
+
 void add_thread_record(RegionStats& stats, const Record& r, std::uint64_t w) {
   ThreadStats& t = *thread_stats(stats, r.thread);
   switch (r.type) {
@@ -76,17 +101,17 @@ void add_thread_record(RegionStats& stats, const Record& r, std::uint64_t w) {
       t.imbalance_ticks += w * r.a;
       t.walkthrough_ticks += w * r.b;
       t.startup_ticks += w * r.c;
-      if (r.sub == kWaitInnerBarrier) t.inner_barrier_ticks += w * (r.a + r.b + r.c);
-      return;
+      if (wait_of(r.sub) == kWaitInnerBarrier) t.inner_barrier_ticks += w * (r.a + r.b + r.c);
+      return add_site_record(stats, r, w);
     case RecordType::task_wait:
-      if (r.sub == kWaitTaskwait) {
+      if (wait_of(r.sub) == kWaitTaskwait) {
         t.taskwait_ticks += w * r.a;
-        return;
+        return add_site_record(stats, r, w);
       }
       t.task_wait_ticks += w * r.a;
       t.barrier_task_ticks += w * r.b;
-      if (r.sub == kWaitInnerBarrier) t.inner_barrier_ticks += w * r.a;
-      return;
+      if (wait_of(r.sub) == kWaitInnerBarrier) t.inner_barrier_ticks += w * r.a;
+      return add_site_record(stats, r, w);
     case RecordType::tasks:
       t.tasks_created += w * r.a;
       t.tasks_completed += w * r.b;

@@ -70,6 +70,21 @@ struct LoopStats {
   std::vector<PerThread> threads;
 };
 
+/// The barriers and waits of one construct site inside a region (region_table.h), per thread
+/// number.
+struct SiteStats {
+  struct PerThread {
+    std::uint64_t barriers = 0;
+    std::uint64_t imbalance_ticks = 0;
+    std::uint64_t walkthrough_ticks = 0;
+    std::uint64_t startup_ticks = 0;
+    std::uint64_t task_wait_ticks = 0;  // barriers and taskwaits waiting for tasks to end
+    std::uint64_t task_ticks = 0;       // explicit tasks run inside them
+  };
+  std::vector<PerThread> threads;
+  std::uint64_t end_barriers = 0;  // of them, the region's end barrier
+};
+
 struct RegionStats {
   std::uint64_t measured = 0;  // executions whose instance record arrived
   std::uint64_t wall_ticks = 0;
@@ -80,7 +95,8 @@ struct RegionStats {
   std::uint32_t team_max = 0;
   std::vector<ThreadStats> threads;  // by thread number
   std::vector<LockStats> locks;
-  std::vector<LoopStats> loops;
+  std::vector<LoopStats> loops;  // every worksharing construct (the profile's loops[]: loops)
+  std::vector<SiteStats> sites;  // by site index (region_table.h)
   std::uint64_t serial_measured = 0;  // the serial gap before this region
   std::uint64_t serial_ticks = 0;
   double serial_variance = 0;

@@ -13,7 +13,17 @@
 namespace ompscale::regions::tool {
 namespace {
 
+static_assert(kNoConstruct == kNoSite, "thread_state.h and region_table.h agree");
+
 using sync::ticks;
+
+std::uint8_t site(TaskContext& context, const void* codeptr, std::uint8_t kind) {
+  return context.region_ptr != nullptr ? site_of(*context.region_ptr, codeptr, kind) : kNoSite;
+}
+
+std::uint8_t site(TaskContext& context, const void* codeptr, SiteKind kind) {
+  return site(context, codeptr, static_cast<std::uint8_t>(kind));
+}
 
 bool is_task_wait(ompt_sync_region_t kind) {
   return kind == ompt_sync_region_taskwait || kind == ompt_sync_region_taskgroup;
@@ -156,7 +166,8 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
     context.instance = instance;
     context.slot = &instance->slots[index];
     context.generation = instance->generation.load(std::memory_order_relaxed);
-    context.region = instance->region;
+    context.region = instance->record_region;
+    context.region_ptr = region_by_id(instance->region);
     context.index = static_cast<std::uint16_t>(index);
     context.slot->begin = ticks();
     instance->joined.fetch_add(1, std::memory_order_acq_rel);
@@ -186,34 +197,53 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
 
 // A taskwait or taskgroup end of the implicit task: the time it waited for its tasks without
 // running any. Inside an explicit task its time is task time already.
-[[gnu::noinline]] void task_wait(TaskContext& context, ompt_scope_endpoint_t endpoint) {
+[[gnu::noinline]] void task_wait(TaskContext& context, ompt_sync_region_t kind,
+                                ompt_scope_endpoint_t endpoint, const void* codeptr) {
   if (context.task_start != 0) return;
   if (endpoint == ompt_scope_begin) {
+    context.last_site = kNoSite;
+    context.taskwait_site = site(context, codeptr,
+                                 kind == ompt_sync_region_taskwait ? SiteKind::taskwait
+                                                                   : SiteKind::taskgroup);
     context.taskwait_begin = ticks();
     context.taskwait_task_ticks = 0;
     return;
   }
   if (context.taskwait_begin == 0) return;
   const std::uint64_t waited = ticks_between(context.taskwait_begin, ticks());
-  append(*context.thread, RecordType::task_wait, context.region, context.index, kWaitTaskwait,
+  append(*context.thread, RecordType::task_wait, context.region, context.index,
+         wait_sub(kWaitTaskwait, context.taskwait_site),
          ticks_between(context.taskwait_task_ticks, waited), context.taskwait_task_ticks);
   context.taskwait_begin = 0;
 }
 
 void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                     ompt_data_t* parallel_data, ompt_data_t* /*task_data*/,
-                    const void* /*codeptr_ra*/) {
+                    const void* codeptr_ra) {
   TaskContext* context = tls_context;
   if (context == nullptr) return;
   if (!is_barrier(kind)) {
-    if (is_task_wait(kind)) return task_wait(*context, endpoint);
+    if (is_task_wait(kind)) return task_wait(*context, kind, endpoint, codeptr_ra);
     return;
   }
   if (endpoint == ompt_scope_begin) {
     // Counts first, so a worker's counts are written before its end-barrier arrival, which may
     // be its last event before the process exits.
     flush_counts(*context);
-    barrier_arrive(*context, ticks());
+    // The barrier that directly follows a worksharing construct is that construct's (its
+    // implicit barrier, or the region's end after its last loop); any other is a construct of
+    // its own, the region's end barrier one for the whole team (libomp gives it the region's
+    // code pointer on the master and none on the workers).
+    std::uint8_t at = context->last_site;
+    if (at == kNoSite) {
+      const Region* region = context->region_ptr;
+      const bool end = kind == ompt_sync_region_barrier_implicit_parallel ||
+                       codeptr_ra == nullptr || (region != nullptr && codeptr_ra == region->codeptr);
+      at = end ? site(*context, region != nullptr ? region->codeptr : nullptr, SiteKind::end)
+               : site(*context, codeptr_ra, SiteKind::barrier);
+    }
+    context->last_site = kNoSite;
+    barrier_arrive(*context, ticks(), at);
     return;
   }
   const std::uint64_t now = ticks();
@@ -363,13 +393,16 @@ void on_task_schedule(ompt_data_t* prior_task_data, ompt_task_status_t prior_tas
     return task_switch(*context, next_explicit);
 }
 
+// Every worksharing construct: its time on this thread, and its site, which the barrier that
+// follows belongs to.
 void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_data_t* /*parallel_data*/,
              ompt_data_t* /*task_data*/, std::uint64_t count, const void* codeptr_ra) {
   TaskContext* context = tls_context;
-  if (context == nullptr || (work_type != ompt_work_loop && work_type != ompt_work_taskloop)) {
-    return;
-  }
+  if (context == nullptr) return;
+  // A single's executor and the threads that skip it are one construct.
+  if (work_type == ompt_work_single_other) work_type = ompt_work_single_executor;
   if (endpoint == ompt_scope_begin) {
+    context->last_site = kNoSite;
     context->work_begin = ticks();
     context->work_codeptr = codeptr_ra;  // the end's codeptr differs (libomp reports the fini)
     context->work_count = count;
@@ -381,6 +414,7 @@ void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_data_t*
          reinterpret_cast<std::uintptr_t>(context->work_codeptr),
          ticks_between(context->work_begin, ticks()), context->work_count);
   context->work_begin = 0;
+  context->last_site = site(*context, context->work_codeptr, context->work_type);
 }
 
 void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t* /*parallel_data*/,

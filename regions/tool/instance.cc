@@ -40,8 +40,8 @@ void atomic_min(std::atomic<std::uint64_t>& target, std::uint64_t value) {
 }
 
 void write_barrier(ThreadState& ts, std::uint32_t region, std::uint16_t thread, bool end_barrier,
-                   const BarrierPhases& phases, std::uint64_t task_ticks) {
-  const std::uint8_t sub = end_barrier ? kWaitEndBarrier : kWaitInnerBarrier;
+                   std::uint8_t site, const BarrierPhases& phases, std::uint64_t task_ticks) {
+  const std::uint8_t sub = wait_sub(end_barrier ? kWaitEndBarrier : kWaitInnerBarrier, site);
   append(ts, RecordType::barrier, region, thread, sub, phases.imbalance, phases.walkthrough,
          phases.startup);
   if (phases.task_wait != 0 || task_ticks != 0) {
@@ -55,7 +55,7 @@ void write_departed(ThreadState& ts, const Instance& instance, const ThreadSlot&
   const BarrierBoard& entry = instance.board[barrier % kBoardSize];
   const std::uint64_t first_departure = entry.first_departure.load(std::memory_order_acquire);
   const std::uint64_t tasks_done = entry.tasks_done.load(std::memory_order_acquire);
-  write_barrier(ts, instance.record_region, thread, false,
+  write_barrier(ts, instance.record_region, thread, false, slot.departed_site,
                 barrier_phases(slot.departed_arrival, slot.departed_departure,
                                slot.departed_last_arrival, first_departure,
                                slot.departed_task_ticks, tasks_done),
@@ -123,7 +123,7 @@ Instance* take_instance(ThreadState& ts, std::uint32_t team, std::uint32_t regio
   return instance;
 }
 
-void barrier_arrive(TaskContext& context, std::uint64_t now) {
+void barrier_arrive(TaskContext& context, std::uint64_t now, std::uint8_t site) {
   Instance& instance = *context.instance;
   const std::uint32_t barrier = context.barriers;
   BarrierBoard& entry = instance.board[barrier % kBoardSize];
@@ -136,6 +136,7 @@ void barrier_arrive(TaskContext& context, std::uint64_t now) {
   ThreadSlot& slot = *context.slot;
   slot.arrivals = barrier + 1;
   slot.arrival = now;
+  slot.arrival_site = site;
   slot.arrival_task_ticks.store(0, std::memory_order_relaxed);
   slot.arrival_task_end.store(0, std::memory_order_relaxed);
   context.barriers = barrier + 1;
@@ -158,6 +159,7 @@ void barrier_depart(TaskContext& context, std::uint64_t now) {
   }
   slot.departures = barrier + 1;
   slot.departed_arrival = slot.arrival;
+  slot.departed_site = slot.arrival_site;
   slot.departed_departure = now;
   slot.departed_last_arrival = entry.last_arrival.load(std::memory_order_acquire);
   slot.departed_task_ticks = context.barrier_task_ticks;
@@ -183,7 +185,7 @@ void finish_instance(ThreadState& ts, Instance& instance, std::uint64_t end) {
       const BarrierBoard& entry = instance.board[(slot.arrivals - 1) % kBoardSize];
       const std::uint64_t last_arrival = entry.last_arrival.load(std::memory_order_acquire);
       write_barrier(
-          ts, instance.record_region, thread, true,
+          ts, instance.record_region, thread, true, slot.arrival_site,
           barrier_phases(slot.arrival, departure, last_arrival, departure, end_tasks, tasks_done),
           end_tasks);
       span_end = slot.arrival;

@@ -54,6 +54,8 @@ struct alignas(64) ThreadSlot {
   std::uint64_t task_end = 0;  // implicit-task end (the master's only, seen before the join)
   std::uint32_t arrivals = 0;  // barriers arrived at
   std::uint64_t arrival = 0;   // the latest arrival
+  std::uint8_t arrival_site = 0;   // its construct site (region_table.h)
+  std::uint8_t departed_site = 0;  // that of the latest departed barrier
   // Explicit-task ticks since the latest arrival: at the end barrier, tasks may still finish
   // while the master reads it.
   std::atomic<std::uint64_t> arrival_task_ticks{0};
@@ -108,8 +110,9 @@ void preallocate_instances(ThreadState& ts);
 Instance* take_instance(ThreadState& ts, std::uint32_t team, std::uint32_t region,
                         unsigned log2_weight, std::uint64_t begin);
 
-/// The calling thread arrives at its next barrier of the instance at `now`.
-void barrier_arrive(TaskContext& context, std::uint64_t now);
+/// The calling thread arrives at its next barrier of the instance at `now`; the barrier belongs
+/// to construct site `site`.
+void barrier_arrive(TaskContext& context, std::uint64_t now, std::uint8_t site);
 
 /// The calling thread leaves the barrier it arrived at last (not the end barrier) at `now`.
 void barrier_depart(TaskContext& context, std::uint64_t now);

@@ -174,6 +174,79 @@ Json parallel_threads(const RegionStats& stats) {
   return threads;
 }
 
+const char* site_kind_name(std::uint8_t kind) {
+  switch (kind) {
+    case ompt_work_loop:
+      return "loop";
+    case ompt_work_sections:
+      return "sections";
+    case ompt_work_single_executor:
+      return "single";
+    case ompt_work_workshare:
+      return "workshare";
+    case ompt_work_distribute:
+      return "distribute";
+    case ompt_work_taskloop:
+      return "taskloop";
+    case ompt_work_scope:
+      return "scope";
+    case static_cast<std::uint8_t>(SiteKind::barrier):
+      return "barrier";
+    case static_cast<std::uint8_t>(SiteKind::taskwait):
+      return "taskwait";
+    case static_cast<std::uint8_t>(SiteKind::taskgroup):
+      return "taskgroup";
+    case static_cast<std::uint8_t>(SiteKind::end):
+      return "end";
+    default:
+      return "unknown";
+  }
+}
+
+// One row per construct site of the region, each thread's time in it and in its barrier.
+Json constructs_json(const Region& region, const RegionStats& s, const Locations& locations) {
+  Json constructs = Json::array();
+  for (std::uint8_t i = 0; i < kMaxSites; ++i) {
+    const std::uint64_t key = region.sites[i].load(std::memory_order_acquire);
+    if (key == 0) break;
+    const auto kind = static_cast<std::uint8_t>(key & 0xff);
+    const auto* codeptr = reinterpret_cast<const void*>(static_cast<std::uintptr_t>(key >> 8));
+    const LoopStats* work = nullptr;
+    for (const LoopStats& loop : s.loops) {
+      if (loop.codeptr == codeptr && loop.type == kind) work = &loop;
+    }
+    const SiteStats* site = i < s.sites.size() ? &s.sites[i] : nullptr;
+    Json entry = {{"site", i}, {"kind", site_kind_name(kind)}, {"codeptr", hex(codeptr)}};
+    if (const CodeLocation* location = locations.find(codeptr)) {
+      entry["location"] = location_json(*location);
+    }
+    if (kind == ompt_work_loop) entry["schedule"] = loop_schedule(codeptr);
+    Json threads = Json::array();
+    const std::size_t count = std::max(work != nullptr ? work->threads.size() : 0,
+                                       site != nullptr ? site->threads.size() : 0);
+    for (std::size_t t = 0; t < count; ++t) {
+      const LoopStats::PerThread none_work;
+      const SiteStats::PerThread none_site;
+      const auto& w = work != nullptr && t < work->threads.size() ? work->threads[t] : none_work;
+      const auto& b = site != nullptr && t < site->threads.size() ? site->threads[t] : none_site;
+      if (w.executions == 0 && b.barriers == 0 && b.task_wait_ticks == 0) continue;
+      threads.push_back({{"thread", t},
+                         {"executions", w.executions},
+                         {"time_ns", ns(w.ticks)},
+                         {"barriers", b.barriers},
+                         {"imbalance_ns", ns(b.imbalance_ticks)},
+                         {"walkthrough_ns", ns(b.walkthrough_ticks)},
+                         {"startup_ns", ns(b.startup_ticks)},
+                         {"task_wait_ns", ns(b.task_wait_ticks)},
+                         {"task_ns", ns(b.task_ticks)}});
+    }
+    entry["end_barriers"] = site != nullptr ? site->end_barriers : 0;
+    entry["threads"] = std::move(threads);
+    constructs.push_back(std::move(entry));
+  }
+  return constructs;
+}
+
 Json parallel_region(const Region& region, const RegionStats* stats, const Locations& locations) {
   Json out = {
       {"id", region.id}, {"kind", "parallel"}, {"name", ""}, {"codeptr", hex(region.codeptr)}};
@@ -209,6 +282,7 @@ Json parallel_region(const Region& region, const RegionStats* stats, const Locat
 
   Json loops = Json::array();
   for (const LoopStats& loop : s.loops) {
+    if (loop.type != ompt_work_loop && loop.type != ompt_work_taskloop) continue;
     // Every thread reports each execution: the busiest thread's count is the loop's.
     LoopStats::PerThread busiest;
     for (const LoopStats::PerThread& t : loop.threads) {
@@ -225,6 +299,7 @@ Json parallel_region(const Region& region, const RegionStats* stats, const Locat
     loops.push_back(std::move(entry));
   }
   out["loops"] = std::move(loops);
+  out["constructs"] = constructs_json(region, s, locations);
 
   std::uint64_t created = 0, executed = 0, masked = 0, masked_ticks = 0;
   for (const ThreadStats& t : s.threads) {
@@ -325,6 +400,11 @@ Json build(std::uint64_t end_ticks) {
     if (const RegionStats* stats = region->stats) {
       for (const LockStats& lock : stats->locks) locations.capture(lock.codeptr);
       for (const LoopStats& loop : stats->loops) locations.capture(loop.codeptr);
+    }
+    for (std::uint8_t i = 0; i < kMaxSites; ++i) {
+      const std::uint64_t key = region->sites[i].load(std::memory_order_acquire);
+      if (key == 0) break;
+      locations.capture(reinterpret_cast<const void*>(static_cast<std::uintptr_t>(key >> 8)));
     }
   }
   if (!g.raw_locations) {

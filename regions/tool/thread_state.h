@@ -27,6 +27,7 @@ namespace ompscale::regions::tool {
 struct Instance;
 struct ThreadSlot;
 struct Region;
+inline constexpr std::uint8_t kNoConstruct = 63;  // region_table.h: kNoSite
 struct ThreadState;
 
 inline constexpr std::uint32_t kBufferRecords = 8192;  // 256 KiB per thread
@@ -60,6 +61,11 @@ struct TaskContext {
   ThreadSlot* slot = nullptr;
   std::uint32_t generation = 0;  // the instance's at implicit-task begin
   std::uint32_t region = 0;      // for records: the instance's record_region (id and weight)
+  Region* region_ptr = nullptr;  // the region itself, for its construct sites
+  // The site of the worksharing construct that ended last, until a barrier takes it (its
+  // implicit barrier) or another construct begins.
+  std::uint8_t last_site = kNoConstruct;
+  std::uint8_t taskwait_site = kNoConstruct;
   std::uint16_t index = 0;  // thread number within the team
   bool in_barrier = false;
   std::uint32_t barriers = 0;            // arrivals so far: the next barrier's number

@@ -662,6 +662,67 @@ TEST_P(PipelineTest, ReportNamesTheRuntimeAndComparesAGccBuildWithItsOwn) {
   }
 }
 
+// Issue 12, defect 12: a solver whose time steps run in one parallel region with several
+// worksharing constructs (tests/apps/several_loops.cc) gets a row per construct under the region:
+// each loop with its barrier, the single, the region's end; in source order, each with its time,
+// imbalance and hint. Before, the region was one row. A GCC build's static loops are unseen by
+// OMPT: their implicit barriers are rows of their own at the loops' lines.
+TEST_P(PipelineTest, ASingleRegionWithSeveralLoopsHasARowPerConstruct) {
+  const bool gnu = GetParam() == Compiler::gnu;
+  expect_in_one_attempt(
+      "the imbalanced loop's row showing the imbalance", [&](int attempt) -> std::string {
+        const Json report = scan("loops" + std::to_string(attempt), {"--reps", "1"},
+                                 {"several_loops", "40000", "10"});
+        if (report.is_null()) return "no report";
+        const std::vector<const Json*> regions = parallel_regions(report, "several_loops.cc");
+        EXPECT_EQ(regions.size(), 1u);
+        if (regions.size() != 1) return "no region";
+        const Json& series = *series_at(*regions[0]);
+        std::vector<std::string> labels;
+        for (const Json& c : series["constructs"]) labels.push_back(c["label"]);
+        const std::vector<std::string> expected =
+            gnu ? std::vector<std::string>{"barrier at several_loops.cc:31",
+                                           "barrier at several_loops.cc:33",
+                                           "single at several_loops.cc:34",
+                                           "loop at several_loops.cc:38", "end of the region"}
+                : std::vector<std::string>{"loop at several_loops.cc:30",
+                                           "loop at several_loops.cc:32",
+                                           "single at several_loops.cc:34",
+                                           "loop at several_loops.cc:38", "end of the region"};
+        EXPECT_EQ(labels, expected);
+        if (labels != expected) return "other constructs";
+        const Json* region2 = point_at(series, 2);
+        double constructs = 0;
+        const Json* static_balanced = nullptr;
+        const Json* static_imbalanced = nullptr;
+        for (const Json& c : series["constructs"]) {
+          const Json* p = point_at(c, 2);
+          EXPECT_NE(p, nullptr) << c;
+          if (p == nullptr) return "a construct without a point at 2 threads";
+          EXPECT_EQ((*p)["executions"], c["kind"] == "end" ? 1 : 10) << c;
+          for (const char* k :
+               {"time_s", "imbalance_s", "walkthrough_s", "startup_s", "task_wait_s"}) {
+            constructs += (*p)[k].get<double>();
+          }
+          if (c["label"].get<std::string>().ends_with(gnu ? ":31" : ":30")) static_balanced = p;
+          if (c["label"].get<std::string>().ends_with(gnu ? ":33" : ":32")) {
+            static_imbalanced = p;
+            if (!gnu) {
+              EXPECT_EQ(c["schedule"], "static");
+            }
+          }
+        }
+        // The rows are parts of the region: per thread, no more than its time.
+        EXPECT_LE(constructs, (*region2)["time_s"].get<double>() * 1.01);
+        if (!((*static_imbalanced)["imbalance_s"].get<double>() >
+              (*static_balanced)["imbalance_s"].get<double>())) {
+          return "imbalance of the loop at line 32 " + (*static_imbalanced).dump() +
+                 " not above that at line 30 " + (*static_balanced).dump();
+        }
+        return "";
+      });
+}
+
 INSTANTIATE_TEST_SUITE_P(Builds, PipelineTest, ::testing::Values(Compiler::gnu, Compiler::llvm),
                          [](const auto& info) { return compiler_name(info.param); });
 
