@@ -6,6 +6,7 @@
 #include <cstring>
 #include <new>
 
+#include "regions/tool/memory.h"
 #include "regions/tool/spin_lock.h"
 
 namespace ompscale::regions::tool {
@@ -53,7 +54,7 @@ Region* create(RegionKind kind, const void* codeptr, const char* name, std::uint
   region->kind = kind;
   region->codeptr = codeptr;
   if (name != nullptr) {
-    region->name = strdup(name);
+    region->name = tool_strdup(name);
     if (region->name == nullptr) region->name = "";
   }
   if (parent != kNoRegion) {
