@@ -270,6 +270,18 @@ Profile read_profile(const json& p) {
   return profile;
 }
 
+// The largest team of the outermost parallel regions: an application may set its own count
+// (omp_set_num_threads, num_threads clauses) whatever OMP_NUM_THREADS asked for.
+int observed_threads(const RunFile& run) {
+  int team = 0;
+  if (run.profile) {
+    for (const RegionRecord& r : run.profile->regions) {
+      if (r.kind == RegionKind::kParallel && r.nesting_level == 0) team = std::max(team, r.team_max);
+    }
+  }
+  return team > 0 ? team : run.threads;
+}
+
 }  // namespace
 
 std::string_view to_string(RegionKind kind) {
@@ -361,6 +373,8 @@ RunFile parse_run_file(std::string_view content, const std::string& path) {
     if (const json* profile = find(doc, "profile"); profile != nullptr && !profile->is_null()) {
       run.profile = read_profile(*profile);
     }
+    run.requested_threads = run.threads;
+    run.threads = observed_threads(run);
     return run;
   } catch (const FieldError& e) {
     throw InputError(path, 0, e.what());

@@ -133,7 +133,10 @@ struct RunFile {
   std::string path;
   std::string run_id;
   std::vector<std::string> command;
+  /// The thread count the run's teams had: the largest team of its outermost parallel regions,
+  /// as the tool saw it (the requested count without a profile or parallel region).
   int threads = 0;
+  int requested_threads = 0;  ///< the run file's "threads": what OMP_NUM_THREADS asked for
   std::string input;
   int input_index = 0;
   int repetition = 0;

@@ -68,6 +68,27 @@ void coverage_notes(Report& report) {
       100.0 * worst));
 }
 
+// Runs whose teams had another size than requested: the application sets its own count.
+void team_notes(const RunSet& runs, Report& report) {
+  std::vector<std::string> named;
+  for (const RunFile& run : runs.usable) {
+    if (run.threads == run.requested_threads) continue;
+    report.team_mismatches.push_back({run.run_id, run.requested_threads, run.threads});
+    if (named.size() < 4) {
+      named.push_back(fmt::format("{} asked for {}, had teams of {}", run.run_id,
+                                  run.requested_threads, run.threads));
+    }
+  }
+  if (report.team_mismatches.empty()) return;
+  report.notes.push_back(fmt::format(
+      "WARNING: {} run(s) had other team sizes than the thread count they asked for ({}{}): the "
+      "application sets its own thread count (omp_set_num_threads or num_threads), so the "
+      "report places each run at the team size the tool saw; to scale it, have the application "
+      "take the count from its arguments ({{threads}}) or from OMP_NUM_THREADS",
+      report.team_mismatches.size(), fmt::join(named, "; "),
+      report.team_mismatches.size() > named.size() ? "; ..." : ""));
+}
+
 void add_notes(const RunSet& runs, Report& report) {
   auto& notes = report.notes;
   const Measurements& m = report.measurements;
@@ -90,6 +111,7 @@ void add_notes(const RunSet& runs, Report& report) {
         sampled, 100.0 * lowest));
   }
   coverage_notes(report);
+  team_notes(runs, report);
   if (m.unmeasured_records > 0) {
     notes.push_back(fmt::format("{} region record(s) had no measured execution and were left out",
                                 m.unmeasured_records));

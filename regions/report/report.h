@@ -46,6 +46,13 @@ struct RegionReport {
   const ThreadModel* thread_model(const ModelSet& models, const std::string& input) const;
 };
 
+/// A run whose teams had another size than the thread count it asked for.
+struct TeamMismatch {
+  std::string run_id;
+  int requested = 0;
+  int observed = 0;
+};
+
 struct Report {
   std::string directory;
   std::string version;  ///< ompscale's version and git hash
@@ -53,6 +60,8 @@ struct Report {
   std::vector<RunFile> failed;           ///< excluded from the analysis
   std::vector<RunFile> without_profile;  ///< excluded from the analysis
   RuntimeReport runtime;                 ///< the runtime measured; the native runs' comparison
+  /// Runs whose teams differ from the requested count: analysed at the count the tool saw.
+  std::vector<TeamMismatch> team_mismatches;
   Measurements measurements;
   std::string reference_input;
   std::vector<double> input_sizes;  ///< per input, or empty when unknown

@@ -226,6 +226,11 @@ std::string format_json(const Report& r) {
   for (const RunFile& run : r.without_profile) {
     j["runs"]["without_profile"].push_back(run_json(run));
   }
+  j["runs"]["team_mismatches"] = json::array();
+  for (const TeamMismatch& t : r.team_mismatches) {
+    j["runs"]["team_mismatches"].push_back(
+        {{"run_id", t.run_id}, {"requested", t.requested}, {"observed", t.observed}});
+  }
   j["runtime"] = runtime_json(r.runtime);
   j["thread_counts"] = m.thread_counts;
   j["inputs"] = json::array();

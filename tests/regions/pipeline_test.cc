@@ -159,7 +159,7 @@ class PipelineTest : public ::testing::TestWithParam<Compiler> {
     // Every planned run was analysed: none failed or lost its profile.
     EXPECT_TRUE(j["runs"]["failed"].empty()) << j["runs"].dump();
     EXPECT_TRUE(j["runs"]["without_profile"].empty()) << j["runs"].dump();
-    EXPECT_EQ(j["thread_counts"], Json({1, 2}));
+    EXPECT_EQ(j["thread_counts"], expected_thread_counts_);
     return j;
   }
 
@@ -196,6 +196,7 @@ class PipelineTest : public ::testing::TestWithParam<Compiler> {
   }
 
   fs::path scratch_;
+  Json expected_thread_counts_ = Json({1, 2});  // the team sizes the report places runs at
 };
 
 // ScalOMP 5.2 on our Mandelbrot: the static schedule's imbalance hint predicts what the dynamic
@@ -721,6 +722,33 @@ TEST_P(PipelineTest, ASingleRegionWithSeveralLoopsHasARowPerConstruct) {
         }
         return "";
       });
+}
+
+// Issue 12, defect 5: an application that sets its own thread count (tests/apps/sets_threads.cc:
+// always 2, as XSBench sets the processor count). The runs asked for 1 and 2 threads both had
+// teams of 2: the report places them at 2 threads and warns, naming the runs. Before, the
+// 2-thread run read as a 1-thread one and the scaling was made up.
+TEST_P(PipelineTest, AnApplicationSettingItsOwnThreadCountIsPlacedAtItsTeamsAndFlagged) {
+  expected_thread_counts_ = Json({2});
+  const Json report = scan("sets", {"--reps", "1", "--no-native-runs"}, {"sets_threads"});
+  ASSERT_FALSE(report.is_null());
+  EXPECT_EQ(report["runs"]["team_mismatches"],
+            Json::array({{{"run_id", "t1-r0"}, {"requested", 1}, {"observed", 2}}}));
+  bool warned = false;
+  for (const Json& note : report["notes"]) {
+    const std::string text = note;
+    if (text.find("sets its own thread count") != std::string::npos) {
+      warned = true;
+      EXPECT_THAT(text, HasSubstr("t1-r0 asked for 1, had teams of 2"));
+    }
+  }
+  EXPECT_TRUE(warned) << report["notes"];
+  const std::vector<const Json*> regions = parallel_regions(report, "sets_threads.cc");
+  ASSERT_EQ(regions.size(), 1u);
+  const Json* two = point_at(*series_at(*regions[0]), 2);
+  ASSERT_NE(two, nullptr);
+  EXPECT_EQ((*two)["repetitions"], 2);  // both runs, at the size their teams had
+  EXPECT_EQ(point_at(*series_at(*regions[0]), 1), nullptr);
 }
 
 INSTANTIATE_TEST_SUITE_P(Builds, PipelineTest, ::testing::Values(Compiler::gnu, Compiler::llvm),
