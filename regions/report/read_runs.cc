@@ -402,7 +402,7 @@ RunSet read_run_directory(const std::string& directory) {
     RunFile run = parse_run_file(read_input(p.string()), p.string());
     if (run.native) {
       set.native.push_back(std::move(run));
-    } else if (run.failed) {
+    } else if (run.failed && !run.profile) {
       set.failed.push_back(std::move(run));
     } else if (!run.profile) {
       set.without_profile.push_back(std::move(run));

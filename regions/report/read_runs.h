@@ -156,8 +156,10 @@ struct RunFile {
 /// The run files of one directory, by what the report can use them for.
 struct RunSet {
   std::string directory;
-  std::vector<RunFile> usable;           ///< status ok with a profile
-  std::vector<RunFile> failed;           ///< status failed: listed, not analysed
+  /// With a profile: status ok, or failed (an unexpected exit status, a signal) after the tool
+  /// wrote its whole profile at finalize: analysed, and listed with their exit status.
+  std::vector<RunFile> usable;
+  std::vector<RunFile> failed;           ///< status failed without a profile: listed only
   std::vector<RunFile> without_profile;  ///< status ok but the tool wrote no profile
   std::vector<RunFile> native;  ///< on the application's own runtime (no tool): wall, CPU time
 };

@@ -183,6 +183,11 @@ Report build_report(const RunSet& runs, const ReportOptions& options) {
   report.failed = runs.failed;
   report.without_profile = runs.without_profile;
   for (RunFile& r : report.failed) r.profile.reset();  // never analysed: no need to keep
+  for (const RunFile& run : runs.usable) {
+    if (!run.failed) continue;
+    report.exited_unexpectedly.push_back(run);
+    report.exited_unexpectedly.back().profile.reset();
+  }
   report.options = options;
   report.measurements = aggregate(runs.usable);
   const Measurements& m = report.measurements;

@@ -59,6 +59,9 @@ struct Report {
   std::size_t usable_runs = 0;
   std::vector<RunFile> failed;           ///< excluded from the analysis
   std::vector<RunFile> without_profile;  ///< excluded from the analysis
+  /// Analysed runs recorded as failed (another exit status than expected, a signal) whose
+  /// profile is complete; their profiles are not kept here.
+  std::vector<RunFile> exited_unexpectedly;
   RuntimeReport runtime;                 ///< the runtime measured; the native runs' comparison
   /// Runs whose teams differ from the requested count: analysed at the count the tool saw.
   std::vector<TeamMismatch> team_mismatches;

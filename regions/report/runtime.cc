@@ -33,7 +33,7 @@ std::vector<NativeComparison> compare(const RunSet& runs, const Measurements& m)
   std::map<std::pair<int, int>, std::pair<std::vector<double>, std::vector<double>>> by_config;
   std::map<std::pair<int, int>, std::string> inputs;
   for (const RunFile& run : runs.native) {
-    if (run.failed) continue;
+    if (run.signal || run.wall_ns <= 0.0) continue;  // cut short: no time to compare
     const std::pair<int, int> key{run.input_index, run.threads};
     by_config[key].first.push_back(run.wall_ns * kSeconds);
     by_config[key].second.push_back(run.cpu_ns * kSeconds);
@@ -91,7 +91,10 @@ void find(RuntimeReport& out, const std::string& reference_input) {
 }  // namespace
 
 std::string measured_runtime_words(const RuntimeReport& runtime) {
-  std::string out = runtime.library.empty() ? "an OpenMP runtime" : basename(runtime.library);
+  // A wrapper script's runs name no library: the runtime's own version tells it.
+  std::string out = !runtime.library.empty()                           ? basename(runtime.library)
+                    : runtime.version.find("LLVM") != std::string::npos ? "libomp"
+                                                                        : "an OpenMP runtime";
   if (!runtime.version.empty()) out += fmt::format(" ({})", runtime.version);
   if (runtime.gomp_abi) {
     out +=

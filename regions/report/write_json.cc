@@ -226,6 +226,10 @@ std::string format_json(const Report& r) {
   for (const RunFile& run : r.without_profile) {
     j["runs"]["without_profile"].push_back(run_json(run));
   }
+  j["runs"]["exited_unexpectedly"] = json::array();
+  for (const RunFile& run : r.exited_unexpectedly) {
+    j["runs"]["exited_unexpectedly"].push_back(run_json(run));
+  }
   j["runs"]["team_mismatches"] = json::array();
   for (const TeamMismatch& t : r.team_mismatches) {
     j["runs"]["team_mismatches"].push_back(

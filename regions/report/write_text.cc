@@ -45,6 +45,13 @@ void runs_section(const Report& r, std::string& out) {
                      r.usable_runs, fmt::join(m.thread_counts, ", "),
                      input_words("; input(s) ", inputs_list(m)), r.failed.size(),
                      r.without_profile.size());
+  for (const RunFile& run : r.exited_unexpectedly) {
+    out += fmt::format("  analysed though it {}: {} (its profile is complete; --expect-exit N names "
+                       "the status a run ends with)\n",
+                       run.signal ? fmt::format("ended by signal {}", *run.signal)
+                                  : fmt::format("exited with status {}", run.exit_status.value_or(-1)),
+                       run.run_id);
+  }
   for (const RunFile& run : r.failed) {
     std::string how = run.signal ? fmt::format("signal {}", *run.signal)
                                  : fmt::format("exit status {}", run.exit_status.value_or(-1));

@@ -55,6 +55,9 @@ int run_command(int argc, char** argv) {
                  "NAME(COUNT) or an explicit list (default: as inherited)");
   app.add_option("--reps", o.reps, "Runs per input and thread count (interleaved)")
       ->capture_default_str();
+  app.add_option("--expect-exit", o.expect_exit,
+                 "The exit status of a successful run (default 0); others are recorded as failed")
+      ->capture_default_str();
   app.add_option("--timeout", o.timeout_seconds,
                  "Seconds after which a run is killed and recorded as failed (0: no limit)")
       ->capture_default_str();

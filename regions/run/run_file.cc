@@ -35,12 +35,12 @@ std::string signal_name(int number) {
 
 }  // namespace
 
-bool run_succeeded(const LaunchResult& launch) {
-  return launch.end == LaunchResult::End::exited && launch.exit_status == 0;
+bool run_succeeded(const LaunchResult& launch, int expected) {
+  return launch.end == LaunchResult::End::exited && launch.exit_status == expected;
 }
 
-const char* run_status(const LaunchResult& launch) {
-  return run_succeeded(launch) ? "ok" : "failed";
+const char* run_status(const LaunchResult& launch, int expected) {
+  return run_succeeded(launch, expected) ? "ok" : "failed";
 }
 
 json run_file_json(const RunRecord& record) {
@@ -59,7 +59,8 @@ json run_file_json(const RunRecord& record) {
   file["places"] = optional_string(record.places);
   file["oversubscribed"] = run.oversubscribed;
   file["started"] = record.started;
-  file["status"] = run_status(launch);
+  file["status"] = run_status(launch, record.expected_exit);
+  file["expected_exit_status"] = record.expected_exit;
   const bool exited = launch.end == LaunchResult::End::exited;
   const bool exec_failed = launch.end == LaunchResult::End::exec_failed;
   file["exit_status"] = exited ? json(launch.exit_status) : exec_failed ? json(127) : json(nullptr);
@@ -75,6 +76,7 @@ json run_file_json(const RunRecord& record) {
       {"library", record.runtime_library.empty() ? json(nullptr) : json(record.runtime_library)},
       {"gomp_abi", record.gomp_abi}};
   file["native"] = record.native;
+  if (record.process_tree_shim) file["runtime"]["process_tree_shim"] = true;
 
   if (record.energy_reason.empty()) {
     file["energy"] = {{"available", true}, {"skipped", record.energy.skipped}};

@@ -28,6 +28,9 @@ struct RunOptions {
   /// Runs per (input, thread count). Repetitions are the outermost loop, so a slow phase of the
   /// machine spreads over all configurations instead of hitting one.
   int reps = 1;
+  /// The exit status a successful run ends with (XSBench and RSBench exit 1 on any non-default
+  /// input); runs ending otherwise are recorded as failed (their profiles are kept).
+  int expect_exit = 0;
   /// Seconds after which a run's process group is killed (recorded as failed); 0 = no limit.
   double timeout_seconds = 0;
 

@@ -70,6 +70,10 @@ struct Executable {
   bool dynamic = false;
   std::string runtime_library;
   std::string native_library;  // GCC binaries: the libgomp their native runs load
+  // Not an ELF binary (a wrapper script): what it starts cannot be checked beforehand, so the
+  // GOMP shim goes on the library path of the whole process tree (a GCC binary it runs then
+  // loads libomp and the tool; one needing libgomp-only symbol versions fails to load).
+  bool script = false;
 };
 
 std::optional<std::string> environment_value(const std::vector<std::string>& env,
@@ -140,6 +144,8 @@ std::map<std::string, Executable> inspect_executables(const std::vector<PlannedR
     if (const std::optional<ElfDynamicInfo> info = read_elf_dynamic_info(executable.path)) {
       executable.dynamic = info->has_interpreter;
       executable.gomp_abi = check_gomp_abi(name, *info, libomp);
+    } else {
+      executable.script = true;
     }
     executables[name] = executable;
   }
@@ -155,7 +161,7 @@ RunSettings settings_for(const SweepContext& context, const Executable& executab
   settings.places = context.options.places;
   settings.tool = context.tool;
   settings.profile = profile;
-  settings.gomp_shim = executable.gomp_abi ? context.shim : "";
+  settings.gomp_shim = executable.gomp_abi || executable.script ? context.shim : "";
   settings.tsc_hz = context.tsc_hz;
   settings.raw_locations = true;  // resolved here after the run (ProfileLocations)
   return settings;
@@ -207,6 +213,8 @@ RunRecord make_run(const SweepContext& context, const PlannedRun& run, const Exe
   record.runtime_library = run.native ? executable.native_library : executable.runtime_library;
   record.gomp_abi = executable.gomp_abi && !run.native;
   record.native = run.native;
+  record.expected_exit = context.options.expect_exit;
+  record.process_tree_shim = executable.script && !run.native;
   record.tool = context.tool;
   record.log = run.id + ".log";
   record.openmp_environment = openmp_variables(launch.env);
@@ -336,7 +344,7 @@ int run_sweep(const RunOptions& options) {
   const TempDir scratch;
   context.scratch = scratch.path();
   if (std::any_of(executables.begin(), executables.end(),
-                  [](const auto& e) { return e.second.gomp_abi; })) {
+                  [](const auto& e) { return e.second.gomp_abi || e.second.script; })) {
     context.shim = scratch.path() + "/gomp";
     make_gomp_shim(context.shim, libomp);
   }
@@ -367,7 +375,7 @@ int run_sweep(const RunOptions& options) {
     write_output((fs::path(options.output_dir) / (run->id + ".json")).string(),
                  run_file_json(record).dump(2) + "\n");
     ++done;
-    if (!run_succeeded(record.launch)) {
+    if (!run_succeeded(record.launch, options.expect_exit)) {
       ++failed;
       progress.clear();
       std::fprintf(stderr, "ompscan: %s failed: %s (output in %s/%s)\n", run->id.c_str(),

@@ -751,6 +751,50 @@ TEST_P(PipelineTest, AnApplicationSettingItsOwnThreadCountIsPlacedAtItsTeamsAndF
   EXPECT_EQ(point_at(*series_at(*regions[0]), 1), nullptr);
 }
 
+// Issue 12, defect 9: an application that does its work and exits 1 (tests/apps/exits_one.cc, as
+// XSBench and RSBench do on any non-default input). Its profiles are complete: the runs are
+// analysed and listed with their exit status; --expect-exit 1 makes them ordinary runs. Before,
+// the report said "no usable runs".
+TEST_P(PipelineTest, RunsExitingOneAreAnalysedAndTheStatusCanBeExpected) {
+  const Json report = scan("exits", {"--reps", "1", "--no-native-runs"}, {"exits_one"});
+  ASSERT_FALSE(report.is_null());
+  ASSERT_EQ(report["runs"]["exited_unexpectedly"].size(), 2u) << report["runs"];
+  for (const Json& run : report["runs"]["exited_unexpectedly"]) EXPECT_EQ(run["exit_status"], 1);
+  EXPECT_EQ(report["runs"]["analysed"], 2);
+  EXPECT_EQ(parallel_regions(report, "exits_one.cc").size(), 1u);
+
+  const Json expected =
+      scan("expected", {"--reps", "1", "--no-native-runs", "--expect-exit", "1"}, {"exits_one"});
+  ASSERT_FALSE(expected.is_null());
+  EXPECT_TRUE(expected["runs"]["exited_unexpectedly"].empty());
+  for (const Json& file : run_files("expected")) {
+    EXPECT_EQ(file["status"], "ok");
+    EXPECT_EQ(file["expected_exit_status"], 1);
+  }
+}
+
+// Issue 12, defect 9: a wrapper script that starts the application: the GOMP shim and the tool
+// reach the whole process tree, so a GCC build run by the script is measured on libomp. Before,
+// it ran on libgomp and every run was "without profile".
+TEST_P(PipelineTest, AWrapperScriptsApplicationIsMeasured) {
+  const fs::path script = scratch_ / "wrapper.sh";
+  test_support::spit(script, "#!/bin/sh\nexec " + app("mandelbrot") + " \"$@\"\n");
+  fs::permissions(script, fs::perms::owner_all);
+  // scan() puts the application's directory in front; the script is run by its own path.
+  const test_support::Outcome ran = test_support::run_program(
+      {OMPSCALE_OMPSCAN_BIN, "run", "--threads", "1,2", "--progress", "never", "--tool",
+       OMPSCALE_OMPSCAN_TOOL, "-o", runs_dir("wrapped").string(), "--", script.string(), "300",
+       "static"},
+      scratch_);
+  ASSERT_EQ(ran.status, 0) << ran.err;
+  const std::vector<Json> files = run_files("wrapped");
+  ASSERT_EQ(files.size(), 2u);
+  for (const Json& file : files) {
+    EXPECT_TRUE(file["profile"].is_object()) << file["profile_error"];
+    EXPECT_EQ(file["runtime"].value("process_tree_shim", false), true);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Builds, PipelineTest, ::testing::Values(Compiler::gnu, Compiler::llvm),
                          [](const auto& info) { return compiler_name(info.param); });
 
