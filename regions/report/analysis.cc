@@ -244,6 +244,20 @@ void add_hints(const Region& region, const RegionPoint& at, const PointAnalysis&
                    [](const Hint& a, const Hint& b) { return a.gain > b.gain; });
 }
 
+// A thread waiting for a CPU looks like a thread the team waits for (imbalance, task waits),
+// a slow barrier or lock, or lost time nothing explains: at a time-shared point such hints
+// would blame the application for the scheduler.
+bool time_sharing_inflates(HintKind kind) {
+  return kind != HintKind::kLockAlgorithm && kind != HintKind::kSerial;
+}
+
+void withhold_waiting_hints(SeriesAnalysis& s) {
+  std::vector<Hint> kept;
+  for (Hint& h : s.hints) (time_sharing_inflates(h.kind) ? s.withheld : kept).push_back(h);
+  s.hints = std::move(kept);
+  for (ConstructAnalysis& c : s.constructs) c.hints.clear();  // all about waiting
+}
+
 }  // namespace
 
 CategoryCosts categories(const RegionCosts& c) {
@@ -304,6 +318,7 @@ SeriesAnalysis analyse_region(const Region& region, const std::string& input,
     p.time_max = rp->time_max;
     p.spread = rp->spread();
     p.time_se = rp->costs.time_se;
+    p.time_shared = rp->time_shared;
     p.executions = rp->costs.executions;
     p.sampling_ratio = rp->costs.sampling_ratio();
     p.cost = categories(rp->costs);
@@ -333,6 +348,7 @@ SeriesAnalysis analyse_region(const Region& region, const std::string& input,
   }
   add_hints(region, *measured.back(), ref, options, out);
   out.constructs = analyse_constructs(measured, options);
+  if (ref.time_shared) withhold_waiting_hints(out);
   return out;
 }
 

@@ -57,6 +57,9 @@ struct PointAnalysis {
   /// Standard error of `time` from sampling (0: every execution measured, or unknown); the 95%
   /// confidence interval of the scaled total is time +- 1.96 time_se.
   double time_se = 0.0;
+  /// Every repetition at this point was time-shared (fewer CPUs than threads): its waiting
+  /// costs are partly the scheduler's.
+  bool time_shared = false;
   double executions = 0.0;
   double sampling_ratio = 1.0;
   double speedup = 0.0;
@@ -123,6 +126,9 @@ struct SeriesAnalysis {
   int reference_threads = 0;          ///< the largest thread count: where hints and the gain apply
   std::vector<PointAnalysis> points;  ///< ascending threads
   std::vector<Hint> hints;            ///< largest gain first
+  /// Hints the reference point's time sharing makes unreliable (waiting for a CPU looks like
+  /// imbalance, slow barriers, contention): kept out of `hints`, listed for the record.
+  std::vector<Hint> withheld;
   LockClass lock_class = LockClass::kNone;
   /// The constructs inside the region, in order of first execution (parallel regions whose
   /// profiles have them).

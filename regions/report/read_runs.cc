@@ -369,6 +369,12 @@ RunFile parse_run_file(std::string_view content, const std::string& path) {
     if (const json* n = find(doc, "native"); n != nullptr && n->is_boolean()) {
       run.native = n->get<bool>();
     }
+    if (const json* sharing = object_field(doc, "time_sharing", "")) {
+      if (const json* t = find(*sharing, "time_shared"); t != nullptr && t->is_boolean()) {
+        run.time_shared = t->get<bool>();
+      }
+      run.time_sharing_reason = text(*sharing, "reason", "time_sharing");
+    }
     run.profile_error = text(doc, "profile_error", "");
     if (const json* profile = find(doc, "profile"); profile != nullptr && !profile->is_null()) {
       run.profile = read_profile(*profile);

@@ -149,6 +149,9 @@ struct RunFile {
   std::string runtime_library;  ///< runtime.library: the OpenMP runtime the loader mapped
   bool gomp_abi = false;        ///< a GCC binary run on libomp's GOMP ABI
   bool native = false;          ///< on the application's own runtime, without the tool
+  /// Fewer CPUs than threads during the run (time_sharing.time_shared), and why.
+  bool time_shared = false;
+  std::string time_sharing_reason;
   std::optional<Profile> profile;
   std::string profile_error;
 };

@@ -64,6 +64,7 @@ struct Accumulator {
     RegionCosts costs;
     std::vector<LockSite> locks;
     std::vector<ConstructCosts> constructs;
+    bool time_shared = false;
   };
   std::vector<Run> runs;
   std::set<std::string> schedules;
@@ -110,12 +111,22 @@ void divide_costs(RegionCosts& c, double n) {
 // slow repetition's costs exceed the time of the typical one.
 RegionPoint combine_repetitions(const Accumulator& acc) {
   RegionPoint p;
-  p.repetitions = static_cast<int>(acc.runs.size());
-  for (const Accumulator::Run& run : acc.runs) p.times.push_back(run.costs.time);
+  // Time-shared repetitions measure the scheduler: left out when there are others.
+  const bool any_alone = std::any_of(acc.runs.begin(), acc.runs.end(),
+                                     [](const Accumulator::Run& r) { return !r.time_shared; });
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < acc.runs.size(); ++i) {
+    if (any_alone && acc.runs[i].time_shared) {
+      ++p.time_shared_left_out;
+      continue;
+    }
+    order.push_back(i);
+    p.times.push_back(acc.runs[i].costs.time);
+  }
+  p.time_shared = !any_alone;
+  p.repetitions = static_cast<int>(order.size());
   p.time_min = stats::min(p.times);
   p.time_max = stats::max(p.times);
-  std::vector<std::size_t> order(acc.runs.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return acc.runs[a].costs.time < acc.runs[b].costs.time;
   });
@@ -318,6 +329,7 @@ Measurements aggregate(const std::vector<RunFile>& runs) {
       }
       Accumulator& acc = accumulators[key][config];
       Accumulator::Run& entry = acc.runs.emplace_back();
+      entry.time_shared = run.time_shared;
       entry.costs =
           run_costs(record, &entry.locks, calibration.factor(record.id), &entry.constructs);
       for (const LoopRecord& loop : record.loops) acc.schedules.insert(loop.schedule);

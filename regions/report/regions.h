@@ -79,6 +79,10 @@ struct RegionPoint {
   std::vector<LockSite> locks;
   std::vector<ConstructCosts> constructs;  ///< in order of first execution
   std::vector<std::string> schedules;  ///< loop schedules the runtime reported
+  /// Every repetition combined was time-shared (fewer CPUs than threads); repetitions that were
+  /// are left out when others were not (`time_shared_left_out` of them).
+  bool time_shared = false;
+  int time_shared_left_out = 0;
   /// Measured through libomp's GOMP ABI (a GCC build): its static loops call no runtime
   /// function, so OMPT sees none of them and `schedules` lists only the others.
   bool gomp_abi = false;

@@ -89,6 +89,32 @@ void team_notes(const RunSet& runs, Report& report) {
       report.team_mismatches.size() > named.size() ? "; ..." : ""));
 }
 
+// Runs that had fewer CPUs than threads: named, and what the report did about them.
+void time_sharing_notes(const RunSet& runs, Report& report) {
+  std::size_t shared = 0;
+  for (const RunFile& run : runs.usable) {
+    if (!run.time_shared) continue;
+    if (++shared <= 6) {
+      report.time_shared_runs.push_back(
+          fmt::format("time-shared: {}: {}", run.run_id, run.time_sharing_reason));
+    }
+  }
+  if (shared == 0) return;
+  if (shared > 6) {
+    report.time_shared_runs.push_back(fmt::format("time-shared: {} more run(s)", shared - 6));
+  }
+  int left_out = 0;
+  for (const Region& region : report.measurements.regions) {
+    for (const RegionPoint& p : region.points) left_out += p.time_shared_left_out;
+  }
+  report.notes.push_back(fmt::format(
+      "{} of {} run(s) were time-shared (fewer CPUs free than threads: other load, steal, or "
+      "the affinity mask): their waiting is partly the scheduler's. Where other repetitions were "
+      "not, they were left out ({} region point(s)); where all were, the hints that waiting for "
+      "a CPU inflates (imbalance, barriers, contention, task waits, unexplained) are withheld",
+      shared, runs.usable.size(), left_out));
+}
+
 void add_notes(const RunSet& runs, Report& report) {
   auto& notes = report.notes;
   const Measurements& m = report.measurements;
@@ -112,6 +138,7 @@ void add_notes(const RunSet& runs, Report& report) {
   }
   coverage_notes(report);
   team_notes(runs, report);
+  time_sharing_notes(runs, report);
   if (m.unmeasured_records > 0) {
     notes.push_back(fmt::format("{} region record(s) had no measured execution and were left out",
                                 m.unmeasured_records));

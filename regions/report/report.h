@@ -65,6 +65,9 @@ struct Report {
   RuntimeReport runtime;                 ///< the runtime measured; the native runs' comparison
   /// Runs whose teams differ from the requested count: analysed at the count the tool saw.
   std::vector<TeamMismatch> team_mismatches;
+  /// The time-shared runs, one line each ("t2-r0 time-shared: 0.27 of 2 CPUs free ..."), at most
+  /// a few, then a count.
+  std::vector<std::string> time_shared_runs;
   Measurements measurements;
   std::string reference_input;
   std::vector<double> input_sizes;  ///< per input, or empty when unknown

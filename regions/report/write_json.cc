@@ -27,6 +27,7 @@ json point_json(const PointAnalysis& p, bool with_split) {
             {"time_max_s", p.time_max}, {"spread", p.spread},
             {"speedup", p.speedup},     {"efficiency", p.efficiency},
             {"lost_s", p.lost},         {"potential_gain_s", p.potential_gain}};
+  j["time_shared"] = p.time_shared;
   if (p.time_se > 0.0) {  // sampled: the 95% confidence interval of the scaled total
     j["time_se_s"] = p.time_se;
     j["time_ci95_s"] = {p.time - 1.96 * p.time_se, p.time + 1.96 * p.time_se};
@@ -87,6 +88,8 @@ json series_json(const SeriesAnalysis& s, bool with_split) {
     j["constructs"] = json::array();
     for (const ConstructAnalysis& c : s.constructs) j["constructs"].push_back(construct_json(c));
     j["lock_class"] = to_string(s.lock_class);
+    j["withheld_hints"] = json::array();
+    for (const Hint& h : s.withheld) j["withheld_hints"].push_back(hint_json(h));
     j["hints"] = json::array();
     for (const Hint& h : s.hints) {
       j["hints"].push_back({{"kind", to_string(h.kind)},
@@ -230,6 +233,7 @@ std::string format_json(const Report& r) {
   for (const RunFile& run : r.exited_unexpectedly) {
     j["runs"]["exited_unexpectedly"].push_back(run_json(run));
   }
+  j["runs"]["time_shared"] = r.time_shared_runs;
   j["runs"]["team_mismatches"] = json::array();
   for (const TeamMismatch& t : r.team_mismatches) {
     j["runs"]["team_mismatches"].push_back(

@@ -39,6 +39,27 @@ std::string input_words(const std::string& before, const std::string& input) {
   return input.empty() ? "" : before + input;
 }
 
+// `text` in lines of at most 100 columns, broken between words: the first line starts with
+// `first`, the others with `rest`.
+std::string wrapped(const std::string& text, const std::string& first, const std::string& rest) {
+  constexpr std::size_t kWidth = 100;
+  std::string out, line = first;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find(' ', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(at, end - at);
+    const bool empty = line.size() == (out.empty() ? first : rest).size();
+    if (!empty && line.size() + 1 + word.size() > kWidth) {
+      out += line + "\n";
+      line = rest;
+    }
+    line += (line.size() == (out.empty() ? first : rest).size() ? "" : " ") + word;
+    at = end + 1;
+  }
+  return out + line + "\n";
+}
+
 void runs_section(const Report& r, std::string& out) {
   const Measurements& m = r.measurements;
   out += fmt::format("Runs: {} analysed (threads {}{}), {} failed, {} without profile\n",
@@ -62,27 +83,7 @@ void runs_section(const Report& r, std::string& out) {
     out += fmt::format("  without profile (excluded): {}{}\n", run.run_id,
                        run.profile_error.empty() ? "" : ": " + run.profile_error);
   }
-}
-
-// `text` in lines of at most 100 columns, broken between words: the first line starts with
-// `first`, the others with `rest`.
-std::string wrapped(const std::string& text, const std::string& first, const std::string& rest) {
-  constexpr std::size_t kWidth = 100;
-  std::string out, line = first;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t end = text.find(' ', at);
-    if (end == std::string::npos) end = text.size();
-    const std::string word = text.substr(at, end - at);
-    const bool empty = line.size() == (out.empty() ? first : rest).size();
-    if (!empty && line.size() + 1 + word.size() > kWidth) {
-      out += line + "\n";
-      line = rest;
-    }
-    line += (line.size() == (out.empty() ? first : rest).size() ? "" : " ") + word;
-    at = end + 1;
-  }
-  return out + line + "\n";
+  for (const std::string& line : r.time_shared_runs) out += wrapped(line, "  ", "    ");
 }
 
 // The runtime measured, and the application on its own runtime (regions/report/runtime.h).
@@ -248,10 +249,19 @@ void region_section(const Report& r, const RegionReport& rr, std::size_t rank, s
         "its cost at {} thread(s); they add up to 'lost')\n",
         s.base_threads);
   }
-  if (s.hints.empty()) {
+  if (!s.withheld.empty()) {
+    std::vector<std::string> kinds;
+    for (const Hint& h : s.withheld) kinds.push_back(fmt::format("{} {} s", to_string(h.kind), secs(h.gain)));
+    out += wrapped(fmt::format("Hints withheld at {} threads: every run there was time-shared (fewer "
+                               "CPUs than threads), and waiting for a CPU looks like imbalance, "
+                               "slow barriers and contention: {}.",
+                               s.reference_threads, fmt::join(kinds, ", ")),
+                   "  ", "    ");
+  }
+  if (s.hints.empty() && s.withheld.empty()) {
     out += fmt::format("  No hint: no cause costs {}% of the region's time at {} threads.\n",
                        percent(r.options.analysis.min_hint_fraction), s.reference_threads);
-  } else {
+  } else if (!s.hints.empty()) {
     out +=
         fmt::format("  Hints at {} threads (predicted gain -> time after):\n", s.reference_threads);
     std::size_t i = 0;

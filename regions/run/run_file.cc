@@ -71,7 +71,17 @@ json run_file_json(const RunRecord& record) {
   file["wall_ns"] = launch.wall_ns;
   file["cpu"] = {{"user_ns", launch.user_ns},
                  {"system_ns", launch.system_ns},
-                 {"max_rss_kib", launch.max_rss_kib}};
+                 {"max_rss_kib", launch.max_rss_kib},
+                 {"minor_faults", launch.minor_faults},
+                 {"involuntary_switches", launch.involuntary_switches}};
+  const TimeSharing& sharing = record.time_sharing;
+  file["time_sharing"] = {{"known", sharing.known},
+                          {"cpus_allowed", sharing.cpus_allowed},
+                          {"others_cpu_s", sharing.others_cpu_s},
+                          {"steal_s", sharing.steal_s},
+                          {"cpus_free", sharing.cpus_free},
+                          {"time_shared", sharing.time_shared},
+                          {"reason", sharing.reason}};
   file["runtime"] = {
       {"library", record.runtime_library.empty() ? json(nullptr) : json(record.runtime_library)},
       {"gomp_abi", record.gomp_abi}};

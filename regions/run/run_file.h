@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "regions/run/cpu_share.h"
 #include "regions/run/launcher.h"
 #include "regions/run/plan.h"
 #include "regions/run/rapl.h"
@@ -32,6 +33,7 @@ struct RunRecord {
   int expected_exit = 0;        // --expect-exit
   bool process_tree_shim = false;  // APP is not an ELF binary: the shim for all it starts
 
+  TimeSharing time_sharing;   // whether the run had its CPUs
   std::string energy_reason;  // "" when energy was measured
   EnergyReading energy;
   std::string counters_reason;  // "" when the counters were read

@@ -225,9 +225,11 @@ RunRecord make_run(const SweepContext& context, const PlannedRun& run, const Exe
   const auto started = std::chrono::steady_clock::now();
   std::unique_ptr<PerfCounters> counters;
   LaunchHooks hooks;
+  CpuShare share;
   hooks.attach = [&](pid_t pid) {
     counters = std::make_unique<PerfCounters>(pid, hardware_events());
     if (rapl.available()) rapl.start();
+    share.start();
   };
   hooks.tick = [&] {
     if (rapl.available()) rapl.sample();
@@ -241,6 +243,10 @@ RunRecord make_run(const SweepContext& context, const PlannedRun& run, const Exe
     return record;
   }
 
+  record.time_sharing =
+      share.stop(run.threads, static_cast<double>(record.launch.wall_ns) * 1e-9,
+                 static_cast<double>(record.launch.user_ns + record.launch.system_ns) * 1e-9,
+                 record.launch.involuntary_switches);
   if (rapl.available()) {
     record.energy = rapl.stop();
     if (record.energy.joules.empty())

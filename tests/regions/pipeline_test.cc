@@ -113,8 +113,14 @@ class PipelineTest : public ::testing::TestWithParam<Compiler> {
         fs::temp_directory_path() / ("ompscan-pipeline-" + std::to_string(getpid()) + "-" + name);
     fs::remove_all(scratch_);
     fs::create_directories(scratch_);
+    // The machine's other load does not mark runs time-shared (only an affinity mask does):
+    // these tests are about what the application does.
+    setenv("OMPSCAN_PROC_STAT", OMPSCALE_TEST_DATA "/proc_stat/quiet", 1);
   }
-  void TearDown() override { fs::remove_all(scratch_); }
+  void TearDown() override {
+    unsetenv("OMPSCAN_PROC_STAT");
+    fs::remove_all(scratch_);
+  }
 
   std::string app(const std::string& name) const {
     return (fs::path(GetParam() == Compiler::gnu ? OMPSCALE_APPS_GNU_DIR : OMPSCALE_APPS_LLVM_DIR) /
@@ -793,6 +799,42 @@ TEST_P(PipelineTest, AWrapperScriptsApplicationIsMeasured) {
     EXPECT_TRUE(file["profile"].is_object()) << file["profile_error"];
     EXPECT_EQ(file["runtime"].value("process_tree_shim", false), true);
   }
+}
+
+// Issue 12, defect 11: a run with fewer CPUs than threads (here one CPU for 2 threads, through
+// the affinity mask `taskset -c 0`; on a loaded machine, other processes' CPU time and steal
+// count too) is marked time-shared, and the hints waiting for a CPU inflates are withheld at its
+// thread count. Before, the report advised schedules and wait policies for time sharing.
+TEST_P(PipelineTest, ATimeSharedRunIsMarkedAndItsWaitingMakesNoHint) {
+  const test_support::Outcome ran = test_support::run_program(
+      {"/usr/bin/taskset", "-c", "0", OMPSCALE_OMPSCAN_BIN, "run", "--threads", "1,2",
+       "--progress", "never", "--no-native-runs", "--tool", OMPSCALE_OMPSCAN_TOOL, "-o",
+       runs_dir("shared").string(), "--", app("mandelbrot"), "300", "static"},
+      scratch_);
+  ASSERT_EQ(ran.status, 0) << ran.err;
+  for (const Json& file : run_files("shared")) {
+    EXPECT_EQ(file["time_sharing"]["cpus_allowed"], 1);
+    EXPECT_EQ(file["time_sharing"]["time_shared"], file["threads"] == 2) << file["time_sharing"];
+  }
+  const test_support::Outcome reported = test_support::run_program(
+      {OMPSCALE_OMPSCAN_BIN, "report", runs_dir("shared").string(), "--format", "json"}, scratch_);
+  ASSERT_EQ(reported.status, 0) << reported.err;
+  const Json report = Json::parse(reported.out);
+  ASSERT_EQ(report["runs"]["time_shared"].size(), 1u);
+  EXPECT_THAT(report["runs"]["time_shared"][0].get<std::string>(),
+              HasSubstr("t2-r0: 1 CPU(s) allowed for 2 threads"));
+  const std::vector<const Json*> regions = parallel_regions(report, "mandelbrot.cc");
+  ASSERT_EQ(regions.size(), 1u);
+  const Json& series = *series_at(*regions[0]);
+  EXPECT_EQ((*point_at(series, 2))["time_shared"], true);
+  EXPECT_EQ((*point_at(series, 1))["time_shared"], false);
+  for (const Json& hint : series["hints"]) {
+    EXPECT_TRUE(hint["kind"] == "lock-algorithm" || hint["kind"] == "serial") << hint;
+  }
+  // The static schedule's imbalance is there, but not advised on.
+  bool withheld = false;
+  for (const Json& hint : series["withheld_hints"]) withheld = withheld || hint["kind"] == "imbalance";
+  EXPECT_TRUE(withheld) << series["withheld_hints"];
 }
 
 INSTANTIATE_TEST_SUITE_P(Builds, PipelineTest, ::testing::Values(Compiler::gnu, Compiler::llvm),
