@@ -147,7 +147,8 @@ void add_notes(const RunSet& runs, Report& report) {
   double dropped = 0.0;
   for (const RunFile& run : runs.usable) {
     oversubscribed += run.oversubscribed ? 1 : 0;
-    dropped += run.profile->dropped_events + run.profile->buffer_full_events;
+    // buffer_full_events are full buffers aggregated while the application ran: nothing lost.
+    dropped += run.profile->dropped_events;
   }
   if (oversubscribed > 0) {
     notes.push_back(fmt::format(
@@ -155,7 +156,9 @@ void add_notes(const RunSet& runs, Report& report) {
   }
   if (dropped > 0.0) {
     notes.push_back(fmt::format(
-        "the tool dropped {:.0f} event(s) (full buffers): some sums are incomplete", dropped));
+        "the tool dropped {:.0f} event(s) (a full buffer it could no longer aggregate, after "
+        "finalize began or in a fork() child): some sums are incomplete",
+        dropped));
   }
   for (const RegionReport& r : report.regions) {
     // A serial region has no barrier or lock costs: its 'other' is all its (negative) loss.

@@ -513,7 +513,9 @@ TEST_P(ToolProfileEachCompiler, TheApplicationFaultsAsOftenWithTheToolAsWithout)
   without.tool = false;
   const AppRun plain = run(GetParam(), {"heap_churn"}, without);
   ASSERT_EQ(plain.status, 0) << plain.err;
-  const AppRun measured = run(GetParam(), {"heap_churn"});
+  RunOptions with;
+  with.env["OMPSCAN_SAMPLING"] = "all";  // every execution's records: a buffer fills mid-run
+  const AppRun measured = run(GetParam(), {"heap_churn"}, with);
   ASSERT_EQ(measured.status, 0) << measured.err;
   ASSERT_TRUE(measured.profile.has_value());
   // The tool did allocate while the application ran: it aggregated a full buffer.
