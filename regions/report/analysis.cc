@@ -142,36 +142,18 @@ HintText task_idle_hint(const PointAnalysis& p) {
 
 // Imbalance at the barriers of worksharing loops: the schedule advice.
 HintText loop_imbalance_hint(const RegionPoint& at, const PointAnalysis& p) {
-  const std::string schedules = fmt::format("{}", fmt::join(at.schedules, ", "));
-  // Only loops known to be dynamic or guided balance already. "dispatch" (clang's
-  // __kmpc_dispatch_init), "runtime", "auto" and "unknown" may run a static schedule: a
-  // schedule(runtime) loop under OMP_SCHEDULE=static reports "dispatch" or "runtime".
-  const bool dynamic_already =
-      !at.schedules.empty() &&
-      std::all_of(at.schedules.begin(), at.schedules.end(),
-                  [](const std::string& s) { return s == "dynamic" || s == "guided"; });
   HintText out;
   out.problem = fmt::format(
       "load imbalance: threads wait {} on average for the last one at the region's barriers",
       duration(p.cost.imbalance));
-  // GCC computes static schedules inline: through the GOMP ABI only its other loops reach the
-  // runtime, so a GCC build's loops without a reported schedule are static ones, unseen.
-  std::string now = schedules.empty() ? "" : fmt::format(" (schedule now: {})", schedules);
-  if (at.gomp_abi) {
-    now = schedules.empty()
-              ? " (schedule unknown: a GCC build's static loops call no runtime function, so the "
-                "OpenMP tool interface sees none of them)"
-              : fmt::format(" (schedule now: {}; a GCC build's static loops are not seen)",
-                            schedules);
-  }
-  out.advice = dynamic_already && !at.gomp_abi
-                   ? fmt::format("balance the work: smaller chunks, or split the costliest "
-                                 "iterations{}",
-                                 now)
-                   : fmt::format("balance the work: schedule(dynamic) or schedule(guided) on the "
-                                 "region's loop{}",
-                                 now);
+  out.advice = "balance the work: " + balance_advice(at.schedules, at.gomp_abi);
   return out;
+}
+
+bool balances_already(const std::string& schedule) {
+  return schedule.starts_with("dynamic") || schedule.starts_with("guided") ||
+         schedule.find("OMP_SCHEDULE=dynamic") != std::string::npos ||
+         schedule.find("OMP_SCHEDULE=guided") != std::string::npos;
 }
 
 void add_hints(const Region& region, const RegionPoint& at, const PointAnalysis& p,
@@ -259,6 +241,44 @@ void withhold_waiting_hints(SeriesAnalysis& s) {
 }
 
 }  // namespace
+
+std::string balance_advice(const std::vector<std::string>& schedules, bool gomp_abi) {
+  const std::string now = fmt::format("{}", fmt::join(schedules, ", "));
+  // GCC computes static schedules inline: through the GOMP ABI only its other loops reach the
+  // runtime, so a GCC build's loops without a reported schedule are static ones, unseen.
+  const std::string unseen =
+      !gomp_abi ? ""
+      : schedules.empty()
+          ? " (schedule unknown: a GCC build's static loops call no runtime function, so the "
+            "OpenMP tool interface sees none of them)"
+          : " (a GCC build's static loops are not seen)";
+  const auto all = [&](auto predicate) {
+    return !schedules.empty() && std::all_of(schedules.begin(), schedules.end(), predicate);
+  };
+  if (all(balances_already)) {
+    return fmt::format("smaller chunks, or split the costliest iterations (schedule now: {}{})",
+                       now, gomp_abi ? "; a GCC build's static loops are not seen" : "");
+  }
+  if (all([](const std::string& s) { return s.starts_with("runtime"); })) {
+    return fmt::format(
+        "the loop takes its schedule at run time (now: {}): make it dynamic or guided there "
+        "(OMP_SCHEDULE=dynamic, or omp_set_schedule), or write schedule(dynamic) or "
+        "schedule(guided) in the code{}",
+        now, unseen);
+  }
+  const bool any_dispatch = std::find(schedules.begin(), schedules.end(), "dispatch") !=
+                            schedules.end();
+  if (any_dispatch &&
+      all([](const std::string& s) { return s == "dispatch" || balances_already(s); })) {
+    return fmt::format(
+        "the loop's schedule is dispatched (dynamic, guided, runtime or auto: the runtime does not "
+        "say which): if dynamic or guided, smaller chunks or splitting the costliest iterations; "
+        "if runtime, OMP_SCHEDULE=dynamic; if auto, schedule(dynamic) (schedule now: {})",
+        now);
+  }
+  return fmt::format("schedule(dynamic) or schedule(guided) on the region's loop{}{}",
+                     schedules.empty() ? "" : fmt::format(" (schedule now: {})", now), unseen);
+}
 
 CategoryCosts categories(const RegionCosts& c) {
   return {c.imbalance, c.walkthrough, c.startup, c.lock_contention, c.lock_algorithm, c.task_wait};

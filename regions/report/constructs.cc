@@ -141,12 +141,9 @@ std::string seconds_words(double s) {
 // What to do about threads arriving unevenly at this construct's barrier.
 std::string imbalance_advice(const ConstructAnalysis& c) {
   if (c.kind == "loop") {
-    if (c.schedule == "dynamic" || c.schedule == "guided") {
-      return fmt::format("smaller chunks, or split its costliest iterations (schedule now: {})",
-                         c.schedule);
-    }
-    return fmt::format("schedule(dynamic) or schedule(guided) on this loop{}",
-                       c.schedule.empty() ? "" : fmt::format(" (schedule now: {})", c.schedule));
+    return balance_advice(c.schedule.empty() ? std::vector<std::string>{}
+                                             : std::vector<std::string>{c.schedule},
+                          false);
   }
   if (c.kind == "single") {
     return "the others wait while one thread runs the single: nowait if they need not wait for "

@@ -127,12 +127,20 @@ RegionKind read_kind(const json& region, const std::string& where) {
       fmt::format("{}: '{}' is not parallel, manual or serial", child(where, "kind"), kind));
 }
 
+std::string read_schedule(const json& entry, const std::string& where) {
+  const std::string schedule = text(entry, "schedule", where);
+  if (schedule.empty()) return schedule;
+  const json* omp = find(entry, "omp_schedule");
+  const std::string omp_schedule = omp != nullptr ? text(entry, "omp_schedule", where) : "";
+  return schedule_words(schedule, number(entry, "chunk", where), omp ? &omp_schedule : nullptr);
+}
+
 ConstructRecord read_construct(const json& c, const std::string& where) {
   if (!c.is_object()) throw FieldError(fmt::format("{}: expected an object", where));
   ConstructRecord out;
   out.kind = text(c, "kind", where);
   out.location = read_location(object_field(c, "location", where), child(where, "location"));
-  out.schedule = text(c, "schedule", where);
+  out.schedule = read_schedule(c, where);
   if (const json* threads = array(c, "threads", where)) {
     for (std::size_t i = 0; i < threads->size(); ++i) {
       const json& t = (*threads)[i];
@@ -225,8 +233,7 @@ RegionRecord read_region(const json& r, const std::string& where) {
     for (std::size_t i = 0; i < loops->size(); ++i) {
       const std::string at = fmt::format("{}.loops[{}]", where, i);
       if (!(*loops)[i].is_object()) throw FieldError(fmt::format("{}: expected an object", at));
-      region.loops.push_back(
-          {text((*loops)[i], "schedule", at), number((*loops)[i], "executions", at)});
+      region.loops.push_back({read_schedule((*loops)[i], at), number((*loops)[i], "executions", at)});
     }
   }
   if (const json* constructs = array(r, "constructs", where)) {
@@ -294,6 +301,16 @@ std::string_view to_string(RegionKind kind) {
       return "serial";
   }
   return "unknown";
+}
+
+std::string schedule_words(const std::string& schedule, double chunk,
+                           const std::string* omp_schedule) {
+  std::string out = schedule;
+  if (chunk > 0.0) out += fmt::format(",{:.0f}", chunk);
+  if (schedule == "runtime" && omp_schedule != nullptr && !omp_schedule->empty()) {
+    out += fmt::format(" (OMP_SCHEDULE={})", *omp_schedule);
+  }
+  return out;
 }
 
 double sampling_scale(const RegionRecord& region) {

@@ -61,8 +61,13 @@ struct LockRecord {
   double wait_estimate_ns = 0.0;
 };
 
+/// A loop's schedule in words: "dynamic,64", "runtime (OMP_SCHEDULE=guided)", "runtime",
+/// "static", "dispatch" (clang, not decoded), from a profile's loop or construct entry.
+std::string schedule_words(const std::string& schedule, double chunk,
+                           const std::string* omp_schedule);
+
 struct LoopRecord {
-  std::string schedule;
+  std::string schedule;  ///< schedule_words()
   double executions = 0.0;
 };
 
@@ -71,7 +76,7 @@ struct LoopRecord {
 struct ConstructRecord {
   std::string kind;  ///< loop, single, sections, taskloop, ..., barrier, taskwait, taskgroup, end
   Location location;
-  std::string schedule;  ///< loops: as the runtime reported it
+  std::string schedule;  ///< loops: schedule_words()
   struct Thread {
     int thread = 0;
     double executions = 0.0;

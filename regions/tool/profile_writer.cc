@@ -10,6 +10,8 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -174,6 +176,18 @@ Json parallel_threads(const RegionStats& stats) {
   return threads;
 }
 
+// "schedule" (loop_schedule.h), "chunk" when the call passes a known one, and for a
+// schedule(runtime) loop "omp_schedule", the OMP_SCHEDULE of the process when set (the program
+// may also set the schedule itself, with omp_set_schedule).
+void add_schedule(Json& entry, const void* codeptr) {
+  const LoopSchedule schedule = loop_schedule_of(codeptr);
+  entry["schedule"] = schedule.schedule;
+  if (schedule.chunk != 0) entry["chunk"] = schedule.chunk;
+  if (std::strcmp(schedule.schedule, "runtime") == 0) {
+    if (const char* value = std::getenv("OMP_SCHEDULE")) entry["omp_schedule"] = value;
+  }
+}
+
 const char* site_kind_name(std::uint8_t kind) {
   switch (kind) {
     case ompt_work_loop:
@@ -220,7 +234,7 @@ Json constructs_json(const Region& region, const RegionStats& s, const Locations
     if (const CodeLocation* location = locations.find(codeptr)) {
       entry["location"] = location_json(*location);
     }
-    if (kind == ompt_work_loop) entry["schedule"] = loop_schedule(codeptr);
+    if (kind == ompt_work_loop) add_schedule(entry, codeptr);
     Json threads = Json::array();
     const std::size_t count = std::max(work != nullptr ? work->threads.size() : 0,
                                        site != nullptr ? site->threads.size() : 0);
@@ -288,14 +302,14 @@ Json parallel_region(const Region& region, const RegionStats* stats, const Locat
     for (const LoopStats::PerThread& t : loop.threads) {
       if (t.executions > busiest.executions) busiest = t;
     }
-    Json entry = {{"schedule", loop_schedule(loop.codeptr)},
-                  {"executions", busiest.executions},
+    Json entry = {{"executions", busiest.executions},
                   {"construct", loop.type == ompt_work_taskloop ? "taskloop" : "loop"},
                   {"codeptr", hex(loop.codeptr)}};
     if (const CodeLocation* location = locations.find(loop.codeptr)) {
       entry["location"] = location_json(*location);
     }
     entry["iterations"] = busiest.iterations;
+    add_schedule(entry, loop.codeptr);
     loops.push_back(std::move(entry));
   }
   out["loops"] = std::move(loops);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "regions/tool/barrier_phases.h"
+#include "regions/tool/loop_schedule.h"
 #include "regions/tool/record.h"
 #include "regions/tool/sampling.h"
 
@@ -64,6 +65,44 @@ TEST(ToolSampling, DoesNotAliasWithAlternatingExecutions) {
   }
   EXPECT_GT(even, (even + odd) / 3);
   EXPECT_GT(odd, (even + odd) / 3);
+}
+
+// Issue 12, defect 6: the code clang 14 emits before __kmpc_dispatch_init (objdump of
+// tests/apps/llvm/several_loops and mandelbrot): the sched_type in edx, the chunk on the stack.
+TEST(ToolLoopSchedule, DispatchedLoopsScheduleAndChunkAreReadFromTheCall) {
+  const unsigned char dynamic64[] = {
+      0x41, 0xb9, 0x01, 0x00, 0x00, 0x00,        // mov $0x1,%r9d
+      0x48, 0x89, 0xdf,                          // mov %rbx,%rdi
+      0x44, 0x89, 0xfe,                          // mov %r15d,%esi
+      0xba, 0x23, 0x00, 0x00, 0x40,              // mov $0x40000023,%edx: dynamic, nonmonotonic
+      0x31, 0xc9,                                // xor %ecx,%ecx
+      0x6a, 0x40};                               // push $0x40: chunk 64
+  const LoopSchedule a = decode_dispatch(dynamic64, sizeof(dynamic64));
+  EXPECT_STREQ(a.schedule, "dynamic");
+  EXPECT_EQ(a.chunk, 64u);
+  const unsigned char runtime1[] = {
+      0xc7, 0x04, 0x24, 0x01, 0x00, 0x00, 0x00,  // movl $0x1,(%rsp)
+      0x4c, 0x89, 0xf7,                          // mov %r14,%rdi
+      0x89, 0xee,                                // mov %ebp,%esi
+      0xba, 0x25, 0x00, 0x00, 0x40,              // mov $0x40000025,%edx: runtime
+      0x31, 0xc9,                                // xor %ecx,%ecx
+      0x41, 0xb9, 0x01, 0x00, 0x00, 0x00};       // mov $0x1,%r9d
+  const LoopSchedule b = decode_dispatch(runtime1, sizeof(runtime1));
+  EXPECT_STREQ(b.schedule, "runtime");
+  EXPECT_EQ(b.chunk, 0u);  // a runtime schedule's chunk is OMP_SCHEDULE's
+  const unsigned char dynamic4096[] = {
+      0x48, 0xc7, 0x04, 0x24, 0x00, 0x10, 0x00, 0x00,  // movq $0x1000,(%rsp): before edx
+      0x41, 0xb9, 0x01, 0x00, 0x00, 0x00,              // mov $0x1,%r9d
+      0xba, 0x23, 0x00, 0x00, 0x40,                    // mov $0x40000023,%edx
+      0x31, 0xc9};                                     // xor %ecx,%ecx
+  const LoopSchedule c = decode_dispatch(dynamic4096, sizeof(dynamic4096));
+  EXPECT_STREQ(c.schedule, "dynamic");
+  EXPECT_EQ(c.chunk, 4096u);
+  const unsigned char unknown[] = {0xba, 0x07, 0x00, 0x00, 0x00, 0x31, 0xc9};  // edx = 7
+  EXPECT_STREQ(decode_dispatch(unknown, sizeof(unknown)).schedule, "dispatch");
+  EXPECT_STREQ(sched_type_name(0x20000024), "guided");  // monotonic guided
+  EXPECT_STREQ(sched_type_name(34), "static");
+  EXPECT_EQ(sched_type_name(7), nullptr);
 }
 
 TEST(ToolRecord, RegionFieldCarriesTheIdAndTheWeight) {
