@@ -340,10 +340,14 @@ Measurements aggregate(const std::vector<RunFile>& runs) {
   std::set<std::string> labels;
   for (const std::string& key : order) {
     Region region = std::move(regions[key]);
-    // Labels name kernels and plot panels: two regions must not share one.
+    // Labels name kernels and plot panels: two regions must not share one. Copies of one region
+    // the debug info does not tell apart (a GCC inline chain naming one call site for two) are
+    // numbered in order of first execution.
     if (!labels.insert(region.label).second) {
-      region.label += fmt::format(" [{}]", region.key);
-      labels.insert(region.label);
+      const std::string label = region.label;
+      for (int copy = 2; !labels.insert(region.label).second; ++copy) {
+        region.label = fmt::format("{} (copy {})", label, copy);
+      }
     }
     for (const auto& [config, acc] : accumulators[key]) {
       RegionPoint p = combine_repetitions(acc);

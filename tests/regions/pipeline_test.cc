@@ -881,6 +881,46 @@ TEST_P(PipelineTest, ADynamicChunkLoopIsToldSmallerChunks) {
   EXPECT_THAT(advice, ::testing::Not(HasSubstr("schedule(dynamic)")));
 }
 
+// Issue 12, defect 7: a function template's region inlined at two call sites
+// (tests/apps/inlined_region.cc). Labels are short (no full C++ signature), never line 0, and
+// name where each copy was inlined (clang's inline chain has both call sites; GCC's names line 34
+// for both, so its second copy is numbered). Before: the demangled signature, and the second
+// copy got its raw key ("[parallel:inlined_region+0x1f3a]") appended.
+TEST_P(PipelineTest, InlinedRegionsHaveShortNamesWithTheirCallSites) {
+  const Json report = scan("inlined", {"--reps", "1", "--no-native-runs"}, {"inlined_region"});
+  ASSERT_FALSE(report.is_null());
+  std::vector<std::string> labels;
+  for (const Json* r : parallel_regions(report, "inlined_region.cc")) {
+    labels.push_back((*r)["label"]);
+    EXPECT_GT((*r)["location"]["line"].get<int>(), 0);
+  }
+  ASSERT_EQ(labels.size(), 2u);
+  std::sort(labels.begin(), labels.end());
+  const std::string name = "inlined_region.cc:19 (solver::detail::accumulate_hashed<double>, "
+                           "inlined at inlined_region.cc:";
+  if (GetParam() == Compiler::llvm) {
+    EXPECT_EQ(labels, (std::vector<std::string>{name + "34)", name + "35)"}));
+  } else {
+    EXPECT_EQ(labels, (std::vector<std::string>{name + "34)", name + "34) (copy 2)"}));
+  }
+  for (const std::string& label : labels) {
+    EXPECT_LE(label.size(), 120u) << label;
+    EXPECT_THAT(label, ::testing::Not(HasSubstr("[parallel:")));
+    EXPECT_THAT(label, ::testing::Not(HasSubstr("std::vector")));
+  }
+  // Code inside GCC's outlined region bodies: a function name, not "sum_critical(long) [clone
+  // ._omp_fn.0]".
+  const Json critical = scan("named", {"--reps", "1", "--no-native-runs"},
+                             {"critical_reduction", "1000"});
+  ASSERT_FALSE(critical.is_null());
+  for (const Json* r : parallel_regions(critical, "critical_reduction.cc")) {
+    for (const Json& site : (*r)["locks"]) {
+      EXPECT_THAT(site["location"].get<std::string>(), ::testing::Not(HasSubstr("(long)")));
+      EXPECT_THAT(site["location"].get<std::string>(), ::testing::Not(HasSubstr("[clone")));
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Builds, PipelineTest, ::testing::Values(Compiler::gnu, Compiler::llvm),
                          [](const auto& info) { return compiler_name(info.param); });
 

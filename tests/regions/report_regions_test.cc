@@ -229,7 +229,8 @@ TEST(ReportRegions, LabelsStayUnique) {
   const Measurements m = aggregate({run});
   ASSERT_EQ(m.regions.size(), 2u);
   EXPECT_EQ(m.regions[0].label, "util.c:10");
-  EXPECT_EQ(m.regions[1].label, "util.c:10 [parallel:libother.so+0x10]");
+  EXPECT_EQ(m.regions[1].label, "util.c:10 (copy 2)");
+  EXPECT_NE(m.regions[0].key, m.regions[1].key);
 }
 
 }  // namespace
