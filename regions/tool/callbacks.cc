@@ -259,32 +259,31 @@ void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
 
 // ----------------------------------------------------------------------------------------------
 // Locks: every acquisition counted, a sample timed.
+//
+// The acquired callback runs inside the critical section, where every instruction lengthens the
+// section for each thread waiting for the lock: it only notes which lock is held (and stamps a
+// timed acquisition). The acquisition is counted at its release, after the lock is free again,
+// and a timed one written as a record then. (Counting at acquire cannot tell a failing
+// omp_test_lock, which libomp 14 reports as a lock acquire without acquired, from a lock.)
 
-// The lock callbacks run on every acquisition: their rare work is out of line and reached by
-// tail calls, so the common path returns without a stack frame.
-[[gnu::noinline]] void finish_timed_acquisition(TaskContext& context, ompt_wait_id_t wait_id) {
-  const std::uint64_t now = ticks();
-  ThreadState& ts = *context.thread;
-  context.held_record =
-      append(ts, RecordType::lock, context.region, context.index, context.acquire_kind,
-             reinterpret_cast<std::uintptr_t>(context.acquire_codeptr),
-             lock_wait_field(ticks_between(context.acquire_stamp, now), context.acquire_weight));
-  context.held_epoch = ts.epoch;
-  context.held_stamp = now;
-  context.held_wait_id = wait_id;
+// The record of a timed acquisition: its wait (acquire -> acquired) and, when `released` is
+// not 0, its hold (acquired -> released). Out of line: one acquisition in hundreds is timed.
+[[gnu::noinline]] void write_timed(TaskContext& context, std::uint64_t released) {
+  append(*context.thread, RecordType::lock, context.region, context.index, context.acquire_kind,
+         reinterpret_cast<std::uintptr_t>(context.acquire_codeptr),
+         lock_wait_field(ticks_between(context.acquire_stamp, context.held_stamp),
+                         context.acquire_weight),
+         released != 0 ? ticks_between(context.held_stamp, released) : 0);
   context.acquire_stamp = 0;
+  context.held_stamp = 0;
 }
-
-// Acquisitions are counted when they succeed (acquired, or a nest_lock begin for an owned nest
-// lock): libomp 14 reports a failed omp_test_lock's acquire like a lock's, with no acquired.
-// Timing starts at acquire. The rare work is out of line and reached by tail calls, so the
-// common paths need no stack frame.
 
 // on_mutex_acquire() for a timed acquisition, or after a stale stamp.
 [[gnu::noinline]] void acquire_slow_path(TaskContext& context, const void* codeptr_ra,
                                          ompt_mutex_t kind) {
-  // A timed omp_test_lock that failed gets no acquired callback: its stamp must not be taken for
-  // this acquisition's.
+  // A timed acquisition still held (another lock taken inside it) is written now, without its
+  // hold; a timed omp_test_lock that failed got no acquired callback: its stamp is dropped.
+  if (context.held_stamp != 0) write_timed(context, 0);
   context.acquire_stamp = 0;
   const std::uint64_t n = context.locks_seen++;
   if (n != context.next_timed) return;
@@ -304,45 +303,66 @@ void on_mutex_acquire(ompt_mutex_t kind, unsigned int /*hint*/, unsigned int /*i
   ++context->locks_seen;
 }
 
-// on_mutex_acquired() when the site is new to the context or the acquisition was timed.
-[[gnu::noinline]] void acquired_slow_path(TaskContext& context, ompt_mutex_t kind,
-                                          ompt_wait_id_t wait_id, const void* codeptr_ra,
-                                          bool counted) {
-  if (!counted) count_lock(context, codeptr_ra, static_cast<std::uint8_t>(kind));
-  if (context.acquire_stamp != 0) finish_timed_acquisition(context, wait_id);
+// More locks held at once than the context notes: counted at once.
+[[gnu::noinline]] void count_now(TaskContext& context, ompt_mutex_t kind, const void* codeptr_ra) {
+  count_lock(context, codeptr_ra, static_cast<std::uint8_t>(kind));
 }
 
+// Inside the critical section: notes, nothing else.
 void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr_ra) {
   TaskContext* context = tls_context;
   if (context == nullptr) return;
-  const bool counted = try_count_lock(*context, codeptr_ra, static_cast<std::uint8_t>(kind));
-  if (!counted || context->acquire_stamp != 0) [[unlikely]]
-    return acquired_slow_path(*context, kind, wait_id, codeptr_ra, counted);
+  if (context->acquire_stamp != 0) [[unlikely]] {
+    context->held_stamp = ticks();
+    context->held_wait_id = wait_id;
+  }
+  const std::uint32_t depth = context->held_count;
+  if (depth == kHeldLocks) [[unlikely]]
+    return count_now(*context, kind, codeptr_ra);
+  context->held[depth] = {wait_id, codeptr_ra, static_cast<std::uint8_t>(kind)};
+  context->held_count = depth + 1;
 }
 
-// A nest lock this thread owns already, acquired again (no acquired callback).
-void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, const void* codeptr_ra) {
+// A nest lock this thread owns already, acquired again (no acquired callback; its release is a
+// nest_lock end, not a released callback): counted, and a timed one written, without its hold.
+void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t /*wait_id*/,
+                  const void* codeptr_ra) {
   TaskContext* context = tls_context;
   if (context == nullptr || endpoint != ompt_scope_begin) return;
   count_lock(*context, codeptr_ra, static_cast<std::uint8_t>(ompt_mutex_nest_lock));
-  if (context->acquire_stamp != 0) finish_timed_acquisition(*context, wait_id);
+  if (context->acquire_stamp == 0) return;
+  context->held_stamp = ticks();
+  write_timed(*context, 0);
 }
 
-// The release of a timed acquisition: its hold time.
-[[gnu::noinline]] void finish_hold(TaskContext& context) {
-  ThreadState& ts = *context.thread;
-  if (context.held_record != kNoRecord && context.held_epoch == ts.epoch) {
-    // The finalizer may be reading the record (exit() inside a region).
-    std::atomic_ref<std::uint64_t>(ts.records[context.held_record].c)
-        .store(ticks_between(context.held_stamp, ticks()), std::memory_order_relaxed);
+// The release of a lock this thread noted (the innermost first), out of line with its timed
+// record when it was the timed one.
+[[gnu::noinline]] void release_slow_path(TaskContext& context, ompt_wait_id_t wait_id,
+                                         std::uint64_t now) {
+  for (std::uint32_t i = context.held_count; i-- > 0;) {
+    if (context.held[i].wait_id != wait_id) continue;
+    const HeldLock held = context.held[i];
+    for (std::uint32_t j = i + 1; j < context.held_count; ++j) context.held[j - 1] = context.held[j];
+    --context.held_count;
+    count_lock(context, held.codeptr, held.kind);
+    break;
   }
-  context.held_stamp = 0;
+  if (context.held_stamp != 0 && wait_id == context.held_wait_id) {
+    write_timed(context, now != 0 ? now : ticks());
+  }
 }
 
+// After the lock is free again: the acquisition counted.
 void on_mutex_released(ompt_mutex_t /*kind*/, ompt_wait_id_t wait_id, const void* /*codeptr_ra*/) {
   TaskContext* context = tls_context;
-  if (context == nullptr || context->held_stamp == 0 || wait_id != context->held_wait_id) return;
-  return finish_hold(*context);
+  if (context == nullptr) return;
+  const std::uint32_t top = context->held_count;
+  if (top != 0 && context->held_stamp == 0 && context->held[top - 1].wait_id == wait_id &&
+      try_count_lock(*context, context->held[top - 1].codeptr, context->held[top - 1].kind)) {
+    context->held_count = top - 1;
+    return;
+  }
+  return release_slow_path(*context, wait_id, 0);
 }
 
 // ----------------------------------------------------------------------------------------------

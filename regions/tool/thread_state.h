@@ -54,6 +54,14 @@ constexpr std::uint32_t tagged_region(std::uint64_t value) {
   return static_cast<std::uint32_t>(value >> 1);
 }
 
+/// A lock acquired and not yet released: counted when it is (after the critical section).
+struct HeldLock {
+  std::uint64_t wait_id;
+  const void* codeptr;
+  std::uint8_t kind;  // ompt_mutex_t
+};
+inline constexpr std::uint32_t kHeldLocks = 4;
+
 /// One measured implicit task of this thread.
 struct TaskContext {
   ThreadState* thread = nullptr;
@@ -76,14 +84,15 @@ struct TaskContext {
 
   std::uint64_t locks_seen = 0;     // acquisitions, for the timing sampler
   std::uint64_t next_timed = 0;     // the acquisition to time next
-  std::uint64_t acquire_stamp = 0;  // a timed acquisition waiting for acquired; 0 = none
+  std::uint64_t acquire_stamp = 0;  // a timed acquisition, from acquire to its release; 0 = none
   const void* acquire_codeptr = nullptr;
   std::uint8_t acquire_kind = 0;
   std::uint64_t acquire_weight = 0;  // acquisitions the pending timed one stands for
-  std::uint64_t held_stamp = 0;      // the last timed acquisition until its release; 0 = none
+  std::uint64_t held_stamp = 0;      // it was acquired (the lock is held) then; 0 = not yet
   std::uint64_t held_wait_id = 0;
-  std::uint32_t held_record = kNoRecord;
-  std::uint32_t held_epoch = 0;
+  // Locks held now, innermost last, counted at their release (callbacks.cc).
+  HeldLock held[kHeldLocks];
+  std::uint32_t held_count = 0;
 
   std::uint64_t tasks_created = 0;
   std::uint64_t tasks_completed = 0;
