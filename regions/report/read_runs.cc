@@ -277,14 +277,16 @@ Profile read_profile(const json& p) {
   return profile;
 }
 
-// The largest team of the outermost parallel regions: an application may set its own count
-// (omp_set_num_threads, num_threads clauses) whatever OMP_NUM_THREADS asked for.
+// The requested count when some parallel region had teams of that size (a nested program may fix
+// its outer team and size its inner ones by OMP_NUM_THREADS), else the largest team of the
+// outermost regions: the application set its own count (omp_set_num_threads, num_threads).
 int observed_threads(const RunFile& run) {
   int team = 0;
-  if (run.profile) {
-    for (const RegionRecord& r : run.profile->regions) {
-      if (r.kind == RegionKind::kParallel && r.nesting_level == 0) team = std::max(team, r.team_max);
-    }
+  if (!run.profile) return run.threads;
+  for (const RegionRecord& r : run.profile->regions) {
+    if (r.kind != RegionKind::kParallel || r.team_max == 0) continue;
+    if (r.team_min <= run.threads && run.threads <= r.team_max) return run.threads;
+    if (r.nesting_level == 0) team = std::max(team, r.team_max);
   }
   return team > 0 ? team : run.threads;
 }

@@ -499,9 +499,11 @@ TEST_P(PipelineTest, TasksRunAtABarrierAreTaskWorkNotWalkthrough) {
         const Json* two = series != nullptr ? point_at(*series, 2) : nullptr;
         EXPECT_NE(two, nullptr);
         if (two == nullptr) return "no point at 2 threads";
-        // Structural: the tasks ran at barriers, were counted there, and came from one thread.
+        // Structural: the tasks ran at barriers, were counted there, and each phase's came from
+        // one thread (the two singles may run on different threads).
         EXPECT_GT((*two)["tasks"]["barrier_task_s"].get<double>(), 0) << two->dump();
-        EXPECT_EQ((*two)["tasks"]["top_creator_created"], (*two)["tasks"]["created"]);
+        EXPECT_GE((*two)["tasks"]["top_creator_created"].get<double>(),
+                  0.5 * (*two)["tasks"]["created"].get<double>());
         for (const Json& hint : (*series)["hints"]) {
           const std::string advice = hint["advice"];
           EXPECT_THAT(advice, ::testing::Not(HasSubstr("schedule(dynamic)"))) << hint.dump();
