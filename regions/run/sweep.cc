@@ -362,6 +362,7 @@ int run_sweep(const RunOptions& options) {
       options.progress == "always" || (options.progress == "auto" && isatty(STDERR_FILENO) != 0),
       static_cast<int>(runs.size()));
   int failed = 0;
+  int failed_with_profile = 0;  // exited unexpectedly after the tool wrote its whole profile
   std::size_t done = already;
   const PlannedRun* stopped_at = nullptr;  // the first run not made, after an interrupt
   for (const PlannedRun* run : pending) {
@@ -383,6 +384,7 @@ int run_sweep(const RunOptions& options) {
     ++done;
     if (!run_succeeded(record.launch, options.expect_exit)) {
       ++failed;
+      if (!record.profile.is_null()) ++failed_with_profile;
       progress.clear();
       std::fprintf(stderr, "ompscan: %s failed: %s (output in %s/%s)\n", run->id.c_str(),
                    describe_end(record.launch, options.timeout_seconds).c_str(),
@@ -403,8 +405,15 @@ int run_sweep(const RunOptions& options) {
   if (already > 0) std::fprintf(stderr, " (%zu made now)", pending.size());
   if (failed > 0) std::fprintf(stderr, ", %d failed", failed);
   std::fprintf(stderr, "\n");
-  // Nothing to report when every run made now failed: the caller must know.
-  if (!pending.empty() && failed == static_cast<int>(pending.size())) {
+  if (failed_with_profile > 0) {
+    std::fprintf(stderr,
+                 "ompscan: %d failed run%s left a complete profile: the report analyses %s and "
+                 "lists %s exit status (--expect-exit N names the status of a successful run)\n",
+                 failed_with_profile, failed_with_profile == 1 ? "" : "s",
+                 failed_with_profile == 1 ? "it" : "them", failed_with_profile == 1 ? "its" : "their");
+  }
+  // Nothing to report when every run made now failed without a profile: the caller must know.
+  if (!pending.empty() && failed == static_cast<int>(pending.size()) && failed_with_profile == 0) {
     std::fprintf(stderr, "ompscan: every run failed; see the logs in %s\n",
                  options.output_dir.c_str());
     return 1;
