@@ -412,10 +412,17 @@ int run_fit(const FitArguments& a, const Output& to, bool fail_on_worse) {
     OutputFile out(output);
     ModelsJsonWriter writer(out.stream(), data, options_json(a, options).dump());
     bool worse = false;
-    fit_dataset(data, options, 64, [&](KernelResult&& result) {
+    constexpr std::size_t kChunk = 64;
+    std::vector<KernelResult> chunk;
+    fit_dataset(data, options, kChunk, [&](KernelResult&& result) {
       for (const auto& m : result.models) worse |= m.worse_than_log;
-      writer.add(result);
+      chunk.push_back(std::move(result));
+      if (chunk.size() == kChunk) {
+        writer.add(chunk, options.threads);
+        chunk.clear();
+      }
     });
+    writer.add(chunk, options.threads);
     writer.finish();
     out.commit();
     return fail_on_worse && worse ? 1 : 0;

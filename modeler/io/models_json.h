@@ -14,10 +14,12 @@
 
 #include <cstddef>
 #include <ostream>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "common/json_stream.h"
 #include "modeler/kernel.h"
 #include "modeler/result.h"
 
@@ -45,12 +47,15 @@ class ModelsJsonWriter {
   /// Throws std::invalid_argument when `options_json` is not a JSON object.
   ModelsJsonWriter(std::ostream& out, const Dataset& dataset, std::string_view options_json);
   void add(const KernelResult& result);
+  /// The same for several results, formatted by `threads` OpenMP threads (0: the runtime's
+  /// default) and written in order.
+  void add(std::span<const KernelResult> results, int threads);
   void finish();
 
  private:
   std::ostream& out_;
   const Dataset& dataset_;
-  std::size_t kernels_ = 0;
+  JsonStream json_;  ///< the "kernels" array
 };
 
 /// The models of `results` as a models.json document (two-space indentation, final newline).
