@@ -439,9 +439,12 @@ int run_plot(const FitArguments& a, const std::string& output, double extrapolat
   if (extrapolate_to > 0.0) plot.extrapolate_to = extrapolate_to;
   plot.log_y = log_y;
   if (data.dimensions() > 1) {
-    // Several parameters: one line along the first per measured value of the others.
+    // Several parameters: one panel per kernel, one line along the first parameter per measured
+    // value of the others.
     std::vector<KernelResult> lines;
     const Dataset along = lines_along_first(data, fit_multi_dataset(data, options), lines);
+    const std::vector<std::string> names = data.parameter_names();
+    plot.series_columns.assign(names.begin() + 1, names.end());
     write_output(output, plot_svg(along, lines, plot));
     return 0;
   }

@@ -738,6 +738,136 @@ std::vector<UnmodeledPoint> unmodeled_points(const Kernel& kernel, const KernelR
   return out;
 }
 
+// What the panels show, and what the legend must therefore explain.
+struct Figure {
+  std::vector<PanelData> panels;
+  std::vector<std::string> series;  // series labels in order of first appearance (colours)
+  std::map<std::string, std::string_view> colour_of;
+  bool any_unmodeled = false;
+  bool any_model = false;
+  bool any_quartiles = false;
+  bool any_outliers = false;
+  double prediction_level = kNaN;
+};
+
+// The label a model's curve has in the legend: its thread-count class, after the series columns'
+// values when kernels share a panel ("param_value=27", "param_value=27, po2").
+std::string series_label(const std::string& series, const ClassModel& m) {
+  if (series.empty()) return m.thread_class;
+  return m.thread_class == "all" ? series : fmt::format("{}, {}", series, m.thread_class);
+}
+
+// The results grouped into panels: results whose kernels differ only in `columns` share one.
+std::vector<std::vector<std::size_t>> panel_groups(const Dataset& dataset,
+                                                   const std::vector<KernelResult>& results,
+                                                   const std::vector<bool>& series_column) {
+  std::vector<std::vector<std::size_t>> groups;
+  std::map<std::vector<std::string>, std::size_t> group_of;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const Kernel& kernel = io_detail::kernel_of(dataset, results[i]);
+    std::vector<std::string> rest;
+    for (std::size_t c = 0; c < dataset.key_columns.size(); ++c) {
+      if (!series_column[c]) rest.emplace_back(kernel.key_value(c));
+    }
+    const auto [it, added] = group_of.try_emplace(rest, groups.size());
+    if (added) groups.emplace_back();
+    groups[it->second].push_back(i);
+  }
+  return groups;
+}
+
+// One result's models as series of `panel`.
+void add_series(Figure& figure, PanelData& panel, const Kernel& kernel, const KernelResult& r,
+                const std::string& series) {
+  for (const ClassModel& m : r.models) {
+    Range measured;
+    std::vector<Spread> spreads;
+    for (const PointSummary& p : m.points) {
+      measured.add(p.param);
+      spreads.push_back(spread_of(repetitions_at(kernel, p.param), p.min, p.max));
+      figure.any_quartiles |= spreads.back().quartiles;
+      figure.any_outliers |= !spreads.back().outliers.empty();
+    }
+    if (measured.empty()) measured = Range{kNaN, kNaN};  // nothing measured: all dashed
+    if (!m.has_model()) {
+      panel.no_model = m.points.size() < 3 ? fmt::format("no model: {} point{}", m.points.size(),
+                                                         m.points.size() == 1 ? "" : "s")
+                                           : "no model";
+    } else {
+      figure.any_model = true;
+    }
+    const std::string label = series_label(series, m);
+    if (figure.colour_of.count(label) == 0) {
+      figure.colour_of[label] = kPalette[figure.series.size() % kPalette.size()];
+      figure.series.push_back(label);
+    }
+    panel.series.push_back(
+        {&m, figure.colour_of[label], measured.lo, measured.hi, std::move(spreads)});
+    if (!m.predictions.empty() && std::isnan(figure.prediction_level)) {
+      figure.prediction_level = m.predictions.front().level;
+    }
+  }
+  for (UnmodeledPoint& p : unmodeled_points(kernel, r)) {
+    figure.any_quartiles |= p.spread.quartiles;
+    figure.any_outliers |= !p.spread.outliers.empty();
+    panel.unmodeled.push_back(std::move(p));
+  }
+  figure.any_unmodeled |= !panel.unmodeled.empty();
+}
+
+Figure collect_panels(const Dataset& dataset, const std::vector<KernelResult>& results,
+                      const std::vector<bool>& shared, const std::vector<bool>& series_column) {
+  Figure figure;
+  std::vector<bool> skip = shared;  // panel titles: what the figure title does not say
+  for (std::size_t c = 0; c < skip.size(); ++c) skip[c] = skip[c] || series_column[c];
+  std::vector<bool> only_series = series_column;
+  only_series.flip();
+  const bool lines =
+      std::find(series_column.begin(), series_column.end(), true) != series_column.end();
+  for (const auto& group : panel_groups(dataset, results, series_column)) {
+    const Kernel& first = io_detail::kernel_of(dataset, results[group.front()]);
+    PanelData panel;
+    panel.full_key = lines ? io_detail::key_text(dataset, first, series_column)
+                           : io_detail::kernel_label(dataset, first);
+    if (panel.full_key.empty()) panel.full_key = "(all)";
+    panel.title = io_detail::key_text(dataset, first, skip);
+    if (panel.title.empty()) panel.title = panel.full_key;
+    panel.value_label = value_label(dataset, first);
+    for (std::size_t i : group) {
+      const Kernel& kernel = io_detail::kernel_of(dataset, results[i]);
+      const std::string series =
+          lines ? io_detail::key_text(dataset, kernel, only_series) : std::string();
+      add_series(figure, panel, kernel, results[i], series);
+    }
+    figure.panels.push_back(std::move(panel));
+  }
+  return figure;
+}
+
+std::vector<LegendEntry> legend_entries(const Figure& f) {
+  std::vector<LegendEntry> legend;
+  for (const std::string& c : f.series) {
+    const std::string label =
+        f.series.size() == 1 && c == "all" ? std::string("model") : fmt::format("model, {}", c);
+    if (f.any_model) legend.push_back({LegendEntry::Swatch::kModel, f.colour_of.at(c), label});
+  }
+  legend.push_back(
+      {f.any_quartiles ? LegendEntry::Swatch::kBox : LegendEntry::Swatch::kMeasured, "#555555",
+       f.any_quartiles ? "measured (quartiles, whiskers to 1.5 IQR)" : "measured (min\u2013max)"});
+  if (f.any_outliers) legend.push_back({LegendEntry::Swatch::kOutlier, "#555555", "outlier"});
+  if (f.any_model) {
+    legend.push_back({LegendEntry::Swatch::kExtrapolated, "#555555", "extrapolated"});
+  }
+  if (!std::isnan(f.prediction_level)) {
+    legend.push_back({LegendEntry::Swatch::kBand, "#555555",
+                      fmt::format("{:g}% prediction interval", f.prediction_level * 100.0)});
+  }
+  if (f.any_unmodeled) {
+    legend.push_back({LegendEntry::Swatch::kUnmodeled, kUnmodeledColour, "measured, not modeled"});
+  }
+  return legend;
+}
+
 }  // namespace
 
 std::string plot_svg(const Dataset& dataset, const std::vector<KernelResult>& results,
@@ -750,91 +880,26 @@ std::string plot_svg(const Dataset& dataset, const std::vector<KernelResult>& re
   if (options.extrapolate_to && !(*options.extrapolate_to > 0.0)) {
     throw UsageError("the plot's extrapolation limit must be a positive thread count");
   }
-
-  // Colours follow classes in order of first appearance, the same in every panel.
-  std::map<std::string, std::string_view> colour_of_class;
-  std::vector<std::string> classes;
-  for (const KernelResult& r : results) {
-    for (const ClassModel& m : r.models) {
-      if (colour_of_class.count(m.thread_class) > 0) continue;
-      colour_of_class[m.thread_class] = kPalette[classes.size() % kPalette.size()];
-      classes.push_back(m.thread_class);
+  std::vector<bool> series_column(dataset.key_columns.size(), false);
+  for (const std::string& column : options.series_columns) {
+    const std::size_t c = io_detail::key_column_index(dataset, column);
+    if (c >= series_column.size()) {
+      throw UsageError(fmt::format("no key column '{}' to draw lines by", column));
     }
+    series_column[c] = true;
   }
 
   std::vector<std::size_t> plotted;
   for (const KernelResult& r : results) plotted.push_back(r.kernel);
   const std::vector<bool> shared = io_detail::shared_columns(dataset, plotted);
-  std::vector<PanelData> panels;
-  bool any_unmodeled = false;
-  bool any_model = false;
-  bool any_quartiles = false;
-  bool any_outliers = false;
-  double prediction_level = kNaN;
-  for (const KernelResult& r : results) {
-    const Kernel& kernel = io_detail::kernel_of(dataset, r);
-    PanelData panel;
-    panel.full_key = io_detail::kernel_label(dataset, kernel);
-    panel.title = io_detail::key_text(dataset, kernel, shared);
-    if (panel.title.empty()) panel.title = panel.full_key;
-    panel.value_label = value_label(dataset, kernel);
-    for (const ClassModel& m : r.models) {
-      Range measured;
-      std::vector<Spread> spreads;
-      for (const PointSummary& p : m.points) {
-        measured.add(p.param);
-        spreads.push_back(spread_of(repetitions_at(kernel, p.param), p.min, p.max));
-        any_quartiles |= spreads.back().quartiles;
-        any_outliers |= !spreads.back().outliers.empty();
-      }
-      if (measured.empty()) measured = Range{kNaN, kNaN};  // nothing measured: all dashed
-      if (!m.has_model()) {
-        panel.no_model = m.points.size() < 3 ? fmt::format("no model: {} point{}", m.points.size(),
-                                                           m.points.size() == 1 ? "" : "s")
-                                             : "no model";
-      } else {
-        any_model = true;
-      }
-      panel.series.push_back(
-          {&m, colour_of_class[m.thread_class], measured.lo, measured.hi, std::move(spreads)});
-      if (!m.predictions.empty() && std::isnan(prediction_level)) {
-        prediction_level = m.predictions.front().level;
-      }
-    }
-    panel.unmodeled = unmodeled_points(kernel, r);
-    any_unmodeled |= !panel.unmodeled.empty();
-    for (const UnmodeledPoint& p : panel.unmodeled) {
-      any_quartiles |= p.spread.quartiles;
-      any_outliers |= !p.spread.outliers.empty();
-    }
-    panels.push_back(std::move(panel));
-  }
+  const Figure figure = collect_panels(dataset, results, shared, series_column);
+  const std::vector<PanelData>& panels = figure.panels;
+  const std::vector<LegendEntry> legend = legend_entries(figure);
 
   const int count = static_cast<int>(panels.size());
   const int columns = std::max(1, std::min(options.columns, count));
   const int rows = (count + columns - 1) / columns;
   const double width = 2 * kOuterMargin + columns * options.panel_width;
-
-  std::vector<LegendEntry> legend;
-  for (const std::string& c : classes) {
-    const std::string label =
-        classes.size() == 1 && c == "all" ? std::string("model") : fmt::format("model, {}", c);
-    if (any_model) legend.push_back({LegendEntry::Swatch::kModel, colour_of_class[c], label});
-  }
-  legend.push_back(
-      {any_quartiles ? LegendEntry::Swatch::kBox : LegendEntry::Swatch::kMeasured, "#555555",
-       any_quartiles ? "measured (quartiles, whiskers to 1.5 IQR)" : "measured (min\u2013max)"});
-  if (any_outliers) legend.push_back({LegendEntry::Swatch::kOutlier, "#555555", "outlier"});
-  if (any_model) {
-    legend.push_back({LegendEntry::Swatch::kExtrapolated, "#555555", "extrapolated"});
-  }
-  if (!std::isnan(prediction_level)) {
-    legend.push_back({LegendEntry::Swatch::kBand, "#555555",
-                      fmt::format("{:g}% prediction interval", prediction_level * 100.0)});
-  }
-  if (any_unmodeled) {
-    legend.push_back({LegendEntry::Swatch::kUnmodeled, kUnmodeledColour, "measured, not modeled"});
-  }
 
   std::string title = options.title;
   if (title.empty()) {

@@ -117,7 +117,15 @@ TEST_F(CliMulti, GenericCsvWithSeveralParameters) {
                             "--key", "kernel", "-o", (dir_ / "grid.svg").string()});
   ASSERT_EQ(plot.status, 0) << plot.err;
   const std::string svg = ompscale::test_support::slurp(dir_ / "grid.svg");
-  for (const std::string size : {"size=100", "size=800"}) EXPECT_THAT(svg, HasSubstr(size));
+  // One panel for the kernel, one line (and legend entry) per size.
+  std::size_t panels = 0;
+  for (auto at = svg.find("class=\"panel\""); at != std::string::npos;
+       at = svg.find("class=\"panel\"", at + 1)) {
+    ++panels;
+  }
+  EXPECT_EQ(panels, 1u);
+  for (const std::string size : {"size=100", "size=200", "size=400", "size=800"})
+    EXPECT_THAT(svg, HasSubstr("model, " + size));
   const Outcome csv_out =
       run({"fit", in.string(), "--param", "threads,size", "--value", "time", "--format", "csv"});
   EXPECT_EQ(csv_out.status, 2);
