@@ -352,8 +352,12 @@ bool any_worse_than_log(const std::vector<KernelResult>& results) {
 /// Several parameters: models over all of them (README, "Several parameters").
 int run_fit_multi(const Dataset& data, const ModelerOptions& options, const std::string& format,
                   const std::string& output, const std::string& options_json, std::size_t width) {
-  if (options.class_mode != ClassMode::kNone) {
-    throw UsageError("--classes models one parameter; with several, drop it");
+  if (format == "extrap") {
+    write_output(output, format_extrap_text(data));
+    return 0;
+  }
+  if (format != "text" && format != "json" && format != "csv") {
+    throw UsageError(fmt::format("bad --format '{}': use text, json, csv or extrap", format));
   }
   const auto results = fit_multi_dataset(data, options);
   if (format == "text") {
@@ -361,8 +365,7 @@ int run_fit_multi(const Dataset& data, const ModelerOptions& options, const std:
   } else if (format == "json") {
     write_output(output, format_multi_json(data, results, {}, options_json));
   } else {
-    throw UsageError(fmt::format(
-        "--format {} takes models over one parameter; with several use text or json", format));
+    write_output(output, format_multi_csv(data, results));
   }
   return 0;
 }
@@ -490,10 +493,12 @@ void expect_models_json(const std::string& text, const std::string& name) {
 }
 
 /// A models.json (one parameter).
+/// A models.json for `compare`; one with several parameters as models along the first.
 ModelsFile read_models(const std::string& path) {
   const std::string name = path == "-" ? "<stdin>" : path;
   const std::string text = read_input(path);
   expect_models_json(text, name);
+  if (has_several_parameters(text)) return models_along_first(parse_multi_models_json(text, name));
   return parse_models_json(text, name);
 }
 
