@@ -413,19 +413,15 @@ int run_fit(const FitArguments& a, const Output& to, bool fail_on_worse) {
   if (format == "json") {
     // Streamed like the text report: memory stays at the data plus one chunk of results.
     OutputFile out(output);
-    ModelsJsonWriter writer(out.stream(), data, options_json(a, options).dump());
+    ModelsJsonWriter writer(out.stream(), data, options_json(a, options).dump(), options.threads);
     bool worse = false;
-    constexpr std::size_t kChunk = 64;
-    std::vector<KernelResult> chunk;
-    fit_dataset(data, options, kChunk, [&](KernelResult&& result) {
-      for (const auto& m : result.models) worse |= m.worse_than_log;
-      chunk.push_back(std::move(result));
-      if (chunk.size() == kChunk) {
-        writer.add(chunk, options.threads);
-        chunk.clear();
-      }
-    });
-    writer.add(chunk, options.threads);
+    // Each kernel is formatted by the thread that fitted it, then written in order.
+    fit_dataset(
+        data, options, 64, [&](const KernelResult& result) { writer.prepare(result); },
+        [&](KernelResult&& result) {
+          for (const auto& m : result.models) worse |= m.worse_than_log;
+          writer.add_prepared(result);
+        });
     writer.finish();
     out.commit();
     return fail_on_worse && worse ? 1 : 0;

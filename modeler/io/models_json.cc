@@ -541,8 +541,12 @@ void write_kernel(JsonStream& json, const Dataset& dataset, const KernelResult& 
 }  // namespace
 
 ModelsJsonWriter::ModelsJsonWriter(std::ostream& out, const Dataset& dataset,
-                                   std::string_view options_json)
-    : out_(out), dataset_(dataset), json_(out, 1) {
+                                   std::string_view options_json, int threads)
+    : out_(out),
+      dataset_(dataset),
+      json_(out, 1),
+      texts_(static_cast<std::size_t>(threads > 0 ? threads : omp_get_max_threads())),
+      slices_(dataset.kernels.size()) {
   Json options;
   try {
     options = Json::parse(options_json);
@@ -567,17 +571,23 @@ void ModelsJsonWriter::add(const KernelResult& result) {
   write_kernel(json_, dataset_, result);
 }
 
-void ModelsJsonWriter::add(std::span<const KernelResult> results, int threads) {
-  if (threads <= 0) threads = omp_get_max_threads();
-  std::vector<std::string> texts(results.size());
-  // The kernels' text is most of the document's cost: formatted in parallel, written in order.
-#pragma omp parallel for schedule(dynamic, 4) num_threads(threads)
-  for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(results.size()); ++i) {
-    const auto k = static_cast<std::size_t>(i);
-    JsonStream json(texts[k], 2);
-    write_kernel(json, dataset_, results[k]);
+void ModelsJsonWriter::prepare(const KernelResult& result) {
+  const auto t = static_cast<std::size_t>(omp_get_thread_num());
+  std::string& text = texts_.at(t);
+  const std::size_t begin = text.size();
+  JsonStream json(text, 2);
+  write_kernel(json, dataset_, result);
+  slices_.at(result.kernel) = {t, begin, text.size()};
+  ++pending_;
+}
+
+void ModelsJsonWriter::add_prepared(const KernelResult& result) {
+  const Slice& s = slices_.at(result.kernel);
+  json_.raw_value(std::string_view(texts_[s.text]).substr(s.begin, s.end - s.begin));
+  // Everything prepared is written: the buffers start again (keeping their memory).
+  if (--pending_ == 0) {
+    for (std::string& text : texts_) text.clear();
   }
-  for (const std::string& text : texts) json_.raw_value(text);
 }
 
 void ModelsJsonWriter::finish() {
