@@ -1,0 +1,27 @@
+#pragma once
+// One function per `ompdash` subcommand, each with its arguments as CLI11 fills them. They
+// throw InputError / UsageError / std::runtime_error; cli.cc turns those into exit status 2.
+
+#include <string>
+#include <vector>
+
+#include "dashboard/ingest/ingest.h"
+
+namespace ompscale::dashboard {
+
+struct IngestArguments {
+  std::vector<std::string> files;
+  std::string db;
+  IngestOptions options;
+};
+/// Prints one line per input (added or already present) on stdout.
+int run_ingest(const IngestArguments& a);
+
+struct ListArguments {
+  std::string db;
+  std::string what = "all";  ///< runs, kernels, models, apps or all
+  std::string format = "text";
+};
+int run_list(const ListArguments& a);
+
+}  // namespace ompscale::dashboard
