@@ -32,6 +32,35 @@ CLI::App* add_list(CLI::App& app, ListArguments& a) {
   return cmd;
 }
 
+CLI::App* add_regressions(CLI::App& app, RegressionsArguments& a) {
+  CLI::App* cmd = app.add_subcommand(
+      "regressions", "Regressions, steps, drifts and model changes, most severe first");
+  cmd->add_option("--db", a.db, "History database")->required();
+  cmd->add_option("--since", a.options.since,
+                  "Judge runs and report findings dated on or after this (ISO 8601; default: "
+                  "the latest run's date)");
+  cmd->add_option("--format", a.format, "text or json")->capture_default_str();
+  cmd->add_option("-o,--output", a.output, "Output file (default: stdout)");
+  cmd->add_flag("--fail-on-regression", a.fail_on_regression, "Exit 1 when a regression is found");
+  cmd->add_option("--threshold", a.options.threshold,
+                  "Practical threshold: smallest relative change reported")
+      ->capture_default_str();
+  cmd->add_option("--significance", a.options.significance,
+                  "Family-wise significance over all comparisons")
+      ->capture_default_str();
+  cmd->add_option("--baseline-runs", a.options.baseline_runs,
+                  "Runs a run is compared with (since the last change point)")
+      ->capture_default_str();
+  cmd->add_option("--min-segment", a.options.min_segment,
+                  "Smallest number of runs on each side of a change point")
+      ->capture_default_str();
+  cmd->add_option("--metrics", a.options.metrics, "Metrics judged (empty: all)")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_flag("--noise", a.noise, "List every judged kernel's noise floor (text)");
+  return cmd;
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -44,7 +73,9 @@ int run_cli(int argc, char** argv) {
   ListArguments list;
   CLI::App* ingest_cmd = add_ingest(app, ingest);
   CLI::App* list_cmd = add_list(app, list);
-  const std::vector<CLI::App*> commands = {ingest_cmd, list_cmd};
+  RegressionsArguments regressions;
+  CLI::App* regressions_cmd = add_regressions(app, regressions);
+  const std::vector<CLI::App*> commands = {ingest_cmd, list_cmd, regressions_cmd};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -59,6 +90,7 @@ int run_cli(int argc, char** argv) {
   try {
     if (ingest_cmd->parsed()) return run_ingest(ingest);
     if (list_cmd->parsed()) return run_list(list);
+    if (regressions_cmd->parsed()) return run_regressions(regressions);
   } catch (const std::exception& e) {
     // InputError, UsageError, SQLite and file errors: one line, exit status 2.
     std::cerr << "ompdash: " << e.what() << "\n";

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "dashboard/analysis/regressions.h"
 #include "dashboard/ingest/ingest.h"
 
 namespace ompscale::dashboard {
@@ -23,5 +24,16 @@ struct ListArguments {
   std::string format = "text";
 };
 int run_list(const ListArguments& a);
+
+struct RegressionsArguments {
+  std::string db;
+  RegressionOptions options;
+  std::string format = "text";
+  std::string output;
+  bool fail_on_regression = false;
+  bool noise = false;  ///< list every kernel's noise floor (text)
+};
+/// Exit status 1 when asked to fail and a regression was found.
+int run_regressions(const RegressionsArguments& a);
 
 }  // namespace ompscale::dashboard

@@ -159,7 +159,10 @@ std::vector<ModelHistory> load_model_histories(Database& db) {
       "SELECT m.series, m.class, m.model_set, ms.date, ms.label, m.runtime_version, m.model, "
       "m.growth, m.document, m.valid, m.adjusted_r2, m.largest_threads, m.budget, "
       "m.budget_threads, (SELECT group_concat(run) FROM model_set_runs WHERE model_set = "
-      "m.model_set) FROM models m JOIN model_sets ms ON ms.id = m.model_set "
+      "m.model_set), m.noise_dominates, m.budget_threads_early, m.budget_threads_late, "
+      "(SELECT r.run_id FROM model_set_runs l JOIN runs r ON r.id = l.run WHERE l.model_set = "
+      "m.model_set ORDER BY r.date DESC LIMIT 1) FROM models m JOIN model_sets ms ON ms.id = "
+      "m.model_set "
       "ORDER BY m.series, m.class, ms.date, ms.id");
   std::vector<ModelHistory> out;
   while (s.step()) {
@@ -182,6 +185,10 @@ std::vector<ModelHistory> load_model_histories(Database& db) {
     p.largest_threads = s.real(11);
     p.budget = s.real(12);
     p.budget_threads = s.real(13);
+    p.noise_dominates = s.integer(15) != 0;
+    p.budget_threads_early = s.real(16);
+    p.budget_threads_late = s.real(17);
+    p.run_id = s.text(18);
     for (const std::string& run : split(s.text(14), ',')) {
       if (!run.empty()) p.runs.push_back(std::stoll(run));
     }

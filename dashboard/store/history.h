@@ -64,8 +64,12 @@ struct ModelPoint {
   std::int64_t model_set = 0;
   std::string date, label, runtime_version, thread_class, model, growth, document;
   bool valid = false;
-  double adjusted_r2 = 0, largest_threads = 0, budget = 0, budget_threads = 0;  ///< NaN: none
+  bool noise_dominates = false;
+  double adjusted_r2 = 0, largest_threads = 0;  ///< NaN: none
+  /// The budget and its crossings (NaN: no budget, or never crossed up to the search limit).
+  double budget = 0, budget_threads = 0, budget_threads_early = 0, budget_threads_late = 0;
   std::vector<std::int64_t> runs;  ///< the runs it was fitted on
+  std::string run_id;              ///< the latest of them
 };
 
 struct ModelHistory {

@@ -1,0 +1,49 @@
+#include "dashboard/analysis/noise_floor.h"
+
+#include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
+#include <cmath>
+#include <vector>
+
+#include "common/statistics.h"
+
+namespace ompscale::dashboard {
+
+double NoiseEstimate::sigma() const {
+  return known() ? std::sqrt(variance) : std::nan("");
+}
+
+NoiseEstimate estimate_from_differences(std::span<const double> absolute_differences) {
+  NoiseEstimate out;
+  if (absolute_differences.empty()) return out;
+  const double robust = 1.4826 * stats::median(absolute_differences);
+  double sum = 0.0;
+  for (double d : absolute_differences) {
+    if (robust > 0 && d > 5.0 * robust) continue;  // a change, not noise
+    sum += d * d / 2.0;
+    out.dof += 1.0;
+  }
+  out.variance = out.dof > 0 ? sum / out.dof : 0.0;
+  return out;
+}
+
+NoiseEstimate moderated(const NoiseEstimate& own, const NoiseEstimate& group, double prior_dof) {
+  if (!group.known()) return own;
+  const double prior = std::min(group.dof, prior_dof);
+  NoiseEstimate out;
+  out.dof = own.dof + prior;
+  out.variance = (own.dof * own.variance + prior * group.variance) / out.dof;
+  return out;
+}
+
+double detectable_change(const NoiseEstimate& noise, std::size_t baseline_runs, std::size_t tests,
+                         double significance) {
+  if (!noise.known()) return std::nan("");
+  const double per_test = significance / static_cast<double>(std::max<std::size_t>(1, tests));
+  const boost::math::students_t student(noise.dof);
+  const double t = boost::math::quantile(boost::math::complement(student, per_test / 2.0));
+  const double b = static_cast<double>(std::max<std::size_t>(1, baseline_runs));
+  return std::expm1(t * noise.sigma() * std::sqrt(1.0 + 1.0 / b));
+}
+
+}  // namespace ompscale::dashboard
