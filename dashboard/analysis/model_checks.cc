@@ -100,6 +100,11 @@ std::optional<Finding> outside_interval(const ModelPoint& previous, const ModelP
   if (!(p.value > 0) || (*value >= p.interval.low && *value <= p.interval.high)) {
     return std::nullopt;
   }
+  // A previous model that missed its own point at t says nothing about the new one there.
+  if (const auto own = value_at_largest(before, t);
+      own && !(std::fabs(std::log(*own / p.value)) <= std::log1p(options.threshold))) {
+    return std::nullopt;
+  }
   const double floor =
       options.noise_floor ? options.noise_floor(s.id, static_cast<int>(t)) : std::nan("");
   const double threshold =
@@ -151,6 +156,12 @@ std::optional<Finding> budget_moved(const ModelPoint& previous, const ModelPoint
   return f;
 }
 
+// A model from fewer than three thread counts is the modeler's placeholder (a constant, with a
+// warning), and an invalid one does not describe its points: neither is compared.
+bool trustworthy(const ModelPoint& m) {
+  return m.valid && m.points >= 3;
+}
+
 }  // namespace
 
 int growth_rank(const std::string& growth) {
@@ -173,7 +184,7 @@ std::vector<Finding> model_findings(const std::vector<ModelHistory>& histories,
     const ModelPoint* established = nullptr;
     for (std::size_t i = 0; i < h.models.size(); ++i) {
       const ModelPoint& current = h.models[i];
-      if (!current.valid) continue;
+      if (!trustworthy(current)) continue;
       std::optional<Finding> growth;
       if (established == nullptr || established->growth == current.growth) {
         established = &current;
@@ -182,6 +193,7 @@ std::vector<Finding> model_findings(const std::vector<ModelHistory>& histories,
       }
       if (i == 0 || current.date < options.since) continue;
       const ModelPoint& previous = h.models[i - 1];
+      if (!trustworthy(previous)) continue;
       for (auto f : {growth, outside_interval(previous, current, s, options),
                      budget_moved(previous, current, s)}) {
         if (f) out.push_back(std::move(*f));

@@ -13,13 +13,17 @@ double NoiseEstimate::sigma() const {
   return known() ? std::sqrt(variance) : std::nan("");
 }
 
+bool is_jump(double difference, std::span<const double> absolute_differences) {
+  if (absolute_differences.empty()) return false;
+  const double robust = 1.4826 * stats::median(absolute_differences);
+  return robust > 0 && std::fabs(difference) > 5.0 * robust;
+}
+
 NoiseEstimate estimate_from_differences(std::span<const double> absolute_differences) {
   NoiseEstimate out;
-  if (absolute_differences.empty()) return out;
-  const double robust = 1.4826 * stats::median(absolute_differences);
   double sum = 0.0;
   for (double d : absolute_differences) {
-    if (robust > 0 && d > 5.0 * robust) continue;  // a change, not noise
+    if (is_jump(d, absolute_differences)) continue;  // a change, not noise
     sum += d * d / 2.0;
     out.dof += 1.0;
   }

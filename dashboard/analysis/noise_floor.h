@@ -27,6 +27,10 @@ struct NoiseEstimate {
 /// The estimate from absolute differences of consecutive nightly log levels of one level.
 NoiseEstimate estimate_from_differences(std::span<const double> absolute_differences);
 
+/// Whether `difference` is a change rather than noise among `absolute_differences` (beyond 5
+/// robust standard deviations): the rule estimate_from_differences() leaves such ones out by.
+bool is_jump(double difference, std::span<const double> absolute_differences);
+
 /// The kernel's estimate shrunk towards its group's: weights own.dof and min(group.dof,
 /// prior_dof).
 NoiseEstimate moderated(const NoiseEstimate& own, const NoiseEstimate& group,

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "common/statistics.h"
+#include "dashboard/analysis/machine_state.h"
 #include "dashboard/analysis/model_checks.h"
 #include "dashboard/analysis/noise_floor.h"
 #include "dashboard/analysis/rank_test.h"
@@ -31,10 +32,16 @@ struct Prepared {
   std::vector<ChangePoint> changes;  // indices into `normal`
   std::vector<double> diffs;         // |level[i] - level[i-1]| within segments
   std::vector<std::size_t> diff_at;  // i of each diff
+  // Runs that start a new level without a change point (too few runs on one side for one): a
+  // difference to the run before beyond 5 robust standard deviations. Baselines start after them.
+  std::vector<std::size_t> jumps;
 };
 
-bool usable(const HistoryPoint& p) {
-  return !p.unusual_phase && p.canary_state != "unusual" && p.n > 0 && p.median > 0;
+using RunStates = std::map<std::int64_t, RunState>;
+
+bool usable(const HistoryPoint& p, const RunStates& states) {
+  return !p.unusual_phase && !states.at(p.run).unusual && p.canary_state != "unusual" && p.n > 0 &&
+         p.median > 0;
 }
 
 bool is_change(const Prepared& p, std::size_t i) {
@@ -42,14 +49,15 @@ bool is_change(const Prepared& p, std::size_t i) {
                      [&](const ChangePoint& c) { return c.index == i; });
 }
 
-Prepared prepare(const SeriesInfo& info, const SeriesHistory& h, const ChangePointOptions& cp) {
+Prepared prepare(const SeriesInfo& info, const SeriesHistory& h, const ChangePointOptions& cp,
+                 const RunStates& states) {
   Prepared p;
   p.info = &info;
   p.history = &h;
   p.group =
       fmt::format("{}\x1f{}\x1f{}\x1f{}", info.platform, info.runtime, info.method, info.metric);
   for (std::size_t i = 0; i < h.points.size(); ++i) {
-    if (!usable(h.points[i])) continue;
+    if (!usable(h.points[i], states)) continue;
     p.normal.push_back(i);
     p.level.push_back(std::log(h.points[i].median));
   }
@@ -58,6 +66,9 @@ Prepared prepare(const SeriesInfo& info, const SeriesHistory& h, const ChangePoi
     if (is_change(p, i)) continue;  // a real change is not noise
     p.diffs.push_back(std::fabs(p.level[i] - p.level[i - 1]));
     p.diff_at.push_back(i);
+  }
+  for (std::size_t j = 0; j < p.diffs.size(); ++j) {
+    if (is_jump(p.diffs[j], p.diffs)) p.jumps.push_back(p.diff_at[j]);
   }
   return p;
 }
@@ -105,10 +116,14 @@ struct Test {
 };
 
 std::optional<Test> judge(Database& db, const Prepared& p, std::size_t position,
-                          const GroupDiffs& groups, const RegressionOptions& options) {
+                          const GroupDiffs& groups, const RunStates& states,
+                          const RegressionOptions& options) {
   std::size_t start = 0;
   for (const ChangePoint& c : p.changes) {
     if (c.index < position) start = std::max(start, c.index);
+  }
+  for (const std::size_t jump : p.jumps) {
+    if (jump < position) start = std::max(start, jump);
   }
   if (position > options.baseline_runs) start = std::max(start, position - options.baseline_runs);
   if (start >= position) return std::nullopt;  // nothing to compare with
@@ -123,12 +138,18 @@ std::optional<Test> judge(Database& db, const Prepared& p, std::size_t position,
   const HistoryPoint& target = h.points[p.normal[position]];
   std::vector<double> baseline_samples;
   double mean_level = 0.0;
+  std::size_t baseline = 0;
   for (std::size_t j = start; j < position; ++j) {
-    const std::vector<double> s = load_samples(db, h.points[p.normal[j]].run, h.series, h.threads);
+    const HistoryPoint& before = h.points[p.normal[j]];
+    // Only runs in the target's machine state (both typical may still differ a little).
+    if (!same_state(states.at(before.run).canary_ns, states.at(target.run).canary_ns)) continue;
+    const std::vector<double> s = load_samples(db, before.run, h.series, h.threads);
     baseline_samples.insert(baseline_samples.end(), s.begin(), s.end());
     mean_level += p.level[j];
+    ++baseline;
   }
-  mean_level /= static_cast<double>(position - start);
+  if (baseline == 0) return std::nullopt;
+  mean_level /= static_cast<double>(baseline);
   const std::vector<double> samples = load_samples(db, target.run, h.series, h.threads);
   const RankTest rank = mann_whitney(samples, baseline_samples);
   return Test{&p,
@@ -215,10 +236,11 @@ bool judged_metric(const SeriesInfo& s, const RegressionOptions& options) {
              options.metrics.end();
 }
 
-std::vector<Finding> unusual_runs(Database& db, const std::string& since) {
+std::vector<Finding> unusual_runs(const std::vector<RunInfo>& runs, const RunStates& states,
+                                  const std::string& since) {
   std::vector<Finding> out;
-  for (const RunInfo& r : list_runs(db)) {
-    if (!r.unusual_phase || r.date < since) continue;
+  for (const RunInfo& r : runs) {
+    if (!states.at(r.id).unusual || r.date < since) continue;
     Finding f;
     f.kind = FindingKind::kUnusualPhase;
     f.run_id = r.run_id;
@@ -228,18 +250,19 @@ std::vector<Finding> unusual_runs(Database& db, const std::string& since) {
     f.kernel = fmt::format("run {} on {}", r.run_id, r.host.empty() ? r.platform : r.host);
     f.p_value = std::nan("");
     f.noise_floor = std::nan("");
+    f.change = std::nan("");
     f.detail = fmt::format(
         "measured in an unusual canary phase ({}); its {} configurations are "
         "not judged and not used as history",
-        r.phase_note, r.configurations);
+        states.at(r.id).note, r.configurations);
     out.push_back(std::move(f));
   }
   return out;
 }
 
-std::string latest_date(Database& db) {
+std::string latest_date(const std::vector<RunInfo>& runs) {
   std::string latest;
-  for (const RunInfo& r : list_runs(db)) latest = std::max(latest, r.date);
+  for (const RunInfo& r : runs) latest = std::max(latest, r.date);
   return latest;
 }
 
@@ -257,7 +280,9 @@ void order(std::vector<Finding>& findings) {
 
 RegressionReport find_regressions(Database& db, const RegressionOptions& options) {
   RegressionReport report;
-  report.since = options.since.empty() ? latest_date(db) : options.since;
+  const std::vector<RunInfo> runs = list_runs(db);
+  const RunStates states = run_states(runs);
+  report.since = options.since.empty() ? latest_date(runs) : options.since;
   std::map<std::int64_t, SeriesInfo> series;
   for (SeriesInfo& s : list_series(db)) series.emplace(s.id, std::move(s));
   const std::vector<SeriesHistory> histories = load_histories(db);
@@ -274,14 +299,16 @@ RegressionReport find_regressions(Database& db, const RegressionOptions& options
       options.significance / static_cast<double>(std::max<std::size_t>(1, judged.size()));
   std::vector<Prepared> prepared;
   prepared.reserve(judged.size());
-  for (const SeriesHistory* h : judged) prepared.push_back(prepare(series.at(h->series), *h, cp));
+  for (const SeriesHistory* h : judged) {
+    prepared.push_back(prepare(series.at(h->series), *h, cp, states));
+  }
   const GroupDiffs groups = group_diffs(prepared);
 
   std::vector<Test> tests;
   for (const Prepared& p : prepared) {
     for (std::size_t i = 0; i < p.normal.size(); ++i) {
       if (date_of(p, i) < report.since) continue;
-      if (auto t = judge(db, p, i, groups, options)) tests.push_back(*t);
+      if (auto t = judge(db, p, i, groups, states, options)) tests.push_back(*t);
     }
   }
   report.tests = tests.size();
@@ -352,7 +379,7 @@ RegressionReport find_regressions(Database& db, const RegressionOptions& options
   for (Finding& f : model_findings(models, series, model_options)) {
     findings.push_back(std::move(f));
   }
-  for (Finding& f : unusual_runs(db, report.since)) findings.push_back(std::move(f));
+  for (Finding& f : unusual_runs(runs, states, report.since)) findings.push_back(std::move(f));
   order(findings);
   report.findings = std::move(findings);
   return report;

@@ -61,6 +61,21 @@ CLI::App* add_regressions(CLI::App& app, RegressionsArguments& a) {
   return cmd;
 }
 
+CLI::App* add_render(CLI::App& app, RenderArguments& a) {
+  CLI::App* cmd =
+      app.add_subcommand("render", "The static site (self-contained HTML) of a history");
+  cmd->add_option("--db", a.db, "History database")->required();
+  cmd->add_option("--out", a.out, "Directory of the site (created when missing)")->required();
+  cmd->add_option("--threshold", a.options.threshold, "Practical threshold of the findings shown")
+      ->capture_default_str();
+  cmd->add_option("--significance", a.options.significance, "Family-wise significance")
+      ->capture_default_str();
+  cmd->add_option("--metrics", a.options.metrics, "Metrics shown and judged (empty: all)")
+      ->delimiter(',')
+      ->capture_default_str();
+  return cmd;
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -75,7 +90,9 @@ int run_cli(int argc, char** argv) {
   CLI::App* list_cmd = add_list(app, list);
   RegressionsArguments regressions;
   CLI::App* regressions_cmd = add_regressions(app, regressions);
-  const std::vector<CLI::App*> commands = {ingest_cmd, list_cmd, regressions_cmd};
+  RenderArguments render;
+  CLI::App* render_cmd = add_render(app, render);
+  const std::vector<CLI::App*> commands = {ingest_cmd, list_cmd, regressions_cmd, render_cmd};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -91,6 +108,7 @@ int run_cli(int argc, char** argv) {
     if (ingest_cmd->parsed()) return run_ingest(ingest);
     if (list_cmd->parsed()) return run_list(list);
     if (regressions_cmd->parsed()) return run_regressions(regressions);
+    if (render_cmd->parsed()) return run_render(render);
   } catch (const std::exception& e) {
     // InputError, UsageError, SQLite and file errors: one line, exit status 2.
     std::cerr << "ompdash: " << e.what() << "\n";

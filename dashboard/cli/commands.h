@@ -36,4 +36,11 @@ struct RegressionsArguments {
 /// Exit status 1 when asked to fail and a regression was found.
 int run_regressions(const RegressionsArguments& a);
 
+struct RenderArguments {
+  std::string db;
+  std::string out;
+  RegressionOptions options;
+};
+int run_render(const RenderArguments& a);
+
 }  // namespace ompscale::dashboard

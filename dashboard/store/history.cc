@@ -8,23 +8,21 @@
 #include <nlohmann/json.hpp>
 
 #include "common/text.h"
+#include "dashboard/store/records.h"
 #include "dashboard/store/schema.h"
 
 namespace ompscale::dashboard {
 
 namespace {
 
-// "construct=barrier method=direct" from the stored key_json, in the file's column order.
-std::string describe_key_json(const std::string& key_json) {
-  const auto object = nlohmann::ordered_json::parse(key_json);
-  std::string out;
+// The key columns from the stored key_json, in the file's column order.
+std::vector<std::pair<std::string, std::string>> key_columns(const std::string& key_json) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const nlohmann::ordered_json object = nlohmann::ordered_json::parse(key_json);
   for (const auto& [column, value] : object.items()) {
-    const std::string text = value.get<std::string>();
-    if (text.empty()) continue;
-    if (!out.empty()) out += ' ';
-    out += fmt::format("{}={}", column, text);
+    out.emplace_back(column, value.get<std::string>());
   }
-  return out.empty() ? "(all)" : out;
+  return out;
 }
 
 }  // namespace
@@ -84,7 +82,8 @@ std::vector<SeriesInfo> list_series(Database& db) {
     SeriesInfo i;
     i.id = s.integer(0);
     i.key = s.text(1);
-    i.description = describe_key_json(s.text(2));
+    i.columns = key_columns(s.text(2));
+    i.description = SeriesKey{i.columns}.describe();
     i.construct = s.text(3);
     i.method = s.text(4);
     i.metric = s.text(5);
@@ -161,7 +160,8 @@ std::vector<ModelHistory> load_model_histories(Database& db) {
       "m.budget_threads, (SELECT group_concat(run) FROM model_set_runs WHERE model_set = "
       "m.model_set), m.noise_dominates, m.budget_threads_early, m.budget_threads_late, "
       "(SELECT r.run_id FROM model_set_runs l JOIN runs r ON r.id = l.run WHERE l.model_set = "
-      "m.model_set ORDER BY r.date DESC LIMIT 1) FROM models m JOIN model_sets ms ON ms.id = "
+      "m.model_set ORDER BY r.date DESC LIMIT 1), m.points FROM models m JOIN model_sets ms ON "
+      "ms.id = "
       "m.model_set "
       "ORDER BY m.series, m.class, ms.date, ms.id");
   std::vector<ModelHistory> out;
@@ -189,6 +189,7 @@ std::vector<ModelHistory> load_model_histories(Database& db) {
     p.budget_threads_early = s.real(16);
     p.budget_threads_late = s.real(17);
     p.run_id = s.text(18);
+    p.points = s.integer(19);
     for (const std::string& run : split(s.text(14), ',')) {
       if (!run.empty()) p.runs.push_back(std::stoll(run));
     }
@@ -217,6 +218,51 @@ std::vector<AppReportInfo> list_app_reports(Database& db) {
   while (s.step()) {
     out.push_back({s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5), s.text(6),
                    s.integer(7), s.integer(8), s.integer(9)});
+  }
+  return out;
+}
+
+std::vector<AppRegionInfo> load_app_regions(Database& db, std::int64_t report) {
+  Statement s = db.prepare(
+      "SELECT report, rank, key, label, kind, model, growth, hints, potential_gain_s FROM "
+      "app_regions WHERE report = ? ORDER BY rank, key");
+  s.bind_all(report);
+  std::vector<AppRegionInfo> out;
+  while (s.step()) {
+    out.push_back({s.integer(0), static_cast<int>(s.integer(1)), s.text(2), s.text(3), s.text(4),
+                   s.text(5), s.text(6), s.text(7), s.real(8)});
+  }
+  return out;
+}
+
+std::vector<AppPointInfo> load_app_points(Database& db, const std::string& application) {
+  Statement s = db.prepare(
+      "SELECT p.report, p.region, p.input, p.threads, p.time_s, p.time_min_s, p.time_max_s, "
+      "p.speedup, p.efficiency, p.lost_s, p.imbalance_s, p.walkthrough_s, p.startup_s, "
+      "p.lock_contention_s, p.lock_algorithm_s, p.other_s FROM app_points p JOIN app_reports r "
+      "ON r.id = p.report WHERE r.application = ? ORDER BY r.date, r.id, p.region, p.input, "
+      "p.threads");
+  s.bind_all(application);
+  std::vector<AppPointInfo> out;
+  while (s.step()) {
+    AppPointInfo p;
+    p.report = s.integer(0);
+    p.region = s.text(1);
+    p.input = s.text(2);
+    p.threads = static_cast<int>(s.integer(3));
+    p.time_s = s.real(4);
+    p.time_min_s = s.real(5);
+    p.time_max_s = s.real(6);
+    p.speedup = s.real(7);
+    p.efficiency = s.real(8);
+    p.lost_s = s.real(9);
+    p.imbalance_s = s.real(10);
+    p.walkthrough_s = s.real(11);
+    p.startup_s = s.real(12);
+    p.lock_contention_s = s.real(13);
+    p.lock_algorithm_s = s.real(14);
+    p.other_s = s.real(15);
+    out.push_back(std::move(p));
   }
   return out;
 }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dashboard/store/sqlite.h"
@@ -31,6 +32,7 @@ struct SeriesInfo {
   std::int64_t id = 0;
   std::string key;          ///< canonical (sorted JSON object)
   std::string description;  ///< "construct=barrier method=direct ..." in file order
+  std::vector<std::pair<std::string, std::string>> columns;  ///< the key, in file order
   std::string construct, method, metric, bind, places, runtime, platform, param, param_value, unit;
   std::vector<int> threads;  ///< thread counts measured in any run, ascending
   std::int64_t runs = 0;     ///< runs that measured it
@@ -65,6 +67,7 @@ struct ModelPoint {
   std::string date, label, runtime_version, thread_class, model, growth, document;
   bool valid = false;
   bool noise_dominates = false;
+  std::int64_t points = 0;                      ///< thread counts fitted
   double adjusted_r2 = 0, largest_threads = 0;  ///< NaN: none
   /// The budget and its crossings (NaN: no budget, or never crossed up to the search limit).
   double budget = 0, budget_threads = 0, budget_threads_early = 0, budget_threads_late = 0;
@@ -93,5 +96,26 @@ struct AppReportInfo {
 };
 /// Every ompscan report, by application, oldest first.
 std::vector<AppReportInfo> list_app_reports(Database& db);
+
+/// One region (or the whole program, "(program)") of one report.
+struct AppRegionInfo {
+  std::int64_t report = 0;
+  int rank = 0;
+  std::string key, label, kind, model, growth, hints_json;
+  double potential_gain_s = 0;
+};
+/// The regions of a report, by rank (the program first).
+std::vector<AppRegionInfo> load_app_regions(Database& db, std::int64_t report);
+
+struct AppPointInfo {
+  std::int64_t report = 0;
+  std::string region, input;
+  int threads = 0;
+  double time_s = 0, time_min_s = 0, time_max_s = 0, speedup = 0, efficiency = 0, lost_s = 0;
+  double imbalance_s = 0, walkthrough_s = 0, startup_s = 0, lock_contention_s = 0,
+         lock_algorithm_s = 0, other_s = 0;
+};
+/// The points of every report of `application`, by report date, region, input, threads.
+std::vector<AppPointInfo> load_app_points(Database& db, const std::string& application);
 
 }  // namespace ompscale::dashboard

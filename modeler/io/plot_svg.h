@@ -35,6 +35,10 @@ struct PlotOptions {
   bool log_y = false;
   /// Figure title; default: "Scaling models" and the key values all plotted kernels share.
   std::string title;
+  /// Prefix of every element id, so several figures can be inlined in one HTML page.
+  std::string id_prefix;
+  /// Start with an XML declaration (a standalone .svg file); off for SVG inlined in HTML.
+  bool xml_declaration = true;
 };
 
 /// The figure for `results` (one panel each, in order; each result's `kernel` indexes

@@ -1,0 +1,16 @@
+#include <iostream>
+
+#include "dashboard/cli/commands.h"
+#include "dashboard/site/render.h"
+#include "dashboard/store/history.h"
+
+namespace ompscale::dashboard {
+
+int run_render(const RenderArguments& a) {
+  Database db = open_history(a.db, true);
+  const std::vector<std::string> files = render_site(db, a.out, a.options);
+  std::cout << a.out << ": " << files.size() << " pages\n";
+  return 0;
+}
+
+}  // namespace ompscale::dashboard
