@@ -76,6 +76,13 @@ CLI::App* add_render(CLI::App& app, RenderArguments& a) {
   return cmd;
 }
 
+CLI::App* add_nightly(CLI::App& app, NightlyArguments& a) {
+  CLI::App* cmd = app.add_subcommand(
+      "nightly", "One night: sweep, fit, ingest, render, regressions (docs/ompdash.md)");
+  cmd->add_option("--config", a.config, "Nightly configuration (JSON)")->required();
+  return cmd;
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -92,7 +99,10 @@ int run_cli(int argc, char** argv) {
   CLI::App* regressions_cmd = add_regressions(app, regressions);
   RenderArguments render;
   CLI::App* render_cmd = add_render(app, render);
-  const std::vector<CLI::App*> commands = {ingest_cmd, list_cmd, regressions_cmd, render_cmd};
+  NightlyArguments nightly;
+  CLI::App* nightly_cmd = add_nightly(app, nightly);
+  const std::vector<CLI::App*> commands = {ingest_cmd, list_cmd, regressions_cmd, render_cmd,
+                                           nightly_cmd};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -109,6 +119,7 @@ int run_cli(int argc, char** argv) {
     if (list_cmd->parsed()) return run_list(list);
     if (regressions_cmd->parsed()) return run_regressions(regressions);
     if (render_cmd->parsed()) return run_render(render);
+    if (nightly_cmd->parsed()) return run_nightly_command(nightly);
   } catch (const std::exception& e) {
     // InputError, UsageError, SQLite and file errors: one line, exit status 2.
     std::cerr << "ompdash: " << e.what() << "\n";

@@ -43,4 +43,9 @@ struct RenderArguments {
 };
 int run_render(const RenderArguments& a);
 
+struct NightlyArguments {
+  std::string config;
+};
+int run_nightly_command(const NightlyArguments& a);
+
 }  // namespace ompscale::dashboard

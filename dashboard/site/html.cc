@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "dashboard/store/records.h"
 #include "modeler/io/write_common.h"
@@ -78,10 +80,10 @@ std::string table(const std::vector<std::string>& header,
   for (const auto& row : rows) {
     out += "<tr>";
     for (const std::string& cell : row) {
-      // Cells that are numbers align right.
-      const bool numeric =
-          !cell.empty() && cell.find('<') == std::string::npos &&
-          (std::isdigit(static_cast<unsigned char>(cell[0])) || cell[0] == '+' || cell[0] == '-');
+      // Cells that are numbers (digits, sign, point, exponent, percent) align right.
+      const bool numeric = !cell.empty() && std::all_of(cell.begin(), cell.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) || std::strchr("+-.e%", c) != nullptr;
+      });
       out += numeric ? fmt::format("<td class=\"num\">{}</td>", cell)
                      : fmt::format("<td>{}</td>", cell);
     }
