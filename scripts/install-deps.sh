@@ -8,7 +8,7 @@ packages=(
   libhwloc-dev hwloc libsqlite3-dev libdw-dev libelf-dev
   clang libomp-dev libclang-rt-14-dev clang-format librsvg2-bin
   patchelf xz-utils
-  zlib1g-dev tidy chromium
+  zlib1g-dev tidy chromium slurm-wlm munge
 )
 missing=()
 for p in "${packages[@]}"; do
