@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/statistics.h"
+#include "dashboard/store/history.h"
 #include "modeler/io/write_common.h"
 
 namespace ompscale::dashboard {
@@ -63,6 +64,19 @@ std::string_view to_string(FindingKind kind) {
       return "unusual phase";
   }
   return "?";
+}
+
+Finding finding_about(const SeriesInfo& s, FindingKind kind) {
+  Finding f;
+  f.kind = kind;
+  f.series = s.id;
+  f.kernel = s.description;
+  f.construct = s.construct;
+  f.runtime = s.runtime;
+  f.platform = s.platform;
+  f.metric = s.metric;
+  f.unit = s.unit;
+  return f;
 }
 
 std::size_t RegressionReport::regressions() const {

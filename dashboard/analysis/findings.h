@@ -10,6 +10,8 @@
 
 namespace ompscale::dashboard {
 
+struct SeriesInfo;
+
 enum class FindingKind {
   kRegression,       ///< a run's cost above its history (rank test and noise floor)
   kImprovement,      ///< a run's cost below its history
@@ -62,6 +64,9 @@ struct RegressionReport {
 
   std::size_t regressions() const;
 };
+
+/// A finding of `kind` about series `s`: its id, description and common key columns filled in.
+Finding finding_about(const SeriesInfo& s, FindingKind kind);
 
 std::string format_findings_text(const RegressionReport& report);
 std::string format_findings_json(const RegressionReport& report);

@@ -14,15 +14,7 @@ namespace ompscale::dashboard {
 namespace {
 
 Finding model_finding(const ModelPoint& m, const SeriesInfo& s, FindingKind kind) {
-  Finding f;
-  f.kind = kind;
-  f.series = s.id;
-  f.kernel = s.description;
-  f.construct = s.construct;
-  f.runtime = s.runtime;
-  f.platform = s.platform;
-  f.metric = s.metric;
-  f.unit = s.unit;
+  Finding f = finding_about(s, kind);
   f.thread_class = m.thread_class;
   f.date = m.date;
   f.label = m.label;

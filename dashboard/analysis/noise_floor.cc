@@ -50,4 +50,21 @@ double detectable_change(const NoiseEstimate& noise, std::size_t baseline_runs, 
   return std::expm1(t * noise.sigma() * std::sqrt(1.0 + 1.0 / b));
 }
 
+double resolution(std::span<const double> values) {
+  std::vector<double> sorted(values.begin(), values.end());
+  std::sort(sorted.begin(), sorted.end());
+  if (sorted.size() < 2) return 0.0;
+  const double rounding = 1e-9 * std::max(std::fabs(sorted.front()), std::fabs(sorted.back()));
+  double smallest = 0.0;
+  for (std::size_t i = 1; i < sorted.size(); ++i) {
+    const double gap = sorted[i] - sorted[i - 1];
+    if (gap > rounding && (smallest == 0.0 || gap < smallest)) smallest = gap;
+  }
+  return smallest;
+}
+
+double resolution_floor(double resolution, double median) {
+  return median > 0 ? 2.0 * resolution / median : 0.0;
+}
+
 }  // namespace ompscale::dashboard

@@ -112,6 +112,7 @@ struct Test {
   double after;          // the run's median
   double effect;         // log(after / before)
   NoiseEstimate noise;
+  double steps_floor;  // two steps of the values' resolution, relative to the median
   double p_value;
 };
 
@@ -152,6 +153,9 @@ std::optional<Test> judge(Database& db, const Prepared& p, std::size_t position,
   mean_level /= static_cast<double>(baseline);
   const std::vector<double> samples = load_samples(db, target.run, h.series, h.threads);
   const RankTest rank = mann_whitney(samples, baseline_samples);
+  std::vector<double> all = samples;
+  all.insert(all.end(), baseline_samples.begin(), baseline_samples.end());
+  const double steps = resolution_floor(resolution(all), std::exp(mean_level));
   return Test{&p,
               position,
               position - start,
@@ -159,20 +163,14 @@ std::optional<Test> judge(Database& db, const Prepared& p, std::size_t position,
               target.median,
               p.level[position] - mean_level,
               noise,
+              steps,
               rank.p_value};
 }
 
 Finding base_finding(const Prepared& p, std::size_t position) {
   const SeriesInfo& s = *p.info;
   const HistoryPoint& point = p.history->points[p.normal[position]];
-  Finding f;
-  f.series = s.id;
-  f.kernel = s.description;
-  f.construct = s.construct;
-  f.runtime = s.runtime;
-  f.platform = s.platform;
-  f.metric = s.metric;
-  f.unit = s.unit;
+  Finding f = finding_about(s, FindingKind::kRegression);
   f.threads = p.history->threads;
   f.run_id = point.run_id;
   f.date = point.date;
@@ -333,7 +331,8 @@ RegressionReport find_regressions(Database& db, const RegressionOptions& options
   };
   for (std::size_t i = 0; i < tests.size(); ++i) {
     const Test& t = tests[i];
-    const double floor = detectable_change(t.noise, t.baseline, tests.size(), options.significance);
+    const double floor = std::max(
+        detectable_change(t.noise, t.baseline, tests.size(), options.significance), t.steps_floor);
     const double threshold = std::max(options.threshold, floor);
     if (adjusted[i] >= options.significance || std::fabs(t.effect) <= std::log1p(threshold)) {
       continue;
@@ -360,6 +359,12 @@ RegressionReport find_regressions(Database& db, const RegressionOptions& options
     n.sigma = noise.sigma();
     n.floor = detectable_change(noise, options.baseline_runs,
                                 std::max<std::size_t>(1, report.histories), options.significance);
+    if (!p.normal.empty() && !std::isnan(n.floor)) {
+      const HistoryPoint& last = p.history->points[p.normal.back()];
+      const std::vector<double> values =
+          load_samples(db, last.run, p.history->series, p.history->threads);
+      n.floor = std::max(n.floor, resolution_floor(resolution(values), last.median));
+    }
     report.noise.push_back(n);
   }
 

@@ -4,10 +4,12 @@
 // in milliseconds.
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <cmath>
 #include <filesystem>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -90,6 +92,29 @@ inline std::vector<double> noisy(double center, double noise, int n, unsigned se
   std::vector<double> out;
   for (int i = 0; i < n; ++i) out.push_back(center * std::exp(normal(rng)));
   return out;
+}
+
+/// A fresh, empty directory for the running test (named after it), under the system's temp dir.
+inline std::filesystem::path scratch_directory(const std::string& prefix) {
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() /
+      fmt::format("{}-{}-{}", prefix, getpid(), test != nullptr ? test->name() : "suite");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+/// An ompscan report (JSON) of the mandelbrot runs in tests/data, made by ompscan itself, at
+/// DIR/report.json; its path.
+inline std::string ompscan_report(const std::filesystem::path& dir) {
+  const std::string report = (dir / "report.json").string();
+  const auto made = test_support::run_program(
+      {OMPSCALE_OMPSCAN_BIN, "report", std::string(OMPSCALE_TEST_DATA) + "/ompscan/mandel-static",
+       "--format", "json", "-o", report},
+      dir);
+  if (made.status != 0) throw std::runtime_error("ompscan report failed: " + made.err);
+  return report;
 }
 
 /// "2026-11-DDT01:00:00Z" for night `day` (0-based from 2026-10-01), for ordered dates.

@@ -20,11 +20,7 @@ using test_support::run_program;
 class IngestCliTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           fmt::format("ompdash-cli-{}-{}", getpid(),
-                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = testing::scratch_directory("ompdash-cli");
     db_ = (dir_ / "history.sqlite").string();
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -91,12 +87,7 @@ TEST_F(IngestCliTest, FourConcurrentIngestsLoseNothing) {
 }
 
 TEST_F(IngestCliTest, OmpscanReportsBecomeApplicationHistory) {
-  const std::string report = (dir_ / "report.json").string();
-  const auto made = run_program(
-      {OMPSCALE_OMPSCAN_BIN, "report", std::string(OMPSCALE_TEST_DATA) + "/ompscan/mandel-static",
-       "--format", "json", "-o", report},
-      dir_);
-  ASSERT_EQ(made.status, 0) << made.err;
+  const std::string report = testing::ompscan_report(dir_);
   const auto out = ompdash({"ingest", report, "--db", db_, "--label", "<b>nightly</b>", "--date",
                             "2026-11-22T01:00:00Z"});
   ASSERT_EQ(out.status, 0) << out.err;

@@ -28,11 +28,7 @@ using testing::FixtureRun;
 class IngestTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           fmt::format("ompdash-ingest-{}-{}", getpid(),
-                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = testing::scratch_directory("ompdash-ingest");
     db_path_ = (dir_ / "history.sqlite").string();
   }
   void TearDown() override { fs::remove_all(dir_); }

@@ -31,11 +31,7 @@ using CostOfNight = std::function<double(const std::string&, int)>;
 class GeneratedHistory : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           fmt::format("ompdash-gen-{}-{}", getpid(),
-                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = testing::scratch_directory("ompdash-gen");
     db_path_ = (dir_ / "history.sqlite").string();
   }
   void TearDown() override { fs::remove_all(dir_); }

@@ -63,12 +63,7 @@ class SiteTest : public ::testing::Test {
       options.label = n == 9 ? "<b>build</b>" : "";
       ingest_files(db, {results, models}, options);
     }
-    const std::string report = (dir_ / "report.json").string();
-    const auto made = run_program(
-        {OMPSCALE_OMPSCAN_BIN, "report", std::string(OMPSCALE_TEST_DATA) + "/ompscan/mandel-static",
-         "--format", "json", "-o", report},
-        dir_);
-    ASSERT_EQ(made.status, 0) << made.err;
+    const std::string report = testing::ompscan_report(dir_);
     IngestOptions options;
     options.reports.date = testing::night(9);
     ingest_files(db, {report}, options);

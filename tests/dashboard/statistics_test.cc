@@ -160,5 +160,15 @@ TEST(NoiseFloor, EstimateFromDifferencesAndTheDetectableChange) {
   EXPECT_DOUBLE_EQ(moderated({}, {0.01, 3}).variance, 0.01);
 }
 
+TEST(NoiseFloor, ValuesInClockStepsFloorTheirMedianAtTwoSteps) {
+  // Costs near the clock's resolution: 10 ns steps (in us), averaged over threads or not.
+  const std::vector<double> stepped = {0.18027, 0.19028, 0.18027, 0.20030, 0.18027, 0.19028};
+  EXPECT_NEAR(resolution(stepped), 0.01001, 1e-9);
+  EXPECT_NEAR(resolution_floor(resolution(stepped), 0.18027), 2 * 0.01001 / 0.18027, 1e-9);
+  EXPECT_EQ(resolution(std::vector<double>{0.5, 0.5}), 0.0);
+  EXPECT_EQ(resolution(std::vector<double>{0.1, 0.1 + 1e-13}), 0.0);  // rounding, not a step
+  EXPECT_EQ(resolution_floor(0.0, 1.0), 0.0);
+}
+
 }  // namespace
 }  // namespace ompscale::dashboard
