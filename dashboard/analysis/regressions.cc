@@ -249,10 +249,11 @@ std::vector<Finding> unusual_runs(const std::vector<RunInfo>& runs, const RunSta
     f.p_value = std::nan("");
     f.noise_floor = std::nan("");
     f.change = std::nan("");
+    const std::string& note = states.at(r.id).note;
     f.detail = fmt::format(
-        "measured in an unusual canary phase ({}); its {} configurations are "
-        "not judged and not used as history",
-        states.at(r.id).note, r.configurations);
+        "{}; its {} configurations are not judged and not used as history",
+        note.starts_with("measured in") ? note : "measured in an unusual canary phase: " + note,
+        r.configurations);
     out.push_back(std::move(f));
   }
   return out;

@@ -35,14 +35,19 @@ std::string summary(const SiteData& d) {
       d.metrics.empty() ? "all" : escape(fmt::format("{}", fmt::join(d.metrics, ", "))));
 }
 
+// One finding as a row: the construct links to its page, the whole kernel is its tooltip.
 std::vector<std::string> finding_row(const Finding& f) {
   const std::string kernel =
-      f.construct.empty() ? escape(f.kernel) : link(construct_page(f.construct), f.kernel);
+      f.construct.empty()
+          ? escape(f.kernel)
+          : fmt::format("<a href=\"{}\" title=\"{}\">{}</a>", escape(construct_page(f.construct)),
+                        escape(f.kernel), escape(f.construct));
   return {finding_cell(f),
           kernel,
+          escape(f.runtime),
+          escape(f.platform),
           f.threads > 0 ? std::to_string(f.threads) : escape(f.thread_class),
           escape(f.run_id),
-          escape(f.date),
           percent(f.kind == FindingKind::kGrowthChange ? std::nan("") : f.change),
           std::isnan(f.noise_floor) ? "n/a" : fmt::format("{:.1f}%", 100 * f.noise_floor),
           escape(f.detail)};
@@ -61,9 +66,9 @@ std::string findings_section(const SiteData& d) {
   for (const Finding& f : d.latest.findings) rows.push_back(finding_row(f));
   out += fmt::format("<p>{} regression(s) among {} comparisons.</p>\n", d.latest.regressions(),
                      d.latest.tests);
-  return out +
-         table({"finding", "kernel", "threads", "run", "date", "change", "noise floor", "detail"},
-               rows, "findings");
+  return out + table({"finding", "construct", "runtime", "platform", "threads", "run", "change",
+                      "noise floor", "detail"},
+                     rows, "findings");
 }
 
 // The growth of the headline kernel's latest model ("" when none).
