@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include "common/error.h"
+#include "common/executable_path.h"
 #include "common/text.h"
 
 extern char** environ;
@@ -34,8 +35,7 @@ std::string find_tool(const std::string& name, const std::string& module,
     if (!executable(it->second)) throw UsageError(fmt::format("{}: not an executable", it->second));
     return it->second;
   }
-  std::error_code error;
-  const fs::path self = fs::read_symlink("/proc/self/exe", error).parent_path();
+  const fs::path self = executable_directory();
   std::vector<fs::path> tried = {self / name, self.parent_path() / module / name};
   if (const char* path = std::getenv("PATH")) {
     for (const std::string& dir : split(path, ':')) {
