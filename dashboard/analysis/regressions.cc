@@ -275,6 +275,102 @@ void order(std::vector<Finding>& findings) {
   });
 }
 
+// Every judged run against its history, before the correction for multiple comparisons.
+std::vector<Test> run_tests(Database& db, const std::vector<Prepared>& prepared,
+                            const GroupDiffs& groups, const RunStates& states,
+                            const RegressionOptions& options, const std::string& since) {
+  std::vector<Test> tests;
+  for (const Prepared& p : prepared) {
+    for (std::size_t i = 0; i < p.normal.size(); ++i) {
+      if (date_of(p, i) < since) continue;
+      if (auto t = judge(db, p, i, groups, states, options)) tests.push_back(*t);
+    }
+  }
+  return tests;
+}
+
+// Steps and drifts, then the runs that exceed their floor after Holm's correction and that no
+// step or drift explains already.
+std::vector<Finding> cost_findings(const std::vector<Prepared>& prepared,
+                                   const std::vector<Test>& tests, const RegressionOptions& options,
+                                   const std::string& since) {
+  std::vector<Finding> findings;
+  // Runs a step or drift already explains, per (series, threads): [first date, last date].
+  std::map<std::pair<std::int64_t, int>, std::vector<std::pair<std::string, std::string>>> shifts;
+  for (const Prepared& p : prepared) {
+    for (Finding& f : shift_findings(p, since, options.threshold, options.min_segment)) {
+      shifts[{f.series, f.threads}].emplace_back(f.date, f.until.empty() ? f.date : f.until);
+      findings.push_back(std::move(f));
+    }
+  }
+  const auto explained = [&](const Finding& f) {
+    for (const auto& [first, last] : shifts[{f.series, f.threads}]) {
+      if (f.date >= first && f.date <= last) return true;
+    }
+    return false;
+  };
+  std::vector<double> raw;
+  for (const Test& t : tests) raw.push_back(t.p_value);
+  const std::vector<double> adjusted = holm_adjust(raw);
+  for (std::size_t i = 0; i < tests.size(); ++i) {
+    const Test& t = tests[i];
+    const double floor = std::max(
+        detectable_change(t.noise, t.baseline, tests.size(), options.significance), t.steps_floor);
+    const double threshold = std::max(options.threshold, floor);
+    if (adjusted[i] >= options.significance || std::fabs(t.effect) <= std::log1p(threshold)) {
+      continue;
+    }
+    Finding f = test_finding(t, adjusted[i], floor, threshold);
+    if (!explained(f)) findings.push_back(std::move(f));
+  }
+  return findings;
+}
+
+// A judged kernel's floor now, from all of its history and its latest values' resolution.
+KernelNoise kernel_noise(Database& db, const Prepared& p, const GroupDiffs& groups,
+                         const RegressionOptions& options, std::size_t histories) {
+  KernelNoise n;
+  n.series = p.info->id;
+  n.kernel = p.info->description;
+  n.construct = p.info->construct;
+  n.runtime = p.info->runtime;
+  n.platform = p.info->platform;
+  n.threads = p.history->threads;
+  n.runs = p.normal.size();
+  const std::string after_every_date = "~";  // '~' sorts after digits
+  const NoiseEstimate noise =
+      moderated(estimate_from_differences(p.diffs), group_noise(groups, p.group, after_every_date));
+  n.sigma = noise.sigma();
+  n.floor = detectable_change(noise, options.baseline_runs, std::max<std::size_t>(1, histories),
+                              options.significance);
+  if (!p.normal.empty() && !std::isnan(n.floor)) {
+    const HistoryPoint& last = p.history->points[p.normal.back()];
+    const std::vector<double> values =
+        load_samples(db, last.run, p.history->series, p.history->threads);
+    n.floor = std::max(n.floor, resolution_floor(resolution(values), last.median));
+  }
+  return n;
+}
+
+std::vector<Finding> model_side(Database& db, const std::map<std::int64_t, SeriesInfo>& series,
+                                const std::vector<KernelNoise>& noise,
+                                const RegressionOptions& options, const std::string& since) {
+  ModelCheckOptions model_options;
+  model_options.since = since;
+  model_options.threshold = options.threshold;
+  model_options.interval_level = options.interval_level;
+  model_options.noise_floor = [&](std::int64_t s, int threads) {
+    for (const KernelNoise& n : noise) {
+      if (n.series == s && n.threads == threads) return n.floor;
+    }
+    return std::nan("");
+  };
+  std::vector<ModelHistory> models = load_model_histories(db);
+  std::erase_if(
+      models, [&](const ModelHistory& m) { return !judged_metric(series.at(m.series), options); });
+  return model_findings(models, series, model_options);
+}
+
 }  // namespace
 
 RegressionReport find_regressions(Database& db, const RegressionOptions& options) {
@@ -285,7 +381,6 @@ RegressionReport find_regressions(Database& db, const RegressionOptions& options
   std::map<std::int64_t, SeriesInfo> series;
   for (SeriesInfo& s : list_series(db)) series.emplace(s.id, std::move(s));
   const std::vector<SeriesHistory> histories = load_histories(db);
-
   std::vector<const SeriesHistory*> judged;
   for (const SeriesHistory& h : histories) {
     if (judged_metric(series.at(h.series), options)) judged.push_back(&h);
@@ -302,87 +397,13 @@ RegressionReport find_regressions(Database& db, const RegressionOptions& options
     prepared.push_back(prepare(series.at(h->series), *h, cp, states));
   }
   const GroupDiffs groups = group_diffs(prepared);
-
-  std::vector<Test> tests;
-  for (const Prepared& p : prepared) {
-    for (std::size_t i = 0; i < p.normal.size(); ++i) {
-      if (date_of(p, i) < report.since) continue;
-      if (auto t = judge(db, p, i, groups, states, options)) tests.push_back(*t);
-    }
-  }
+  const std::vector<Test> tests = run_tests(db, prepared, groups, states, options, report.since);
   report.tests = tests.size();
-  std::vector<double> raw;
-  for (const Test& t : tests) raw.push_back(t.p_value);
-  const std::vector<double> adjusted = holm_adjust(raw);
-
-  std::vector<Finding> findings;
-  // Runs a step or drift already explains, per (series, threads): [first date, last date].
-  std::map<std::pair<std::int64_t, int>, std::vector<std::pair<std::string, std::string>>> shifts;
+  std::vector<Finding> findings = cost_findings(prepared, tests, options, report.since);
   for (const Prepared& p : prepared) {
-    for (Finding& f : shift_findings(p, report.since, options.threshold, options.min_segment)) {
-      shifts[{f.series, f.threads}].emplace_back(f.date, f.until.empty() ? f.date : f.until);
-      findings.push_back(std::move(f));
-    }
+    report.noise.push_back(kernel_noise(db, p, groups, options, report.histories));
   }
-  const auto explained = [&](const Finding& f) {
-    for (const auto& [first, last] : shifts[{f.series, f.threads}]) {
-      if (f.date >= first && f.date <= last) return true;
-    }
-    return false;
-  };
-  for (std::size_t i = 0; i < tests.size(); ++i) {
-    const Test& t = tests[i];
-    const double floor = std::max(
-        detectable_change(t.noise, t.baseline, tests.size(), options.significance), t.steps_floor);
-    const double threshold = std::max(options.threshold, floor);
-    if (adjusted[i] >= options.significance || std::fabs(t.effect) <= std::log1p(threshold)) {
-      continue;
-    }
-    Finding f = test_finding(t, adjusted[i], floor, threshold);
-    // A step dated to this run, or a drift it lies in, says the same with the history on both
-    // sides.
-    if (!explained(f)) findings.push_back(std::move(f));
-  }
-
-  // Every judged kernel's floor now, from all of its history.
-  for (const Prepared& p : prepared) {
-    KernelNoise n;
-    n.series = p.info->id;
-    n.kernel = p.info->description;
-    n.construct = p.info->construct;
-    n.runtime = p.info->runtime;
-    n.platform = p.info->platform;
-    n.threads = p.history->threads;
-    n.runs = p.normal.size();
-    const std::string after_every_date = "~";  // '~' sorts after digits
-    const NoiseEstimate noise = moderated(estimate_from_differences(p.diffs),
-                                          group_noise(groups, p.group, after_every_date));
-    n.sigma = noise.sigma();
-    n.floor = detectable_change(noise, options.baseline_runs,
-                                std::max<std::size_t>(1, report.histories), options.significance);
-    if (!p.normal.empty() && !std::isnan(n.floor)) {
-      const HistoryPoint& last = p.history->points[p.normal.back()];
-      const std::vector<double> values =
-          load_samples(db, last.run, p.history->series, p.history->threads);
-      n.floor = std::max(n.floor, resolution_floor(resolution(values), last.median));
-    }
-    report.noise.push_back(n);
-  }
-
-  ModelCheckOptions model_options;
-  model_options.since = report.since;
-  model_options.threshold = options.threshold;
-  model_options.interval_level = options.interval_level;
-  model_options.noise_floor = [&](std::int64_t s, int threads) {
-    for (const KernelNoise& n : report.noise) {
-      if (n.series == s && n.threads == threads) return n.floor;
-    }
-    return std::nan("");
-  };
-  std::vector<ModelHistory> models = load_model_histories(db);
-  std::erase_if(
-      models, [&](const ModelHistory& m) { return !judged_metric(series.at(m.series), options); });
-  for (Finding& f : model_findings(models, series, model_options)) {
+  for (Finding& f : model_side(db, series, report.noise, options, report.since)) {
     findings.push_back(std::move(f));
   }
   for (Finding& f : unusual_runs(runs, states, report.since)) findings.push_back(std::move(f));
