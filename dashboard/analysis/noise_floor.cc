@@ -19,11 +19,12 @@ bool is_jump(double difference, std::span<const double> absolute_differences) {
   return robust > 0 && std::fabs(difference) > 5.0 * robust;
 }
 
-NoiseEstimate estimate_from_differences(std::span<const double> absolute_differences) {
+NoiseEstimate estimate_from_differences(std::span<const double> absolute_differences,
+                                        bool keep_jumps) {
   NoiseEstimate out;
   double sum = 0.0;
   for (double d : absolute_differences) {
-    if (is_jump(d, absolute_differences)) continue;  // a change, not noise
+    if (!keep_jumps && is_jump(d, absolute_differences)) continue;  // a change, not noise
     sum += d * d / 2.0;
     out.dof += 1.0;
   }

@@ -25,7 +25,10 @@ struct NoiseEstimate {
 };
 
 /// The estimate from absolute differences of consecutive nightly log levels of one level.
-NoiseEstimate estimate_from_differences(std::span<const double> absolute_differences);
+/// Differences beyond 5 robust standard deviations are left out as changes, unless
+/// `keep_jumps` (when there is no history to tell a change from noise).
+NoiseEstimate estimate_from_differences(std::span<const double> absolute_differences,
+                                        bool keep_jumps = false);
 
 /// Whether `difference` is a change rather than noise among `absolute_differences` (beyond 5
 /// robust standard deviations): the rule estimate_from_differences() leaves such ones out by.

@@ -19,7 +19,7 @@ namespace ompscale::dashboard {
 namespace {
 
 // Fewer group differences than this before a run: the run's own differences to its predecessor
-// (over the whole group, robustly) are used too.
+// (over the whole group, every one counted as noise) are used too.
 constexpr std::size_t kGroupMinimum = 8;
 
 // One kernel x thread count history, ready to judge.
@@ -99,8 +99,11 @@ NoiseEstimate group_noise(const GroupDiffs& groups, const std::string& group,
     if (d < date) before.push_back(value);
     if (d == date) at.push_back(value);
   }
-  if (before.size() < kGroupMinimum) before.insert(before.end(), at.begin(), at.end());
-  return estimate_from_differences(before);
+  if (before.size() >= kGroupMinimum) return estimate_from_differences(before);
+  // Too little history: every difference of the group tonight counts as noise. A machine that
+  // shifted for many kernels at once cannot be told from a runtime that did without history.
+  before.insert(before.end(), at.begin(), at.end());
+  return estimate_from_differences(before, true);
 }
 
 // One run judged against its history, before the correction for multiple comparisons.
