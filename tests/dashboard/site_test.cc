@@ -157,6 +157,7 @@ test_support::Outcome chromium(const std::vector<std::string>& extra, const fs::
                                    "--disable-background-networking",
                                    "--disable-component-update",
                                    "--disable-sync",
+                                   "--disable-crash-reporter",
                                    "--no-first-run",
                                    "--user-data-dir=" + profile.string()};
   argv.insert(argv.end(), extra.begin(), extra.end());

@@ -20,9 +20,9 @@ typedef void (*KmpcBarrier)(void*, int32_t);
 typedef int (*NumThreads)(void);
 
 /* dlsym returns an object pointer; ISO C converts it to a function pointer only through memory. */
-#define LOOKUP(function, handle, name)   \
-  do {                                   \
-    void* symbol = dlsym(handle, name);  \
+#define LOOKUP(function, handle, name)         \
+  do {                                         \
+    void* symbol = dlsym(handle, name);        \
     memcpy(&function, &symbol, sizeof symbol); \
   } while (0)
 
