@@ -36,8 +36,8 @@ std::string noise_summary(const std::vector<KernelNoise>& noise) {
   }
   if (floors.empty()) return "Noise floors: not known yet (fewer than two runs per kernel).\n";
   return fmt::format(
-      "Noise floors (smallest detectable change, learned per kernel): median {}, {} to {} over "
-      "{} kernel x thread counts (--noise lists them).\n",
+      "Noise floors (the smallest change detectable, learned per kernel): median {}, {} to {}\n"
+      "over {} kernel x thread counts (--noise lists them).\n",
       floor_text(stats::median(floors)), floor_text(stats::min(floors)),
       floor_text(stats::max(floors)), floors.size());
 }
@@ -86,8 +86,9 @@ std::size_t RegressionReport::regressions() const {
 
 std::string format_findings_text(const RegressionReport& report) {
   std::string out = fmt::format(
-      "Findings since {}: {} regression(s), {} other finding(s) ({} run-against-history "
-      "comparisons, {} kernel histories searched for change points)\n",
+      "Findings since {}: {} regression(s), {} other finding(s)\n"
+      "({} comparisons of a run with its history, {} kernel histories searched for change "
+      "points)\n",
       report.since, report.regressions(), report.findings.size() - report.regressions(),
       report.tests, report.histories);
   if (!report.findings.empty()) {

@@ -17,15 +17,14 @@ namespace {
 using modeler::io_detail::TextTable;
 using Align = TextTable::Align;
 
+// The platform is in every kernel's key; the JSON form has it per run too.
 std::string runs_text(const std::vector<RunInfo>& runs) {
   TextTable table({Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft,
-                   Align::kLeft, Align::kRight, Align::kLeft, Align::kLeft});
-  table.add_row(
-      {"date", "run", "host", "platform", "runtimes", "label", "configs", "status", "phase"});
+                   Align::kRight, Align::kLeft, Align::kLeft});
+  table.add_row({"date", "run", "host", "runtimes", "label", "configs", "status", "phase"});
   for (const RunInfo& r : runs) {
-    table.add_row({r.date, r.run_id, r.host, r.platform, r.runtimes, r.label,
-                   std::to_string(r.configurations), r.status,
-                   r.unusual_phase ? "unusual: " + r.phase_note : "typical"});
+    table.add_row({r.date, r.run_id, r.host, r.runtimes, r.label, std::to_string(r.configurations),
+                   r.status, r.unusual_phase ? "unusual: " + r.phase_note : "typical"});
   }
   return fmt::format("Runs ({})\n{}", runs.size(), table.render("  "));
 }
