@@ -45,7 +45,8 @@ struct Finding {
   std::string detail;               ///< one sentence for people
 };
 
-/// One judged kernel and thread count: its noise floor now.
+/// One judged kernel and thread count: its noise floor now, the one its latest run is judged with
+/// (the kernel's history before it, its group's as of that night).
 struct KernelNoise {
   std::int64_t series = 0;
   std::string kernel, construct, runtime, platform;

@@ -56,16 +56,18 @@ double resolution(std::span<const double> values) {
   std::sort(sorted.begin(), sorted.end());
   if (sorted.size() < 2) return 0.0;
   const double rounding = 1e-9 * std::max(std::fabs(sorted.front()), std::fabs(sorted.back()));
-  double smallest = 0.0;
+  std::vector<double> gaps;
   for (std::size_t i = 1; i < sorted.size(); ++i) {
     const double gap = sorted[i] - sorted[i - 1];
-    if (gap > rounding && (smallest == 0.0 || gap < smallest)) smallest = gap;
+    if (gap > rounding) gaps.push_back(gap);
   }
-  return smallest;
+  // The typical gap between neighbouring distinct values: the step of stepped values, nearly
+  // nothing for values that vary continuously (one odd value does not make them stepped).
+  return gaps.empty() ? 0.0 : stats::median(gaps);
 }
 
 double resolution_floor(double resolution, double median) {
-  return median > 0 ? 2.0 * resolution / median : 0.0;
+  return median > 0 ? 2.5 * resolution / median : 0.0;
 }
 
 }  // namespace ompscale::dashboard

@@ -46,14 +46,14 @@ NoiseEstimate moderated(const NoiseEstimate& own, const NoiseEstimate& group,
 double detectable_change(const NoiseEstimate& noise, std::size_t baseline_runs, std::size_t tests,
                          double significance);
 
-/// The resolution of measured values: the smallest positive gap between distinct values (gaps
-/// below 1e-9 of the largest value are rounding, not resolution); 0 for fewer than two distinct
-/// values. Costs near the clock's resolution come in steps (10 ns here), and a median that sits
-/// between two steps flips from run to run by one step.
+/// The resolution of measured values: the median gap between neighbouring distinct values (gaps
+/// below 1e-9 of the largest value are rounding); 0 for fewer than two distinct values. Costs
+/// near the clock's resolution come in steps (10 ns here), and a median that sits between two
+/// steps flips from run to run by a step, so two runs' medians differ by up to two steps.
 double resolution(std::span<const double> values);
 
-/// The smallest relative change a median made of values of `resolution` can show beyond such
-/// flips: two steps of the median `median` (0 when the resolution is 0).
+/// The smallest relative change beyond such flips: more than two steps (2.5) of `resolution`
+/// relative to `median` (0 when the resolution is 0).
 double resolution_floor(double resolution, double median);
 
 }  // namespace ompscale::dashboard

@@ -106,6 +106,17 @@ NoiseEstimate group_noise(const GroupDiffs& groups, const std::string& group,
   return estimate_from_differences(before, true);
 }
 
+// The night-to-night noise a run at `position` is judged with: the kernel's differences before
+// it, shrunk towards its group's as of the run's date.
+NoiseEstimate noise_at(const Prepared& p, std::size_t position, const GroupDiffs& groups) {
+  std::vector<double> own;
+  for (std::size_t j = 0; j < p.diffs.size(); ++j) {
+    if (p.diff_at[j] < position) own.push_back(p.diffs[j]);
+  }
+  return moderated(estimate_from_differences(own),
+                   group_noise(groups, p.group, date_of(p, position)));
+}
+
 // One run judged against its history, before the correction for multiple comparisons.
 struct Test {
   const Prepared* prepared;
@@ -131,12 +142,7 @@ std::optional<Test> judge(Database& db, const Prepared& p, std::size_t position,
   }
   if (position > options.baseline_runs) start = std::max(start, position - options.baseline_runs);
   if (start >= position) return std::nullopt;  // nothing to compare with
-  std::vector<double> own;
-  for (std::size_t j = 0; j < p.diffs.size(); ++j) {
-    if (p.diff_at[j] < position) own.push_back(p.diffs[j]);
-  }
-  const NoiseEstimate noise =
-      moderated(estimate_from_differences(own), group_noise(groups, p.group, date_of(p, position)));
+  const NoiseEstimate noise = noise_at(p, position, groups);
   if (!noise.known()) return std::nullopt;
   const SeriesHistory& h = *p.history;
   const HistoryPoint& target = h.points[p.normal[position]];
@@ -340,12 +346,12 @@ KernelNoise kernel_noise(Database& db, const Prepared& p, const GroupDiffs& grou
   n.platform = p.info->platform;
   n.threads = p.history->threads;
   n.runs = p.normal.size();
-  const std::string after_every_date = "~";  // '~' sorts after digits
-  const NoiseEstimate noise =
-      moderated(estimate_from_differences(p.diffs), group_noise(groups, p.group, after_every_date));
+  // What its latest run was (or would have been) judged with.
+  const std::size_t last = p.normal.empty() ? 0 : p.normal.size() - 1;
+  const NoiseEstimate noise = last == 0 ? NoiseEstimate{} : noise_at(p, last, groups);
   n.sigma = noise.sigma();
-  n.floor = detectable_change(noise, options.baseline_runs, std::max<std::size_t>(1, histories),
-                              options.significance);
+  n.floor = detectable_change(noise, std::min(last, options.baseline_runs),
+                              std::max<std::size_t>(1, histories), options.significance);
   if (!p.normal.empty() && !std::isnan(n.floor)) {
     const HistoryPoint& last = p.history->points[p.normal.back()];
     const std::vector<double> values =
