@@ -9,6 +9,7 @@ packages=(
   clang libomp-dev libclang-rt-14-dev clang-format librsvg2-bin
   patchelf xz-utils
   zlib1g-dev tidy chromium slurm-wlm munge
+  jq bc  # bench/real_apps.sh
 )
 missing=()
 for p in "${packages[@]}"; do

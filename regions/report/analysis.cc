@@ -31,7 +31,8 @@ CategoryCosts scaled_difference(const CategoryCosts& at_p, const CategoryCosts& 
   return {at_p.imbalance - at_p0.imbalance * ratio, at_p.walkthrough - at_p0.walkthrough * ratio,
           at_p.startup - at_p0.startup * ratio,
           at_p.lock_contention - at_p0.lock_contention * ratio,
-          at_p.lock_algorithm - at_p0.lock_algorithm * ratio};
+          at_p.lock_algorithm - at_p0.lock_algorithm * ratio,
+          at_p.task_wait - at_p0.task_wait * ratio};
 }
 
 // Speedup, efficiency and lost time of a series of (threads, time) against its first point.
@@ -83,11 +84,86 @@ std::string lock_contention_advice(const std::string& kind) {
          "as MCS)";
 }
 
+struct HintText {
+  std::string problem;
+  std::string advice;
+};
+
+// A region whose threads spend a tenth of its time or more in explicit tasks: its barrier waits
+// are about tasks (creation, granularity), not loop schedules.
+bool is_task_region(const PointAnalysis& p) {
+  return p.tasks_executed > 0.0 && p.task >= 0.1 * p.time;
+}
+
+double mean_task_seconds(const PointAnalysis& p) {
+  return p.tasks_executed > 0.0 ? p.task * p.threads / p.tasks_executed : 0.0;
+}
+
+// Below this a task's own runtime cost (creation, scheduling) is a large part of it.
+constexpr double kSmallTaskSeconds = 5e-6;
+
+// ", 1000 tasks of 12.5 us on average, 100% created by one thread" (empty without tasks).
+std::string task_summary(const PointAnalysis& p) {
+  if (!(p.tasks_executed > 0.0)) return "";
+  std::string out = fmt::format(" ({} tasks of {} on average", count(p.tasks_executed),
+                                duration(mean_task_seconds(p)));
+  if (p.threads > 1 && p.tasks_created > 0.0) {
+    out += fmt::format(", {:.0f}% created by one thread",
+                       100.0 * p.top_creator_tasks / p.tasks_created);
+  }
+  return out + ")";
+}
+
+// Barrier waits before the last arrival in a task region: threads found no task to run.
+HintText task_idle_hint(const PointAnalysis& p) {
+  HintText out;
+  out.problem = fmt::format(
+      "idle threads: threads wait {} on average at the region's barriers before the last one "
+      "arrives, finding no task to run{}",
+      duration(p.cost.imbalance), task_summary(p));
+  const bool one_producer =
+      p.threads > 1 && p.tasks_created > 0.0 && p.top_creator_tasks >= 0.9 * p.tasks_created;
+  if (one_producer) {
+    out.advice =
+        "one thread creates the tasks and the others wait for them: create them from several "
+        "threads (a taskloop, or a worksharing loop whose iterations create them) or earlier, so "
+        "idle threads find work";
+  } else {
+    out.advice = "more tasks that idle threads can take (a deeper cutoff), created early";
+  }
+  if (mean_task_seconds(p) < kSmallTaskSeconds) {
+    out.advice += fmt::format(
+        "; at {} per task the runtime's cost per task is a large share of it: fewer, larger "
+        "tasks (a larger cutoff)",
+        duration(mean_task_seconds(p)));
+  }
+  return out;
+}
+
+// Imbalance at the barriers of worksharing loops: the schedule advice.
+HintText loop_imbalance_hint(const RegionPoint& at, const PointAnalysis& p) {
+  HintText out;
+  out.problem = fmt::format(
+      "load imbalance: threads wait {} on average for the last one at the region's barriers",
+      duration(p.cost.imbalance));
+  out.advice = "balance the work: " + balance_advice(at.schedules, at.gomp_abi);
+  return out;
+}
+
+bool balances_already(const std::string& schedule) {
+  return schedule.starts_with("dynamic") || schedule.starts_with("guided") ||
+         schedule.find("OMP_SCHEDULE=dynamic") != std::string::npos ||
+         schedule.find("OMP_SCHEDULE=guided") != std::string::npos;
+}
+
 void add_hints(const Region& region, const RegionPoint& at, const PointAnalysis& p,
                const AnalysisOptions& options, SeriesAnalysis& out) {
   const double threshold = options.min_hint_fraction * p.time;
   auto add = [&](HintKind kind, double gain, std::string problem, std::string advice) {
     if (!(gain > 0.0) || gain < threshold) return;
+    // Removing a cause cannot save more than the region's time (sampled or noisy costs can sum
+    // above it): the time after is never negative.
+    gain = std::min(gain, p.time);
     out.hints.push_back({kind, gain, p.time - gain, std::move(problem), std::move(advice)});
   };
   if (region.kind == RegionKind::kSerial) {
@@ -99,25 +175,18 @@ void add_hints(const Region& region, const RegionPoint& at, const PointAnalysis&
     return;
   }
   const CategoryCosts& c = p.cost;
-  std::string schedules = fmt::format("{}", fmt::join(at.schedules, ", "));
-  // Only loops known to be dynamic or guided balance already. "dispatch" (clang's
-  // __kmpc_dispatch_init), "runtime", "auto" and "unknown" may run a static schedule: a
-  // schedule(runtime) loop under OMP_SCHEDULE=static reports "dispatch" or "runtime".
-  const bool dynamic_already =
-      !at.schedules.empty() &&
-      std::all_of(at.schedules.begin(), at.schedules.end(),
-                  [](const std::string& s) { return s == "dynamic" || s == "guided"; });
-  add(HintKind::kImbalance, c.imbalance,
-      fmt::format("load imbalance: threads wait {} on average for the last one at the region's "
-                  "barriers",
-                  duration(c.imbalance)),
-      dynamic_already
-          ? fmt::format("balance the work: smaller chunks, or split the costliest iterations "
-                        "(schedule now: {})",
-                        schedules)
-          : fmt::format("balance the work: schedule(dynamic) or schedule(guided) on the region's "
-                        "loop{}",
-                        schedules.empty() ? "" : fmt::format(" (schedule now: {})", schedules)));
+  const HintText balance = is_task_region(p) ? task_idle_hint(p) : loop_imbalance_hint(at, p);
+  add(HintKind::kImbalance, c.imbalance, balance.problem, balance.advice);
+  if (c.task_wait > 0.0) {
+    add(HintKind::kTaskWait, c.task_wait,
+        fmt::format("waiting for tasks: threads wait {} on average for the last explicit tasks to "
+                    "end without one to run (at barriers after everyone arrived, and in taskwait "
+                    "or taskgroup ends){}",
+                    duration(c.task_wait), task_summary(p)),
+        "shorten the tail: split the largest tasks (a deeper cutoff), create the longest ones "
+        "first, and wait only where the results are needed (dependences or one taskgroup "
+        "instead of a taskwait per round)");
+  }
   add(HintKind::kLockAlgorithm, c.lock_algorithm,
       fmt::format("lock algorithm: {} acquisitions cost {} per thread even without contention",
                   count(at.costs.lock_acquisitions), duration(c.lock_algorithm)),
@@ -157,10 +226,62 @@ void add_hints(const Region& region, const RegionPoint& at, const PointAnalysis&
                    [](const Hint& a, const Hint& b) { return a.gain > b.gain; });
 }
 
+// A thread waiting for a CPU looks like a thread the team waits for (imbalance, task waits),
+// a slow barrier or lock, or lost time nothing explains: at a time-shared point such hints
+// would blame the application for the scheduler.
+bool time_sharing_inflates(HintKind kind) {
+  return kind != HintKind::kLockAlgorithm && kind != HintKind::kSerial;
+}
+
+void withhold_waiting_hints(SeriesAnalysis& s) {
+  std::vector<Hint> kept;
+  for (Hint& h : s.hints) (time_sharing_inflates(h.kind) ? s.withheld : kept).push_back(h);
+  s.hints = std::move(kept);
+  for (ConstructAnalysis& c : s.constructs) c.hints.clear();  // all about waiting
+}
+
 }  // namespace
 
+std::string balance_advice(const std::vector<std::string>& schedules, bool gomp_abi) {
+  const std::string now = fmt::format("{}", fmt::join(schedules, ", "));
+  // GCC computes static schedules inline: through the GOMP ABI only its other loops reach the
+  // runtime, so a GCC build's loops without a reported schedule are static ones, unseen.
+  const std::string unseen =
+      !gomp_abi ? ""
+      : schedules.empty()
+          ? " (schedule unknown: a GCC build's static loops call no runtime function, so the "
+            "OpenMP tool interface sees none of them)"
+          : " (a GCC build's static loops are not seen)";
+  const auto all = [&](auto predicate) {
+    return !schedules.empty() && std::all_of(schedules.begin(), schedules.end(), predicate);
+  };
+  if (all(balances_already)) {
+    return fmt::format("smaller chunks, or split the costliest iterations (schedule now: {}{})",
+                       now, gomp_abi ? "; a GCC build's static loops are not seen" : "");
+  }
+  if (all([](const std::string& s) { return s.starts_with("runtime"); })) {
+    return fmt::format(
+        "the loop takes its schedule at run time (now: {}): make it dynamic or guided there "
+        "(OMP_SCHEDULE=dynamic, or omp_set_schedule), or write schedule(dynamic) or "
+        "schedule(guided) in the code{}",
+        now, unseen);
+  }
+  const bool any_dispatch = std::find(schedules.begin(), schedules.end(), "dispatch") !=
+                            schedules.end();
+  if (any_dispatch &&
+      all([](const std::string& s) { return s == "dispatch" || balances_already(s); })) {
+    return fmt::format(
+        "the loop's schedule is dispatched (dynamic, guided, runtime or auto: the runtime does not "
+        "say which): if dynamic or guided, smaller chunks or splitting the costliest iterations; "
+        "if runtime, OMP_SCHEDULE=dynamic; if auto, schedule(dynamic) (schedule now: {})",
+        now);
+  }
+  return fmt::format("schedule(dynamic) or schedule(guided) on the region's loop{}{}",
+                     schedules.empty() ? "" : fmt::format(" (schedule now: {})", now), unseen);
+}
+
 CategoryCosts categories(const RegionCosts& c) {
-  return {c.imbalance, c.walkthrough, c.startup, c.lock_contention, c.lock_algorithm};
+  return {c.imbalance, c.walkthrough, c.startup, c.lock_contention, c.lock_algorithm, c.task_wait};
 }
 
 std::string_view to_string(HintKind kind) {
@@ -179,6 +300,8 @@ std::string_view to_string(HintKind kind) {
       return "serial";
     case HintKind::kUnexplained:
       return "unexplained";
+    case HintKind::kTaskWait:
+      return "task-wait";
   }
   return "unknown";
 }
@@ -214,12 +337,16 @@ SeriesAnalysis analyse_region(const Region& region, const std::string& input,
     p.time_min = rp->time_min;
     p.time_max = rp->time_max;
     p.spread = rp->spread();
+    p.time_se = rp->costs.time_se;
+    p.time_shared = rp->time_shared;
     p.executions = rp->costs.executions;
     p.sampling_ratio = rp->costs.sampling_ratio();
     p.cost = categories(rp->costs);
     p.tasks_created = rp->costs.tasks_created;
     p.tasks_executed = rp->costs.tasks_executed;
     p.task = rp->costs.task;
+    p.barrier_task = rp->costs.barrier_task;
+    p.top_creator_tasks = rp->costs.top_creator_tasks;
     out.points.push_back(p);
   }
   scale_against_first(out.points);
@@ -229,7 +356,8 @@ SeriesAnalysis analyse_region(const Region& region, const std::string& input,
     const double ratio = static_cast<double>(base.threads) / static_cast<double>(p.threads);
     p.loss = scaled_difference(p.cost, base.cost, ratio);
     p.other = p.lost - p.loss.total();
-    p.potential_gain = std::max(0.0, p.time - (base.time - base.cost.total()) * ratio);
+    p.potential_gain =
+        std::clamp(p.time - (base.time - base.cost.total()) * ratio, 0.0, std::max(0.0, p.time));
   }
   const PointAnalysis& ref = out.points.back();
   out.reference_threads = ref.threads;
@@ -239,6 +367,8 @@ SeriesAnalysis analyse_region(const Region& region, const std::string& input,
                                                                         : LockClass::kAlgorithm;
   }
   add_hints(region, *measured.back(), ref, options, out);
+  out.constructs = analyse_constructs(measured, options);
+  if (ref.time_shared) withhold_waiting_hints(out);
   return out;
 }
 

@@ -37,9 +37,12 @@ struct CategoryCosts {
   double startup = 0.0;
   double lock_contention = 0.0;
   double lock_algorithm = 0.0;
+  /// Waiting for explicit tasks to end without running one (barriers after the last arrival,
+  /// taskwait and taskgroup ends).
+  double task_wait = 0.0;
 
   double total() const {
-    return imbalance + walkthrough + startup + lock_contention + lock_algorithm;
+    return imbalance + walkthrough + startup + lock_contention + lock_algorithm + task_wait;
   }
 };
 CategoryCosts categories(const RegionCosts& costs);
@@ -51,6 +54,12 @@ struct PointAnalysis {
   double time_min = 0.0;
   double time_max = 0.0;
   double spread = 0.0;  ///< (max - min) / median of the repetitions
+  /// Standard error of `time` from sampling (0: every execution measured, or unknown); the 95%
+  /// confidence interval of the scaled total is time +- 1.96 time_se.
+  double time_se = 0.0;
+  /// Every repetition at this point was time-shared (fewer CPUs than threads): its waiting
+  /// costs are partly the scheduler's.
+  bool time_shared = false;
   double executions = 0.0;
   double sampling_ratio = 1.0;
   double speedup = 0.0;
@@ -65,6 +74,8 @@ struct PointAnalysis {
   double tasks_created = 0.0;
   double tasks_executed = 0.0;
   double task = 0.0;
+  double barrier_task = 0.0;       ///< of `task`, run inside barriers
+  double top_creator_tasks = 0.0;  ///< tasks created by the thread that created most
 
   bool has_tasks() const { return tasks_created > 0.0 || tasks_executed > 0.0; }
 };
@@ -77,9 +88,10 @@ enum class HintKind {
   kLockAlgorithm,
   kSerial,       ///< a serial region: the Amdahl loss
   kUnexplained,  ///< `other`: lost time the tool's categories do not explain
+  kTaskWait,     ///< waiting for the last explicit tasks to end
 };
 /// "imbalance", "walkthrough", "startup", "lock-contention", "lock-algorithm", "serial",
-/// "unexplained".
+/// "unexplained", "task-wait".
 std::string_view to_string(HintKind kind);
 
 struct Hint {
@@ -88,6 +100,19 @@ struct Hint {
   double time_after = 0.0;  ///< time - gain
   std::string problem;      ///< what was measured
   std::string advice;       ///< what to try
+};
+
+/// One construct of a region (constructs.h) over the thread counts, with its hint at the
+/// reference thread count.
+struct ConstructAnalysis {
+  std::string label;
+  std::string kind;
+  Location location;
+  std::string schedule;
+  std::vector<std::pair<int, ConstructCosts>> points;  ///< (threads, costs), ascending
+  std::vector<Hint> hints;  ///< at most one: its largest cost, when worth a hint
+
+  const ConstructCosts* at(int threads) const;
 };
 
 /// Which lock cost dominates a region at the reference thread count.
@@ -101,7 +126,13 @@ struct SeriesAnalysis {
   int reference_threads = 0;          ///< the largest thread count: where hints and the gain apply
   std::vector<PointAnalysis> points;  ///< ascending threads
   std::vector<Hint> hints;            ///< largest gain first
+  /// Hints the reference point's time sharing makes unreliable (waiting for a CPU looks like
+  /// imbalance, slow barriers, contention): kept out of `hints`, listed for the record.
+  std::vector<Hint> withheld;
   LockClass lock_class = LockClass::kNone;
+  /// The constructs inside the region, in order of first execution (parallel regions whose
+  /// profiles have them).
+  std::vector<ConstructAnalysis> constructs;
 
   const PointAnalysis& reference() const { return points.back(); }
 };
@@ -115,6 +146,16 @@ struct AnalysisOptions {
 /// The region at `input`; empty `points` when the region was not measured at that input.
 SeriesAnalysis analyse_region(const Region& region, const std::string& input,
                               const AnalysisOptions& options = {});
+
+/// What to do about imbalance at loops of these schedules (schedule_words(): "static",
+/// "dynamic,64", "runtime (OMP_SCHEDULE unset: static)", "dispatch" for clang's undecoded
+/// dispatched loops), worded by what is known of them; `gomp_abi`: a GCC build, whose static
+/// loops are not seen.
+std::string balance_advice(const std::vector<std::string>& schedules, bool gomp_abi);
+
+/// The constructs of the region's points at one input (ascending threads), hints at the last.
+std::vector<ConstructAnalysis> analyse_constructs(const std::vector<const RegionPoint*>& points,
+                                                  const AnalysisOptions& options);
 
 /// The whole program at `input` from the run wall times: speedup, efficiency and lost time only.
 SeriesAnalysis analyse_program(const Measurements& measurements, const std::string& input);

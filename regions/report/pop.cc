@@ -4,6 +4,8 @@
 #include <numeric>
 #include <vector>
 
+#include "regions/report/calibration.h"
+
 namespace ompscale::regions::report {
 
 namespace {
@@ -32,12 +34,13 @@ RunPop pop_efficiencies(const RunFile& run) {
   out.input = run.input;
   out.repetition = run.repetition;
   if (!run.profile) return out;
+  const Calibration calibration = calibrate(*run.profile);
   std::vector<double> useful(static_cast<std::size_t>(run.threads), 0.0);
   double parallel_wall = 0.0;
   double serial = 0.0;
   for (const RegionRecord& r : run.profile->regions) {
     if (r.nesting_level != 0 || r.executions_measured <= 0.0) continue;
-    const double scale = r.executions / r.executions_measured * kSeconds;
+    const double scale = sampling_scale(r) * calibration.factor(r.id) * kSeconds;
     if (r.kind == RegionKind::kSerial) {
       serial += r.wall_ns * scale;
     } else if (r.kind == RegionKind::kParallel) {
@@ -53,9 +56,9 @@ RunPop pop_efficiencies(const RunFile& run) {
   }
   out.parallel_regions = efficiencies(useful, parallel_wall);
   useful[0] += serial;
-  const double process =
-      run.profile->process_ns > 0.0 ? run.profile->process_ns * kSeconds : parallel_wall + serial;
-  out.whole_run = efficiencies(useful, process);
+  out.process = calibration.process_s;
+  out.coverage = calibration.coverage;
+  out.whole_run = efficiencies(useful, std::max(out.process, parallel_wall + serial));
   return out;
 }
 

@@ -11,7 +11,9 @@
 //   parallel efficiency             PE  = LB * CE = mean_t useful_t / W
 //
 // The whole run adds the serial regions as useful work of thread 0 and uses the profile's
-// process time (tool initialisation -> finalize) for W.
+// process time (tool initialisation -> finalize) for W. Sampled regions are calibrated to the
+// process time first (calibration.h), so the parallel regions' and serial gaps' times add up to
+// W and no efficiency exceeds 1.
 
 #include <string>
 
@@ -35,6 +37,10 @@ struct RunPop {
   int repetition = 0;
   PopEfficiencies parallel_regions;  ///< outermost parallel regions only
   PopEfficiencies whole_run;         ///< serial regions included, over the process time
+  double process = 0.0;  ///< the profile's process time (s), 0 when absent
+  /// Outermost parallel regions + serial gaps, scaled, before calibration, over `process`: 1 when
+  /// every execution was measured; sampled estimates show as a deviation.
+  double coverage = 1.0;
 };
 
 /// The efficiencies of a run with a profile; zeros where there is nothing to divide by.

@@ -127,6 +127,40 @@ RegionKind read_kind(const json& region, const std::string& where) {
       fmt::format("{}: '{}' is not parallel, manual or serial", child(where, "kind"), kind));
 }
 
+std::string read_schedule(const json& entry, const std::string& where) {
+  const std::string schedule = text(entry, "schedule", where);
+  if (schedule.empty()) return schedule;
+  const json* omp = find(entry, "omp_schedule");
+  const std::string omp_schedule = omp != nullptr ? text(entry, "omp_schedule", where) : "";
+  return schedule_words(schedule, number(entry, "chunk", where), omp ? &omp_schedule : nullptr);
+}
+
+ConstructRecord read_construct(const json& c, const std::string& where) {
+  if (!c.is_object()) throw FieldError(fmt::format("{}: expected an object", where));
+  ConstructRecord out;
+  out.kind = text(c, "kind", where);
+  out.location = read_location(object_field(c, "location", where), child(where, "location"));
+  out.schedule = read_schedule(c, where);
+  if (const json* threads = array(c, "threads", where)) {
+    for (std::size_t i = 0; i < threads->size(); ++i) {
+      const json& t = (*threads)[i];
+      const std::string at = fmt::format("{}.threads[{}]", where, i);
+      if (!t.is_object()) throw FieldError(fmt::format("{}: expected an object", at));
+      ConstructRecord::Thread rec;
+      rec.thread = integer(t, "thread", at, static_cast<int>(i));
+      rec.executions = number(t, "executions", at);
+      rec.time_ns = number(t, "time_ns", at);
+      rec.barriers = number(t, "barriers", at);
+      rec.imbalance_ns = number(t, "imbalance_ns", at);
+      rec.walkthrough_ns = number(t, "walkthrough_ns", at);
+      rec.startup_ns = number(t, "startup_ns", at);
+      rec.task_wait_ns = number(t, "task_wait_ns", at);
+      out.threads.push_back(rec);
+    }
+  }
+  return out;
+}
+
 RegionRecord read_region(const json& r, const std::string& where) {
   if (!r.is_object()) throw FieldError(fmt::format("{}: expected an object", where));
   RegionRecord region;
@@ -149,6 +183,7 @@ RegionRecord read_region(const json& r, const std::string& where) {
     region.team_max = integer(*team, "max", child(where, "team_size"), 0);
   }
   region.wall_ns = required_number(r, "wall_ns", where);
+  region.wall_se_ns = number(r, "wall_se_ns", where);
   if (const json* threads = array(r, "threads", where)) {
     for (std::size_t i = 0; i < threads->size(); ++i) {
       const json& t = (*threads)[i];
@@ -167,6 +202,10 @@ RegionRecord read_region(const json& r, const std::string& where) {
       rec.lock_timed = number(t, "lock_timed", at);
       rec.iterations = number(t, "iterations", at);
       rec.task_ns = number(t, "task_ns", at);
+      rec.barrier_task_ns = number(t, "barrier_task_ns", at);
+      rec.task_wait_ns = number(t, "task_wait_ns", at);
+      rec.taskwait_ns = number(t, "taskwait_ns", at);
+      rec.tasks_created = number(t, "tasks_created", at);
       region.threads.push_back(rec);
     }
   }
@@ -194,8 +233,13 @@ RegionRecord read_region(const json& r, const std::string& where) {
     for (std::size_t i = 0; i < loops->size(); ++i) {
       const std::string at = fmt::format("{}.loops[{}]", where, i);
       if (!(*loops)[i].is_object()) throw FieldError(fmt::format("{}: expected an object", at));
-      region.loops.push_back(
-          {text((*loops)[i], "schedule", at), number((*loops)[i], "executions", at)});
+      region.loops.push_back({read_schedule((*loops)[i], at), number((*loops)[i], "executions", at)});
+    }
+  }
+  if (const json* constructs = array(r, "constructs", where)) {
+    for (std::size_t i = 0; i < constructs->size(); ++i) {
+      region.constructs.push_back(
+          read_construct((*constructs)[i], fmt::format("{}.constructs[{}]", where, i)));
     }
   }
   if (const json* tasks = object_field(r, "tasks", where)) {
@@ -220,6 +264,7 @@ Profile read_profile(const json& p) {
   profile.max_threads = integer(p, "max_threads", "profile", 0);
   if (const json* s = object_field(p, "sampling", "profile")) {
     profile.sampling_policy = text(*s, "policy", "profile.sampling");
+    profile.estimator = text(*s, "estimator", "profile.sampling");
     profile.dropped_events = number(*s, "dropped_events", "profile.sampling");
     profile.buffer_full_events = number(*s, "buffer_full_events", "profile.sampling");
   }
@@ -227,8 +272,23 @@ Profile read_profile(const json& p) {
   if (regions == nullptr) throw FieldError("profile.regions: missing");
   for (std::size_t i = 0; i < regions->size(); ++i) {
     profile.regions.push_back(read_region((*regions)[i], fmt::format("profile.regions[{}]", i)));
+    profile.regions.back().weighted = profile.estimator == "horvitz-thompson";
   }
   return profile;
+}
+
+// The requested count when some parallel region had teams of that size (a nested program may fix
+// its outer team and size its inner ones by OMP_NUM_THREADS), else the largest team of the
+// outermost regions: the application set its own count (omp_set_num_threads, num_threads).
+int observed_threads(const RunFile& run) {
+  int team = 0;
+  if (!run.profile) return run.threads;
+  for (const RegionRecord& r : run.profile->regions) {
+    if (r.kind != RegionKind::kParallel || r.team_max == 0) continue;
+    if (r.team_min <= run.threads && run.threads <= r.team_max) return run.threads;
+    if (r.nesting_level == 0) team = std::max(team, r.team_max);
+  }
+  return team > 0 ? team : run.threads;
 }
 
 }  // namespace
@@ -243,6 +303,21 @@ std::string_view to_string(RegionKind kind) {
       return "serial";
   }
   return "unknown";
+}
+
+std::string schedule_words(const std::string& schedule, double chunk,
+                           const std::string* omp_schedule) {
+  std::string out = schedule;
+  if (chunk > 0.0) out += fmt::format(",{:.0f}", chunk);
+  if (schedule == "runtime" && omp_schedule != nullptr && !omp_schedule->empty()) {
+    out += fmt::format(" (OMP_SCHEDULE={})", *omp_schedule);
+  }
+  return out;
+}
+
+double sampling_scale(const RegionRecord& region) {
+  if (!(region.executions_measured > 0.0)) return 0.0;
+  return region.weighted ? 1.0 : region.executions / region.executions_measured;
 }
 
 std::string Location::label() const {
@@ -306,10 +381,30 @@ RunFile parse_run_file(std::string_view content, const std::string& path) {
     run.exit_status = optional_integer(doc, "exit_status", "");
     run.signal = optional_integer(doc, "signal", "");
     run.wall_ns = number(doc, "wall_ns", "");
+    if (const json* cpu = object_field(doc, "cpu", "")) {
+      run.cpu_ns = number(*cpu, "user_ns", "cpu") + number(*cpu, "system_ns", "cpu");
+    }
+    if (const json* runtime = object_field(doc, "runtime", "")) {
+      run.runtime_library = text(*runtime, "library", "runtime");
+      if (const json* g = find(*runtime, "gomp_abi"); g != nullptr && g->is_boolean()) {
+        run.gomp_abi = g->get<bool>();
+      }
+    }
+    if (const json* n = find(doc, "native"); n != nullptr && n->is_boolean()) {
+      run.native = n->get<bool>();
+    }
+    if (const json* sharing = object_field(doc, "time_sharing", "")) {
+      if (const json* t = find(*sharing, "time_shared"); t != nullptr && t->is_boolean()) {
+        run.time_shared = t->get<bool>();
+      }
+      run.time_sharing_reason = text(*sharing, "reason", "time_sharing");
+    }
     run.profile_error = text(doc, "profile_error", "");
     if (const json* profile = find(doc, "profile"); profile != nullptr && !profile->is_null()) {
       run.profile = read_profile(*profile);
     }
+    run.requested_threads = run.threads;
+    run.threads = observed_threads(run);
     return run;
   } catch (const FieldError& e) {
     throw InputError(path, 0, e.what());
@@ -357,7 +452,9 @@ RunSet read_run_directory(const std::string& directory) {
       continue;
     }
     RunFile run = parse_run_file(content, p.string());
-    if (run.failed) {
+    if (run.native) {
+      set.native.push_back(std::move(run));
+    } else if (run.failed && !run.profile) {
       set.failed.push_back(std::move(run));
     } else if (!run.profile) {
       set.without_profile.push_back(std::move(run));

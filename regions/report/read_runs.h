@@ -39,6 +39,12 @@ struct ThreadRecord {
   double lock_timed = 0.0;
   double iterations = 0.0;
   double task_ns = 0.0;  ///< time in explicit tasks (included in work_ns)
+  double barrier_task_ns = 0.0;  ///< of task_ns, run inside barriers
+  /// Waiting for explicit tasks to end without running one: at barriers after the last arrival
+  /// (task_wait_ns) and in taskwait / taskgroup ends (taskwait_ns).
+  double task_wait_ns = 0.0;
+  double taskwait_ns = 0.0;
+  double tasks_created = 0.0;  ///< explicit tasks this thread created
 };
 
 /// One lock kind at one code location inside a region, over the region's measured executions.
@@ -55,9 +61,33 @@ struct LockRecord {
   double wait_estimate_ns = 0.0;
 };
 
+/// A loop's schedule in words: "dynamic,64", "runtime (OMP_SCHEDULE=guided)", "runtime",
+/// "static", "dispatch" (clang, not decoded), from a profile's loop or construct entry.
+std::string schedule_words(const std::string& schedule, double chunk,
+                           const std::string* omp_schedule);
+
 struct LoopRecord {
-  std::string schedule;
+  std::string schedule;  ///< schedule_words()
   double executions = 0.0;
+};
+
+/// One construct inside a parallel region (a worksharing construct with the barrier that ends
+/// it, a standalone barrier, a taskwait or taskgroup, the region's end): per-thread sums.
+struct ConstructRecord {
+  std::string kind;  ///< loop, single, sections, taskloop, ..., barrier, taskwait, taskgroup, end
+  Location location;
+  std::string schedule;  ///< loops: schedule_words()
+  struct Thread {
+    int thread = 0;
+    double executions = 0.0;
+    double time_ns = 0.0;  ///< inside the worksharing construct (0 for waits)
+    double barriers = 0.0;
+    double imbalance_ns = 0.0;
+    double walkthrough_ns = 0.0;
+    double startup_ns = 0.0;
+    double task_wait_ns = 0.0;
+  };
+  std::vector<Thread> threads;
 };
 
 enum class RegionKind { kParallel, kManual, kSerial };
@@ -78,9 +108,19 @@ struct RegionRecord {
   std::vector<ThreadRecord> threads;
   std::vector<LockRecord> locks;
   std::vector<LoopRecord> loops;
+  std::vector<ConstructRecord> constructs;
   double tasks_created = 0.0;   ///< explicit tasks, all threads, over measured executions
   double tasks_executed = 0.0;  ///< explicit tasks completed, likewise
+  /// The profile's sums are Horvitz-Thompson estimates of the totals over all executions
+  /// (sampling.estimator "horvitz-thompson"); otherwise sums over the measured executions, to be
+  /// scaled by executions / executions_measured (profiles of earlier tools).
+  bool weighted = false;
+  double wall_se_ns = 0.0;  ///< standard error of the estimated total wall_ns (0: unknown)
 };
+
+/// What a region's sums are multiplied by to stand for all its executions: 1 for weighted
+/// profiles, executions / executions_measured otherwise (0 without a measured execution).
+double sampling_scale(const RegionRecord& region);
 
 struct Profile {
   std::string tool_version;
@@ -88,6 +128,7 @@ struct Profile {
   double process_ns = 0.0;
   int max_threads = 0;
   std::string sampling_policy;
+  std::string estimator;  ///< "horvitz-thompson", or "" (scaled by executions / measured)
   double dropped_events = 0.0;
   double buffer_full_events = 0.0;
   std::vector<RegionRecord> regions;
@@ -97,7 +138,10 @@ struct RunFile {
   std::string path;
   std::string run_id;
   std::vector<std::string> command;
+  /// The thread count the run's teams had: the largest team of its outermost parallel regions,
+  /// as the tool saw it (the requested count without a profile or parallel region).
   int threads = 0;
+  int requested_threads = 0;  ///< the run file's "threads": what OMP_NUM_THREADS asked for
   std::string input;
   int input_index = 0;
   int repetition = 0;
@@ -106,6 +150,13 @@ struct RunFile {
   std::optional<int> exit_status;
   std::optional<int> signal;
   double wall_ns = 0.0;
+  double cpu_ns = 0.0;  ///< user + system time of the application (cpu), 0 when not recorded
+  std::string runtime_library;  ///< runtime.library: the OpenMP runtime the loader mapped
+  bool gomp_abi = false;        ///< a GCC binary run on libomp's GOMP ABI
+  bool native = false;          ///< on the application's own runtime, without the tool
+  /// Fewer CPUs than threads during the run (time_sharing.time_shared), and why.
+  bool time_shared = false;
+  std::string time_sharing_reason;
   std::optional<Profile> profile;
   std::string profile_error;
 };
@@ -113,11 +164,14 @@ struct RunFile {
 /// The run files of one directory, by what the report can use them for.
 struct RunSet {
   std::string directory;
-  std::vector<RunFile> usable;           ///< status ok with a profile
-  std::vector<RunFile> failed;           ///< status failed: listed, not analysed
+  /// With a profile: status ok, or failed (an unexpected exit status, a signal) after the tool
+  /// wrote its whole profile at finalize: analysed, and listed with their exit status.
+  std::vector<RunFile> usable;
+  std::vector<RunFile> failed;           ///< status failed without a profile: listed only
   std::vector<RunFile> without_profile;  ///< status ok but the tool wrote no profile
   /// Files that are not run files (not JSON, or no ompscan-run format): "notes.json (not JSON)".
   std::vector<std::string> skipped;
+  std::vector<RunFile> native;  ///< on the application's own runtime (no tool): wall, CPU time
 };
 
 /// How a failed run ended, as its run file says: "exit status 1" or "signal 6".

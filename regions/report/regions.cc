@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "common/statistics.h"
+#include "regions/report/calibration.h"
 
 namespace ompscale::regions::report {
 
@@ -57,16 +58,22 @@ std::string region_label(const RegionRecord& region, const Profile& profile) {
   return region.name;
 }
 
-// Sums of one run and one region before dividing by the repetitions.
+// One region's costs in each run of one (threads, input), in run file order.
 struct Accumulator {
-  std::vector<double> times;
-  RegionCosts sum;
-  std::map<std::pair<std::string, std::string>, LockSite> locks;
+  struct Run {
+    RegionCosts costs;
+    std::vector<LockSite> locks;
+    std::vector<ConstructCosts> constructs;
+    bool time_shared = false;
+  };
+  std::vector<Run> runs;
   std::set<std::string> schedules;
+  bool gomp_abi = false;
 };
 
 void add_costs(RegionCosts& into, const RegionCosts& c) {
   into.executions += c.executions;
+  into.time_se += c.time_se;
   into.executions_measured += c.executions_measured;
   into.team += c.team;
   into.work += c.work;
@@ -82,16 +89,81 @@ void add_costs(RegionCosts& into, const RegionCosts& c) {
   into.tasks_created += c.tasks_created;
   into.tasks_executed += c.tasks_executed;
   into.task += c.task;
+  into.barrier_task += c.barrier_task;
+  into.task_wait += c.task_wait;
+  into.top_creator_tasks += c.top_creator_tasks;
   into.lock_untimed = into.lock_untimed || c.lock_untimed;
 }
 
 void divide_costs(RegionCosts& c, double n) {
   for (double* v :
-       {&c.executions, &c.executions_measured, &c.team, &c.work, &c.work_max, &c.fork, &c.imbalance,
+       {&c.time_se, &c.executions, &c.executions_measured, &c.team, &c.work, &c.work_max, &c.fork, &c.imbalance,
         &c.walkthrough, &c.startup, &c.lock_algorithm, &c.lock_contention, &c.lock_acquisitions,
-        &c.barriers, &c.tasks_created, &c.tasks_executed, &c.task}) {
+        &c.barriers, &c.tasks_created, &c.tasks_executed, &c.task, &c.barrier_task, &c.task_wait,
+        &c.top_creator_tasks}) {
     *v /= n;
   }
+}
+
+// The repetitions of one (threads, input) as one point: every quantity from the median
+// repetition by time (the mean of the two middle ones for an even count), so that the costs
+// belong to the time they are compared with. A mean of costs next to a median of times lets one
+// slow repetition's costs exceed the time of the typical one.
+RegionPoint combine_repetitions(const Accumulator& acc) {
+  RegionPoint p;
+  // Time-shared repetitions measure the scheduler: left out when there are others.
+  const bool any_alone = std::any_of(acc.runs.begin(), acc.runs.end(),
+                                     [](const Accumulator::Run& r) { return !r.time_shared; });
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < acc.runs.size(); ++i) {
+    if (any_alone && acc.runs[i].time_shared) {
+      ++p.time_shared_left_out;
+      continue;
+    }
+    order.push_back(i);
+    p.times.push_back(acc.runs[i].costs.time);
+  }
+  p.time_shared = !any_alone;
+  p.repetitions = static_cast<int>(order.size());
+  p.time_min = stats::min(p.times);
+  p.time_max = stats::max(p.times);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return acc.runs[a].costs.time < acc.runs[b].costs.time;
+  });
+  const std::size_t n = order.size();
+  const std::vector<std::size_t> middle =
+      n % 2 == 1 ? std::vector<std::size_t>{order[n / 2]}
+                 : std::vector<std::size_t>{order[n / 2 - 1], order[n / 2]};
+  std::map<std::pair<std::string, std::string>, LockSite> locks;
+  for (std::size_t i : middle) {
+    const Accumulator::Run& run = acc.runs[i];
+    add_costs(p.costs, run.costs);
+    p.costs.time += run.costs.time;
+    add_constructs(p.constructs, run.constructs);
+    for (const LockSite& site : run.locks) {
+      auto [it, fresh] = locks.try_emplace({site.kind, site.label}, site);
+      if (fresh) continue;
+      it->second.acquisitions += site.acquisitions;
+      it->second.algorithm += site.algorithm;
+      it->second.contention += site.contention;
+      it->second.fastest_ns = std::min(it->second.fastest_ns, site.fastest_ns);
+      it->second.mean_ns += site.mean_ns;
+    }
+  }
+  const auto count = static_cast<double>(middle.size());
+  divide_costs(p.costs, count);
+  divide_constructs(p.constructs, count);
+  p.costs.time /= count;
+  for (auto& [id, site] : locks) {
+    site.acquisitions /= count;
+    site.algorithm /= count;
+    site.contention /= count;
+    site.mean_ns /= count;
+    p.locks.push_back(site);
+  }
+  p.schedules.assign(acc.schedules.begin(), acc.schedules.end());
+  p.gomp_abi = acc.gomp_abi;
+  return p;
 }
 
 }  // namespace
@@ -128,15 +200,17 @@ std::string region_key(const RegionRecord& region, const Profile& profile) {
   return region.name;
 }
 
-RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks) {
+RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks,
+                      double calibration, std::vector<ConstructCosts>* constructs) {
   RegionCosts c;
   c.executions = region.executions;
   c.executions_measured = region.executions_measured;
-  const double scale =
-      region.executions_measured > 0.0 ? region.executions / region.executions_measured : 0.0;
+  const double scale = sampling_scale(region) * calibration;
   c.time = region.wall_ns * scale * kSeconds;
+  c.time_se = region.wall_se_ns * calibration * kSeconds;
   const auto team = static_cast<double>(region.threads.size());
   c.team = team;
+  if (constructs != nullptr) *constructs = construct_costs(region, scale, team);
   c.tasks_created = region.tasks_created * scale;
   c.tasks_executed = region.tasks_executed * scale;
   for (const ThreadRecord& t : region.threads) {
@@ -148,6 +222,9 @@ RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks) 
     c.startup += t.startup_ns;
     c.barriers += t.barriers;
     c.task += t.task_ns;
+    c.barrier_task += t.barrier_task_ns;
+    c.task_wait += t.task_wait_ns + t.taskwait_ns;
+    c.top_creator_tasks = std::max(c.top_creator_tasks, t.tasks_created * scale);
   }
   double algorithm = 0.0;
   double contention = 0.0;
@@ -181,12 +258,15 @@ RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks) 
     c.walkthrough *= per_thread;
     c.startup *= per_thread;
     c.task *= per_thread;
+    c.barrier_task *= per_thread;
+    c.task_wait *= per_thread;
     c.barriers *= scale / team;
     c.lock_algorithm = algorithm / team;
     c.lock_contention = contention / team;
   } else {
     // No thread records (a serial gap): nothing to split, the time is all there is.
     c.work = c.fork = c.imbalance = c.walkthrough = c.startup = c.barriers = c.task = 0.0;
+    c.barrier_task = c.task_wait = 0.0;
   }
   return c;
 }
@@ -224,6 +304,7 @@ Measurements aggregate(const std::vector<RunFile>& runs) {
     const Config config{input_rank(run.input), run.threads};
     program[config].first.push_back(run.wall_ns * kSeconds);
     program[config].second.push_back(run.profile->process_ns * kSeconds);
+    const Calibration calibration = calibrate(*run.profile);
     for (const RegionRecord& record : run.profile->regions) {
       if (record.executions_measured <= 0.0) {
         ++m.unmeasured_records;
@@ -247,52 +328,31 @@ Measurements aggregate(const std::vector<RunFile>& runs) {
         order.push_back(key);
       }
       Accumulator& acc = accumulators[key][config];
-      std::vector<LockSite> locks;
-      const RegionCosts c = run_costs(record, &locks);
-      acc.times.push_back(c.time);
-      add_costs(acc.sum, c);
-      for (const LockSite& site : locks) {
-        auto [lit, fresh] = acc.locks.try_emplace({site.kind, site.label}, site);
-        if (!fresh) {
-          lit->second.acquisitions += site.acquisitions;
-          lit->second.algorithm += site.algorithm;
-          lit->second.contention += site.contention;
-          lit->second.fastest_ns = std::min(lit->second.fastest_ns, site.fastest_ns);
-          lit->second.mean_ns += site.mean_ns;
-        }
-      }
+      Accumulator::Run& entry = acc.runs.emplace_back();
+      entry.time_shared = run.time_shared;
+      entry.costs =
+          run_costs(record, &entry.locks, calibration.factor(record.id), &entry.constructs);
       for (const LoopRecord& loop : record.loops) acc.schedules.insert(loop.schedule);
+      acc.gomp_abi = acc.gomp_abi || run.gomp_abi;
     }
   }
 
   std::set<std::string> labels;
   for (const std::string& key : order) {
     Region region = std::move(regions[key]);
-    // Labels name kernels and plot panels: two regions must not share one.
+    // Labels name kernels and plot panels: two regions must not share one. Copies of one region
+    // the debug info does not tell apart (a GCC inline chain naming one call site for two) are
+    // numbered in order of first execution.
     if (!labels.insert(region.label).second) {
-      region.label += fmt::format(" [{}]", region.key);
-      labels.insert(region.label);
+      const std::string label = region.label;
+      for (int copy = 2; !labels.insert(region.label).second; ++copy) {
+        region.label = fmt::format("{} (copy {})", label, copy);
+      }
     }
-    for (auto& [config, acc] : accumulators[key]) {
-      RegionPoint p;
+    for (const auto& [config, acc] : accumulators[key]) {
+      RegionPoint p = combine_repetitions(acc);
       p.input = m.inputs[static_cast<std::size_t>(config.first)].name;
       p.threads = config.second;
-      p.repetitions = static_cast<int>(acc.times.size());
-      const auto reps = static_cast<double>(p.repetitions);
-      p.costs = acc.sum;
-      divide_costs(p.costs, reps);
-      p.costs.time = stats::median(acc.times);
-      p.time_min = stats::min(acc.times);
-      p.time_max = stats::max(acc.times);
-      p.times = acc.times;
-      for (auto& [id, site] : acc.locks) {
-        site.acquisitions /= reps;
-        site.algorithm /= reps;
-        site.contention /= reps;
-        site.mean_ns /= reps;
-        p.locks.push_back(site);
-      }
-      p.schedules.assign(acc.schedules.begin(), acc.schedules.end());
       region.points.push_back(std::move(p));
     }
     m.regions.push_back(std::move(region));

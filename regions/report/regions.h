@@ -11,13 +11,15 @@
 // executions / executions_measured to stand for all executions. Lock sums are further sampled
 // (timed <= acquisitions) and multiplied by acquisitions / timed.
 //
-// Repetitions of one (threads, input): the time is the median of the repetitions' scaled times,
-// with their minimum and maximum as the spread; every other quantity is the repetitions' mean.
+// Repetitions of one (threads, input): every quantity comes from the median repetition by time
+// (the mean of the two middle ones for an even count), so costs and time belong together; the
+// minimum and maximum of all repetitions' times give the spread.
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "regions/report/constructs.h"
 #include "regions/report/read_runs.h"
 
 namespace ompscale::regions::report {
@@ -26,6 +28,7 @@ namespace ompscale::regions::report {
 /// executions. "Per-thread mean" divides a sum over the region's thread records by their number.
 struct RegionCosts {
   double time = 0.0;  ///< wall time (master's begin -> end), scaled
+  double time_se = 0.0;  ///< standard error of `time` from sampling (0: all measured or unknown)
   double executions = 0.0;
   double executions_measured = 0.0;
   double team = 0.0;  ///< thread records (threads that ran the region)
@@ -42,6 +45,11 @@ struct RegionCosts {
   double tasks_created = 0.0;      ///< explicit tasks created (all threads), scaled
   double tasks_executed = 0.0;     ///< explicit tasks executed to completion (all threads), scaled
   double task = 0.0;               ///< per-thread mean of time in explicit tasks (part of work)
+  double barrier_task = 0.0;       ///< of `task`, run inside barriers (per-thread mean)
+  /// Per-thread mean of waiting for explicit tasks to end without running one: at barriers after
+  /// the last arrival, and in taskwait / taskgroup ends.
+  double task_wait = 0.0;
+  double top_creator_tasks = 0.0;  ///< tasks created by the thread that created most, scaled
   bool lock_untimed = false;       ///< a lock site had acquisitions but no timed one: costs unknown
 
   /// executions_measured / executions (1 when every execution was measured).
@@ -64,12 +72,20 @@ struct RegionPoint {
   int threads = 0;
   std::string input;
   int repetitions = 0;
-  RegionCosts costs;          ///< costs.time: median over repetitions; the rest: means
+  RegionCosts costs;          ///< of the median repetition (the two middle ones' mean)
   std::vector<double> times;  ///< each repetition's scaled time, in run file order
   double time_min = 0.0;
   double time_max = 0.0;
   std::vector<LockSite> locks;
+  std::vector<ConstructCosts> constructs;  ///< in order of first execution
   std::vector<std::string> schedules;  ///< loop schedules the runtime reported
+  /// Every repetition combined was time-shared (fewer CPUs than threads); repetitions that were
+  /// are left out when others were not (`time_shared_left_out` of them).
+  bool time_shared = false;
+  int time_shared_left_out = 0;
+  /// Measured through libomp's GOMP ABI (a GCC build): its static loops call no runtime
+  /// function, so OMPT sees none of them and `schedules` lists only the others.
+  bool gomp_abi = false;
 
   /// (max - min) / median of the repetitions' times; 0 for one repetition.
   double spread() const;
@@ -122,8 +138,11 @@ struct Measurements {
 /// The identity of `region` within `profile` (see the file comment).
 std::string region_key(const RegionRecord& region, const Profile& profile);
 
-/// One run's scaled costs of one region (executions_measured > 0), and its lock sites.
-RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks = nullptr);
+/// One run's scaled costs of one region (executions_measured > 0), its lock sites and its
+/// constructs; every scaled sum is also multiplied by `calibration` (calibration.h).
+RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks = nullptr,
+                      double calibration = 1.0,
+                      std::vector<ConstructCosts>* constructs = nullptr);
 
 /// Identity and aggregation over the usable runs.
 Measurements aggregate(const std::vector<RunFile>& runs);

@@ -45,6 +45,76 @@ std::vector<double> resolve_input_sizes(const Measurements& m, const ReportOptio
   return sizes;
 }
 
+// The outermost regions and serial gaps tile the process time: sampled estimates that add up to
+// something else are off by about that much.
+void coverage_notes(Report& report) {
+  std::vector<std::string> off;
+  double worst = 0.0;
+  for (const RunPop& p : report.pop) {
+    const double deviation = std::fabs(p.coverage - 1.0);
+    if (p.process > 0.0 && deviation > 0.05) {
+      off.push_back(fmt::format("{} {:.0f}%", p.run_id, 100.0 * p.coverage));
+      worst = std::max(worst, deviation);
+    }
+  }
+  if (off.empty()) return;
+  report.notes.push_back(fmt::format(
+      "the sampled times of the outermost regions and serial gaps should add up to the process "
+      "time (tool start -> finalize), but covered {} of it in {} run(s) ({}): sampled totals "
+      "were off by up to {:.0f}% there, and were calibrated to the process time (each sampled "
+      "region took a share of the difference in proportion to its estimator's variance)",
+      off.size() == 1 ? "a different share" : "other shares", off.size(),
+      fmt::join(off.begin(), off.begin() + std::min<std::size_t>(off.size(), 6), ", "),
+      100.0 * worst));
+}
+
+// Runs whose teams had another size than requested: the application sets its own count.
+void team_notes(const RunSet& runs, Report& report) {
+  std::vector<std::string> named;
+  for (const RunFile& run : runs.usable) {
+    if (run.threads == run.requested_threads) continue;
+    report.team_mismatches.push_back({run.run_id, run.requested_threads, run.threads});
+    if (named.size() < 4) {
+      named.push_back(fmt::format("{} asked for {}, had teams of {}", run.run_id,
+                                  run.requested_threads, run.threads));
+    }
+  }
+  if (report.team_mismatches.empty()) return;
+  report.notes.push_back(fmt::format(
+      "WARNING: {} run(s) had other team sizes than the thread count they asked for ({}{}): the "
+      "application sets its own thread count (omp_set_num_threads or num_threads), so the "
+      "report places each run at the team size the tool saw; to scale it, have the application "
+      "take the count from its arguments ({{threads}}) or from OMP_NUM_THREADS",
+      report.team_mismatches.size(), fmt::join(named, "; "),
+      report.team_mismatches.size() > named.size() ? "; ..." : ""));
+}
+
+// Runs that had fewer CPUs than threads: named, and what the report did about them.
+void time_sharing_notes(const RunSet& runs, Report& report) {
+  std::size_t shared = 0;
+  for (const RunFile& run : runs.usable) {
+    if (!run.time_shared) continue;
+    if (++shared <= 6) {
+      report.time_shared_runs.push_back(
+          fmt::format("time-shared: {}: {}", run.run_id, run.time_sharing_reason));
+    }
+  }
+  if (shared == 0) return;
+  if (shared > 6) {
+    report.time_shared_runs.push_back(fmt::format("time-shared: {} more run(s)", shared - 6));
+  }
+  int left_out = 0;
+  for (const Region& region : report.measurements.regions) {
+    for (const RegionPoint& p : region.points) left_out += p.time_shared_left_out;
+  }
+  report.notes.push_back(fmt::format(
+      "{} of {} run(s) were time-shared (fewer CPUs free than threads: other load, steal, or "
+      "the affinity mask): their waiting is partly the scheduler's. Where other repetitions were "
+      "not, they were left out ({} region point(s)); where all were, the hints that waiting for "
+      "a CPU inflates (imbalance, barriers, contention, task waits, unexplained) are withheld",
+      shared, runs.usable.size(), left_out));
+}
+
 void add_notes(const RunSet& runs, Report& report) {
   auto& notes = report.notes;
   if (!runs.skipped.empty()) {
@@ -66,9 +136,14 @@ void add_notes(const RunSet& runs, Report& report) {
   if (sampled > 0) {
     notes.push_back(fmt::format(
         "{} region(s) were sampled (as few as {:.1f}% of executions measured): their times and "
-        "costs are scaled by executions / executions_measured",
+        "costs are estimates of the totals over all executions, each measured execution weighted "
+        "by the inverse of its sampling probability (Horvitz-Thompson; profiles of earlier tools: "
+        "scaled by executions / executions_measured)",
         sampled, 100.0 * lowest));
   }
+  coverage_notes(report);
+  team_notes(runs, report);
+  time_sharing_notes(runs, report);
   if (m.unmeasured_records > 0) {
     notes.push_back(fmt::format("{} region record(s) had no measured execution and were left out",
                                 m.unmeasured_records));
@@ -77,7 +152,8 @@ void add_notes(const RunSet& runs, Report& report) {
   double dropped = 0.0;
   for (const RunFile& run : runs.usable) {
     oversubscribed += run.oversubscribed ? 1 : 0;
-    dropped += run.profile->dropped_events + run.profile->buffer_full_events;
+    // buffer_full_events are full buffers aggregated while the application ran: nothing lost.
+    dropped += run.profile->dropped_events;
   }
   if (oversubscribed > 0) {
     notes.push_back(fmt::format(
@@ -85,7 +161,9 @@ void add_notes(const RunSet& runs, Report& report) {
   }
   if (dropped > 0.0) {
     notes.push_back(fmt::format(
-        "the tool dropped {:.0f} event(s) (full buffers): some sums are incomplete", dropped));
+        "the tool dropped {:.0f} event(s) (a full buffer it could no longer aggregate, after "
+        "finalize began or in a fork() child): some sums are incomplete",
+        dropped));
   }
   for (const RegionReport& r : report.regions) {
     // A serial region has no barrier or lock costs: its 'other' is all its (negative) loss.
@@ -154,6 +232,11 @@ Report build_report(const RunSet& runs, const ReportOptions& options) {
   report.failed = runs.failed;
   report.without_profile = runs.without_profile;
   for (RunFile& r : report.failed) r.profile.reset();  // never analysed: no need to keep
+  for (const RunFile& run : runs.usable) {
+    if (!run.failed) continue;
+    report.exited_unexpectedly.push_back(run);
+    report.exited_unexpectedly.back().profile.reset();
+  }
   report.options = options;
   report.measurements = aggregate(runs.usable);
   const Measurements& m = report.measurements;
@@ -178,6 +261,7 @@ Report build_report(const RunSet& runs, const ReportOptions& options) {
   }
 
   for (const InputInfo& in : m.inputs) report.program.push_back(analyse_program(m, in.name));
+  report.runtime = describe_runtime(runs, m, report.reference_input);
   for (const RunFile& run : runs.usable) report.pop.push_back(pop_efficiencies(run));
 
   ModelOptions model_options;

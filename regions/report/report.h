@@ -13,6 +13,7 @@
 #include "regions/report/pop.h"
 #include "regions/report/read_runs.h"
 #include "regions/report/regions.h"
+#include "regions/report/runtime.h"
 
 namespace ompscale::regions::report {
 
@@ -45,12 +46,28 @@ struct RegionReport {
   const ThreadModel* thread_model(const ModelSet& models, const std::string& input) const;
 };
 
+/// A run whose teams had another size than the thread count it asked for.
+struct TeamMismatch {
+  std::string run_id;
+  int requested = 0;
+  int observed = 0;
+};
+
 struct Report {
   std::string directory;
   std::string version;  ///< ompscale's version and git hash
   std::size_t usable_runs = 0;
   std::vector<RunFile> failed;           ///< excluded from the analysis
   std::vector<RunFile> without_profile;  ///< excluded from the analysis
+  /// Analysed runs recorded as failed (another exit status than expected, a signal) whose
+  /// profile is complete; their profiles are not kept here.
+  std::vector<RunFile> exited_unexpectedly;
+  RuntimeReport runtime;                 ///< the runtime measured; the native runs' comparison
+  /// Runs whose teams differ from the requested count: analysed at the count the tool saw.
+  std::vector<TeamMismatch> team_mismatches;
+  /// The time-shared runs, one line each ("t2-r0 time-shared: 0.27 of 2 CPUs free ..."), at most
+  /// a few, then a count.
+  std::vector<std::string> time_shared_runs;
   Measurements measurements;
   std::string reference_input;
   std::vector<double> input_sizes;  ///< per input, or empty when unknown

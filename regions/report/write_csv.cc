@@ -19,7 +19,8 @@ constexpr std::string_view kColumns =
     "time_min_s,time_max_s,speedup,efficiency,lost_s,loss_imbalance_s,loss_walkthrough_s,"
     "loss_startup_s,loss_lock_contention_s,loss_lock_algorithm_s,loss_other_s,cost_imbalance_s,"
     "cost_walkthrough_s,cost_startup_s,cost_lock_contention_s,cost_lock_algorithm_s,"
-    "potential_gain_s,tasks_created,tasks_executed,task_s";
+    "potential_gain_s,tasks_created,tasks_executed,task_s,loss_task_wait_s,cost_task_wait_s,"
+    "runtime";
 
 void add_categories(std::vector<std::string>& row, const CategoryCosts& c) {
   for (double v : {c.imbalance, c.walkthrough, c.startup, c.lock_contention, c.lock_algorithm}) {
@@ -31,6 +32,7 @@ void add_categories(std::vector<std::string>& row, const CategoryCosts& c) {
 
 std::string format_csv(const Report& r) {
   std::string out = csv_line(split(kColumns, ','));
+  const std::string runtime = measured_runtime_words(r.runtime);
   std::size_t rank = 0;
   for (const RegionReport& rr : r.regions) {
     ++rank;
@@ -61,12 +63,14 @@ std::string format_csv(const Report& r) {
         }
         row.push_back(format_exact(p.potential_gain));
         if (split) {
-          for (double v : {p.tasks_created, p.tasks_executed, p.task}) {
+          for (double v : {p.tasks_created, p.tasks_executed, p.task, p.loss.task_wait,
+                           p.cost.task_wait}) {
             row.push_back(format_exact(v));
           }
         } else {
-          row.insert(row.end(), 3, "");
+          row.insert(row.end(), 5, "");
         }
+        row.push_back(runtime);
         out += csv_line(row);
       }
     }

@@ -37,6 +37,10 @@ std::string left_out_comment(const std::vector<std::string>& left_out) {
   return out;
 }
 
+std::string runtime_comment(const Report& r) {
+  return fmt::format("# measured on {}\n", single_line(measured_runtime_words(r.runtime)));
+}
+
 std::string single_parameter(const Report& r) {
   const Measurements& m = r.measurements;
   std::vector<int> threads;
@@ -71,6 +75,7 @@ std::string single_parameter(const Report& r) {
   }
   return fmt::format("# ompscan report of {}: region times in seconds at input {}\n", r.directory,
                      r.reference_input) +
+         runtime_comment(r) +
          left_out_comment(left_out) + modeler::format_extrap_text(data);
 }
 
@@ -113,7 +118,8 @@ std::string two_parameters(const Report& r) {
         "no region was measured at every (threads, input): nothing to export in "
         "Extra-P format");
   }
-  std::string out = fmt::format("# ompscan report of {}: region times in seconds\n", r.directory);
+  std::string out = fmt::format("# ompscan report of {}: region times in seconds\n", r.directory) +
+                    runtime_comment(r);
   out += left_out_comment(left_out);
   out += "PARAMETER threads\nPARAMETER input\nPOINTS";
   for (const auto& [threads, input] : points) {

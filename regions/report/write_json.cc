@@ -17,7 +17,8 @@ json categories_json(const CategoryCosts& c) {
           {"walkthrough_s", c.walkthrough},
           {"startup_s", c.startup},
           {"lock_contention_s", c.lock_contention},
-          {"lock_algorithm_s", c.lock_algorithm}};
+          {"lock_algorithm_s", c.lock_algorithm},
+          {"task_wait_s", c.task_wait}};
 }
 
 json point_json(const PointAnalysis& p, bool with_split) {
@@ -26,6 +27,11 @@ json point_json(const PointAnalysis& p, bool with_split) {
             {"time_max_s", p.time_max}, {"spread", p.spread},
             {"speedup", p.speedup},     {"efficiency", p.efficiency},
             {"lost_s", p.lost},         {"potential_gain_s", p.potential_gain}};
+  j["time_shared"] = p.time_shared;
+  if (p.time_se > 0.0) {  // sampled: the 95% confidence interval of the scaled total
+    j["time_se_s"] = p.time_se;
+    j["time_ci95_s"] = {p.time - 1.96 * p.time_se, p.time + 1.96 * p.time_se};
+  }
   if (with_split) {
     j["executions"] = p.executions;
     j["sampling_ratio"] = p.sampling_ratio;
@@ -34,8 +40,41 @@ json point_json(const PointAnalysis& p, bool with_split) {
     j["loss"]["other_s"] = p.other;
   }
   if (p.has_tasks()) {
-    j["tasks"] = {{"created", p.tasks_created}, {"executed", p.tasks_executed}, {"task_s", p.task}};
+    j["tasks"] = {{"created", p.tasks_created},
+                  {"executed", p.tasks_executed},
+                  {"task_s", p.task},
+                  {"barrier_task_s", p.barrier_task},
+                  {"top_creator_created", p.top_creator_tasks}};
   }
+  return j;
+}
+
+json hint_json(const Hint& h) {
+  return {{"kind", to_string(h.kind)},
+          {"gain_s", h.gain},
+          {"time_after_s", h.time_after},
+          {"problem", h.problem},
+          {"advice", h.advice}};
+}
+
+json construct_json(const ConstructAnalysis& c) {
+  json j = {{"kind", c.kind}, {"label", c.label}, {"schedule", c.schedule}, {"points", json::array()}};
+  j["location"] = {{"module", c.location.module}, {"offset", c.location.offset}};
+  if (c.location.resolved()) {
+    j["location"]["file"] = c.location.file;
+    j["location"]["line"] = c.location.line;
+  }
+  for (const auto& [threads, p] : c.points) {
+    j["points"].push_back({{"threads", threads},
+                           {"executions", p.executions},
+                           {"time_s", p.time},
+                           {"imbalance_s", p.imbalance},
+                           {"walkthrough_s", p.walkthrough},
+                           {"startup_s", p.startup},
+                           {"task_wait_s", p.task_wait}});
+  }
+  j["hints"] = json::array();
+  for (const Hint& h : c.hints) j["hints"].push_back(hint_json(h));
   return j;
 }
 
@@ -46,7 +85,11 @@ json series_json(const SeriesAnalysis& s, bool with_split) {
             {"points", json::array()}};
   for (const PointAnalysis& p : s.points) j["points"].push_back(point_json(p, with_split));
   if (with_split) {
+    j["constructs"] = json::array();
+    for (const ConstructAnalysis& c : s.constructs) j["constructs"].push_back(construct_json(c));
     j["lock_class"] = to_string(s.lock_class);
+    j["withheld_hints"] = json::array();
+    for (const Hint& h : s.withheld) j["withheld_hints"].push_back(hint_json(h));
     j["hints"] = json::array();
     for (const Hint& h : s.hints) {
       j["hints"].push_back({{"kind", to_string(h.kind)},
@@ -153,6 +196,25 @@ json pop_json(const PopEfficiencies& e) {
           {"useful_max_s", e.useful_max},      {"wall_s", e.wall}};
 }
 
+json runtime_json(const RuntimeReport& runtime) {
+  json j = {{"library", runtime.library},
+            {"version", runtime.version},
+            {"gomp_abi", runtime.gomp_abi},
+            {"native_library", runtime.native_library},
+            {"native", json::array()},
+            {"summary", runtime.summary},
+            {"advice", runtime.advice}};
+  for (const NativeComparison& c : runtime.native) {
+    j["native"].push_back({{"input", c.input},
+                           {"threads", c.threads},
+                           {"native_s", c.native_s},
+                           {"native_cpu_s", c.native_cpu_s},
+                           {"measured_s", c.measured_s},
+                           {"ratio", c.ratio()}});
+  }
+  return j;
+}
+
 }  // namespace
 
 std::string format_json(const Report& r) {
@@ -167,6 +229,17 @@ std::string format_json(const Report& r) {
   for (const RunFile& run : r.without_profile) {
     j["runs"]["without_profile"].push_back(run_json(run));
   }
+  j["runs"]["exited_unexpectedly"] = json::array();
+  for (const RunFile& run : r.exited_unexpectedly) {
+    j["runs"]["exited_unexpectedly"].push_back(run_json(run));
+  }
+  j["runs"]["time_shared"] = r.time_shared_runs;
+  j["runs"]["team_mismatches"] = json::array();
+  for (const TeamMismatch& t : r.team_mismatches) {
+    j["runs"]["team_mismatches"].push_back(
+        {{"run_id", t.run_id}, {"requested", t.requested}, {"observed", t.observed}});
+  }
+  j["runtime"] = runtime_json(r.runtime);
   j["thread_counts"] = m.thread_counts;
   j["inputs"] = json::array();
   for (std::size_t i = 0; i < m.inputs.size(); ++i) {

@@ -283,6 +283,14 @@ std::vector<std::pair<std::string, std::string>> format_svgs(const Report& r) {
     plot.log_y = true;
     files.emplace_back("models.svg", modeler::plot_svg(r.models.dataset, results, plot));
   }
+  // Every chart says which runtime its times are from (a description, not drawn).
+  const std::string desc = fmt::format(
+      "<desc>Measured on {}</desc>\n", modeler::io_detail::xml_escape(measured_runtime_words(r.runtime)));
+  for (auto& [name, svg] : files) {
+    const std::size_t open = svg.find("<svg");
+    const std::size_t end = open == std::string::npos ? open : svg.find('>', open);
+    if (end != std::string::npos) svg.insert(end + 1, "\n" + desc);
+  }
   return files;
 }
 

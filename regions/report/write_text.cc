@@ -46,12 +46,19 @@ std::string input_words(const std::string& before, const std::string& input) {
   return input.empty() ? "" : before + input;
 }
 
-void runs_section(const Report& r, std::string& out) {
+void runs_section(const Report& r, std::size_t width, std::string& out) {
   const Measurements& m = r.measurements;
   out += fmt::format("Runs: {} analysed (threads {}{}), {} failed, {} without profile\n",
                      r.usable_runs, fmt::join(m.thread_counts, ", "),
                      input_words("; input(s) ", inputs_list(m)), r.failed.size(),
                      r.without_profile.size());
+  for (const RunFile& run : r.exited_unexpectedly) {
+    out += fmt::format("  analysed though it {}: {} (its profile is complete; --expect-exit N names "
+                       "the status a run ends with)\n",
+                       run.signal ? fmt::format("ended by signal {}", *run.signal)
+                                  : fmt::format("exited with status {}", run.exit_status.value_or(-1)),
+                       run.run_id);
+  }
   for (const RunFile& run : r.failed) {
     out += fmt::format("  failed (excluded): {} ({}){}\n", run.run_id, describe_end(run),
                        run.profile_error.empty() ? "" : ": " + run.profile_error);
@@ -60,6 +67,22 @@ void runs_section(const Report& r, std::string& out) {
     out += fmt::format("  without profile (excluded): {}{}\n", run.run_id,
                        run.profile_error.empty() ? "" : ": " + run.profile_error);
   }
+  for (const std::string& line : r.time_shared_runs) out += wrap(line, width, "  ", "    ");
+}
+
+// The runtime measured, and the application on its own runtime (regions/report/runtime.h).
+void runtime_section(const RuntimeReport& runtime, std::size_t width, std::string& out) {
+  out += wrap(runtime.summary + ".", width, "", "  ");
+  if (!runtime.advice.empty()) out += wrap("Try: " + runtime.advice + ".", width, "  ", "       ");
+  if (runtime.native.empty()) return;
+  TextTable t({Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kRight,
+               Align::kRight});
+  t.add_row({"input", "threads", "own runtime", "its CPU", "measured", "own/measured"});
+  for (const NativeComparison& c : runtime.native) {
+    t.add_row({c.input.empty() ? "-" : c.input, std::to_string(c.threads), secs(c.native_s),
+               secs(c.native_cpu_s), secs(c.measured_s), format_fixed(c.ratio(), 2)});
+  }
+  out += t.render("  ");
 }
 
 void program_section(const Report& r, std::string& out) {
@@ -155,24 +178,50 @@ void efficiency_grid(const Report& r, const RegionReport* rr, std::string& out) 
   out += t.render("    ");
 }
 
+// How a sampled point's time was estimated, with its 95% confidence interval when known.
+std::string sampling_words(const PointAnalysis& p) {
+  if (!(p.sampling_ratio < 1.0)) return "";
+  if (p.time_se > 0.0) {
+    return fmt::format(" (each weighted by its sampling period; time {} s +- {} s at 95%)",
+                       secs(p.time), secs(1.96 * p.time_se));
+  }
+  // A profile of an earlier tool: scaled by executions / measured.
+  return fmt::format(" (times scaled by {:.3g})", 1.0 / p.sampling_ratio);
+}
+
+// The causes a region's loss splits into; "task-wait" only where some point waited for tasks.
+std::vector<std::string> cause_names(bool task_wait) {
+  std::vector<std::string> causes{"imbalance", "walkthrough", "startup", "lock-cont", "lock-alg"};
+  if (task_wait) causes.push_back("task-wait");
+  causes.push_back("other");
+  return causes;
+}
+
+std::vector<std::string> cause_row(const PointAnalysis& p, bool task_wait) {
+  std::vector<std::string> row{secs(p.loss.imbalance), secs(p.loss.walkthrough),
+                               secs(p.loss.startup), secs(p.loss.lock_contention),
+                               secs(p.loss.lock_algorithm)};
+  if (task_wait) row.push_back(secs(p.loss.task_wait));
+  row.push_back(secs(p.other));
+  return row;
+}
+
+std::vector<std::string> base_row(const PointAnalysis& p) {
+  return {std::to_string(p.threads),  std::to_string(p.repetitions), secs(p.time),
+          percent(p.spread),          format_fixed(p.speedup, 2),    format_fixed(p.efficiency, 2),
+          secs(p.lost)};
+}
+
 // The region's points: times, speedup, efficiency, loss, gain, and the loss split by cause (a table
 // of its own when the terminal is too narrow for one).
 void points_tables(const SeriesAnalysis& s, bool split, std::size_t width, std::string& out) {
-  const std::vector<std::string> causes{"imbalance", "walkthrough", "startup",
-                                        "lock-cont", "lock-alg",    "other"};
-  const auto base_row = [](const PointAnalysis& p) {
-    return std::vector<std::string>{
-        std::to_string(p.threads),  std::to_string(p.repetitions), secs(p.time), percent(p.spread),
-        format_fixed(p.speedup, 2), format_fixed(p.efficiency, 2), secs(p.lost)};
-  };
-  const auto cause_row = [](const PointAnalysis& p) {
-    return std::vector<std::string>{secs(p.loss.imbalance),      secs(p.loss.walkthrough),
-                                    secs(p.loss.startup),        secs(p.loss.lock_contention),
-                                    secs(p.loss.lock_algorithm), secs(p.other)};
-  };
+  const bool task_wait = split && std::any_of(s.points.begin(), s.points.end(), [](const auto& p) {
+                           return p.cost.task_wait != 0.0;
+                         });
+  const std::vector<std::string> causes = cause_names(task_wait);
   std::vector<std::string> header{"threads", "reps",       "time", "spread%",
                                   "speedup", "efficiency", "lost"};
-  TextTable all(std::vector<Align>(split ? 14 : 8, Align::kRight));
+  TextTable all(std::vector<Align>(header.size() + 1 + (split ? causes.size() : 0), Align::kRight));
   std::vector<std::string> h = header;
   if (split) h.insert(h.end(), causes.begin(), causes.end());
   h.push_back("gain");
@@ -180,7 +229,7 @@ void points_tables(const SeriesAnalysis& s, bool split, std::size_t width, std::
   for (const PointAnalysis& p : s.points) {
     std::vector<std::string> row = base_row(p);
     if (split) {
-      const auto c = cause_row(p);
+      const auto c = cause_row(p, task_wait);
       row.insert(row.end(), c.begin(), c.end());
     }
     row.push_back(secs(p.potential_gain));
@@ -190,10 +239,10 @@ void points_tables(const SeriesAnalysis& s, bool split, std::size_t width, std::
     out += all.render("  ");
     return;
   }
-  TextTable main(std::vector<Align>(8, Align::kRight));
+  TextTable main(std::vector<Align>(header.size() + 1, Align::kRight));
   header.push_back("gain");
   main.add_row(header);
-  TextTable lost(std::vector<Align>(7, Align::kRight));
+  TextTable lost(std::vector<Align>(causes.size() + 1, Align::kRight));
   std::vector<std::string> lost_header{"threads"};
   lost_header.insert(lost_header.end(), causes.begin(), causes.end());
   lost.add_row(lost_header);
@@ -202,13 +251,41 @@ void points_tables(const SeriesAnalysis& s, bool split, std::size_t width, std::
     row.push_back(secs(p.potential_gain));
     main.add_row(row);
     std::vector<std::string> causes_row{std::to_string(p.threads)};
-    const auto c = cause_row(p);
+    const auto c = cause_row(p, task_wait);
     causes_row.insert(causes_row.end(), c.begin(), c.end());
     lost.add_row(causes_row);
   }
   out += main.render("  ");
   out += "  Time lost by cause:\n";
   out += lost.render("  ");
+}
+
+// The constructs inside a region, as a tree under it, at the reference thread count.
+void construct_tree(const SeriesAnalysis& s, std::size_t width, std::string& out) {
+  if (s.constructs.size() < 2) return;  // one construct is the region itself
+  out += fmt::format("  Constructs at {} threads (per-thread means):\n", s.reference_threads);
+  TextTable t({Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kRight,
+               Align::kLeft});
+  t.add_row({"construct", "time", "imbalance", "barrier", "task-wait", "hint"});
+  for (std::size_t i = 0; i < s.constructs.size(); ++i) {
+    const ConstructAnalysis& c = s.constructs[i];
+    const ConstructCosts* at = c.at(s.reference_threads);
+    if (at == nullptr) continue;
+    const std::string branch = i + 1 == s.constructs.size() ? "`- " : "|- ";
+    const std::string label =
+        branch + c.label + (c.schedule.empty() ? "" : fmt::format(" ({})", c.schedule));
+    t.add_row({label, secs(at->time), secs(at->imbalance), secs(at->walkthrough + at->startup),
+               secs(at->task_wait),
+               c.hints.empty() ? "-" : std::string(to_string(c.hints.front().kind))});
+  }
+  out += t.render("    ");
+  for (const ConstructAnalysis& c : s.constructs) {
+    for (const Hint& h : c.hints) {
+      out += wrap(fmt::format("{}: {}: {} s. {}; try: {}.", c.label, to_string(h.kind),
+                              secs(h.gain), h.problem, h.advice),
+                  width, "    ", "      ");
+    }
+  }
 }
 
 void region_section(const Report& r, const RegionReport& rr, std::size_t rank, std::size_t width,
@@ -226,10 +303,7 @@ void region_section(const Report& r, const RegionReport& rr, std::size_t rank, s
   }
   out += fmt::format("  {}{:.0f} executions, {}% measured{}\n",
                      input_words("input ", s.input) + (s.input.empty() ? "" : ": "), ref.executions,
-                     percent(ref.sampling_ratio),
-                     ref.sampling_ratio < 1.0
-                         ? fmt::format(" (times scaled by {:.3g})", 1.0 / ref.sampling_ratio)
-                         : "");
+                     percent(ref.sampling_ratio), sampling_words(ref));
   const bool split = rr.region.kind != RegionKind::kSerial;
   points_tables(s, split, width, out);
   if (split) {
@@ -238,10 +312,19 @@ void region_section(const Report& r, const RegionReport& rr, std::size_t rank, s
                             s.base_threads),
                 width, "  ");
   }
-  if (s.hints.empty()) {
+  if (!s.withheld.empty()) {
+    std::vector<std::string> kinds;
+    for (const Hint& h : s.withheld) kinds.push_back(fmt::format("{} {} s", to_string(h.kind), secs(h.gain)));
+    out += wrap(fmt::format("Hints withheld at {} threads: every run there was time-shared (fewer "
+                            "CPUs than threads), and waiting for a CPU looks like imbalance, "
+                            "slow barriers and contention: {}.",
+                            s.reference_threads, fmt::join(kinds, ", ")),
+                width, "  ", "    ");
+  }
+  if (s.hints.empty() && s.withheld.empty()) {
     out += fmt::format("  No hint: no cause costs {}% of the region's time at {} threads.\n",
                        percent(r.options.analysis.min_hint_fraction), s.reference_threads);
-  } else {
+  } else if (!s.hints.empty()) {
     out +=
         fmt::format("  Hints at {} threads (predicted gain -> time after):\n", s.reference_threads);
     std::size_t i = 0;
@@ -254,6 +337,7 @@ void region_section(const Report& r, const RegionReport& rr, std::size_t rank, s
       out += wrap("Try: " + h.advice, width, "       ", "         ");
     }
   }
+  construct_tree(s, width, out);
   if (s.lock_class != LockClass::kNone) {
     out +=
         para(fmt::format(
@@ -330,7 +414,8 @@ void pop_section(const Report& r, std::size_t width, std::string& out) {
 std::string format_text(const Report& r, std::size_t width) {
   std::string out =
       para(fmt::format("ompscan report of {} (ompscale {})", r.directory, r.version), width);
-  runs_section(r, out);
+  runs_section(r, width, out);
+  runtime_section(r.runtime, width, out);
   out +=
       "Times in seconds; repetitions combined by median; sampled regions scaled to all "
       "executions.\n";

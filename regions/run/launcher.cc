@@ -198,6 +198,8 @@ LaunchResult launch_and_wait(const Launch& launch, const LaunchHooks& hooks) {
   result.user_ns = to_ns(usage.ru_utime);
   result.system_ns = to_ns(usage.ru_stime);
   result.max_rss_kib = usage.ru_maxrss;
+  result.minor_faults = usage.ru_minflt;
+  result.involuntary_switches = usage.ru_nivcsw;
 
   if (result.end == LaunchResult::End::exec_failed) return result;
   if (WIFEXITED(status)) {

@@ -43,6 +43,8 @@ struct LaunchResult {
   std::int64_t user_ns = 0;
   std::int64_t system_ns = 0;
   std::int64_t max_rss_kib = 0;
+  std::int64_t minor_faults = 0;
+  std::int64_t involuntary_switches = 0;
 };
 
 /// The file execvp would run for `name`: `name` itself when it contains a '/', else the first

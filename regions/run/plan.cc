@@ -95,6 +95,29 @@ std::string substitute_placeholders(const std::string& text, int threads,
   return out;
 }
 
+std::vector<PlannedRun> with_native_runs(const std::vector<PlannedRun>& runs) {
+  std::vector<PlannedRun> out;
+  std::vector<PlannedRun> native;
+  for (const PlannedRun& run : runs) {
+    if (run.repetition != 0) continue;
+    PlannedRun copy = run;
+    copy.native = true;
+    copy.id = run.input_index ? fmt::format("t{}-i{}-native", run.threads, *run.input_index)
+                              : fmt::format("t{}-native", run.threads);
+    native.push_back(std::move(copy));
+  }
+  bool placed = false;
+  for (const PlannedRun& run : runs) {
+    if (!placed && run.repetition != 0) {
+      out.insert(out.end(), native.begin(), native.end());
+      placed = true;
+    }
+    out.push_back(run);
+  }
+  if (!placed) out.insert(out.end(), native.begin(), native.end());
+  return out;
+}
+
 std::vector<PlannedRun> plan_runs(const RunOptions& options, int hardware_threads) {
   if (options.command.empty())
     throw UsageError("no application given; usage: ompscan run [options] -- APP [ARGS...]");

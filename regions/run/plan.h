@@ -19,7 +19,15 @@ struct PlannedRun {
   int repetition = 0;
   bool oversubscribed = false;       // threads above the hardware threads
   std::vector<std::string> command;  // placeholders replaced
+  // On the application's own runtime, without the tool: a GCC binary on libgomp, for its wall
+  // and CPU time only (id "<t...>-native", repetition 0).
+  bool native = false;
 };
+
+/// A native run for each (input, thread count) of `runs`' first repetition: the same commands,
+/// ids with "-native" instead of the repetition. Placed after the first repetition, so both
+/// runtimes meet the same phase of the machine.
+std::vector<PlannedRun> with_native_runs(const std::vector<PlannedRun>& runs);
 
 /// The run id: "t<threads>-i<input index>-r<repetition>", or "t<threads>-r<repetition>" without
 /// inputs. Only letters, digits and '-', so it is a file name everywhere.

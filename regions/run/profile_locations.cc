@@ -16,7 +16,8 @@ bool parse_offset(const json& value, std::uint64_t& offset) {
   return !text.empty() && end != nullptr && *end == '\0';
 }
 
-// Every location object of the profile without a source file: region, lock and loop locations.
+// Every location object of the profile without a source file: region, lock, loop and construct
+// locations.
 std::vector<json*> unresolved_locations(json& profile) {
   std::vector<json*> found;
   auto add = [&found](json& owner) {
@@ -31,7 +32,7 @@ std::vector<json*> unresolved_locations(json& profile) {
   for (json& region : *regions) {
     add(region);
     if (!region.is_object()) continue;
-    for (const char* list : {"locks", "loops"}) {
+    for (const char* list : {"locks", "loops", "constructs"}) {
       const auto entries = region.find(list);
       if (entries == region.end() || !entries->is_array()) continue;
       for (json& entry : *entries) add(entry);

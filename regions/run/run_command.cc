@@ -58,6 +58,9 @@ int run_command(int argc, char** argv, const char* program) {
                  "NAME(COUNT) or an explicit list (default: as inherited)");
   app.add_option("--reps", o.reps, "Runs per input and thread count (interleaved)")
       ->capture_default_str();
+  app.add_option("--expect-exit", o.expect_exit,
+                 "The exit status of a successful run (default 0); others are recorded as failed")
+      ->capture_default_str();
   app.add_option("--timeout", o.timeout_seconds,
                  "Seconds after which a run is killed and recorded as failed (0: no limit)")
       ->capture_default_str();
@@ -68,6 +71,9 @@ int run_command(int argc, char** argv, const char* program) {
   app.add_option("--libomp", o.libomp,
                  "libomp that GCC-built applications run on (default: the LLVM libomp.so.5 "
                  "ompscan was built with)");
+  app.add_flag("!--no-native-runs", o.native_runs,
+               "GCC-built applications: no runs on their own libgomp (default: one per input and "
+               "thread count, wall and CPU time only, compared with libomp in the report)");
   app.add_option("--progress", o.progress, "Progress line on stderr: auto, always, never")
       ->capture_default_str();
   std::vector<std::string> stray;

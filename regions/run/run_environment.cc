@@ -70,18 +70,17 @@ std::string locate_tool(const std::string& option) {
 
 std::vector<std::string> run_environment(const std::vector<std::string>& base,
                                          const RunSettings& settings) {
-  std::vector<std::string> ours = {
-      fmt::format("OMP_NUM_THREADS={}", settings.threads),
-      "OMP_TOOL=enabled",
-      "OMP_TOOL_LIBRARIES=" + settings.tool,
-      "LD_PRELOAD=" + prepend(base, "LD_PRELOAD", settings.tool),
-      "OMPSCAN_OUTPUT=" + settings.profile,
-  };
-  if (settings.tsc_hz > 0) ours.push_back(fmt::format("OMPSCAN_TSC_HZ={:.3f}", settings.tsc_hz));
-  if (settings.raw_locations) ours.push_back("OMPSCAN_LOCATIONS=raw");
+  std::vector<std::string> ours = {fmt::format("OMP_NUM_THREADS={}", settings.threads)};
+  if (!settings.native) {
+    ours.insert(ours.end(), {"OMP_TOOL=enabled", "OMP_TOOL_LIBRARIES=" + settings.tool,
+                             "LD_PRELOAD=" + prepend(base, "LD_PRELOAD", settings.tool),
+                             "OMPSCAN_OUTPUT=" + settings.profile});
+    if (settings.tsc_hz > 0) ours.push_back(fmt::format("OMPSCAN_TSC_HZ={:.3f}", settings.tsc_hz));
+    if (settings.raw_locations) ours.push_back("OMPSCAN_LOCATIONS=raw");
+  }
   if (!settings.bind.empty()) ours.push_back("OMP_PROC_BIND=" + settings.bind);
   if (!settings.places.empty()) ours.push_back("OMP_PLACES=" + settings.places);
-  if (!settings.gomp_shim.empty())
+  if (!settings.gomp_shim.empty() && !settings.native)
     ours.push_back("LD_LIBRARY_PATH=" + prepend(base, "LD_LIBRARY_PATH", settings.gomp_shim));
 
   std::vector<std::string> env;

@@ -35,12 +35,12 @@ std::string signal_name(int number) {
 
 }  // namespace
 
-bool run_succeeded(const LaunchResult& launch) {
-  return launch.end == LaunchResult::End::exited && launch.exit_status == 0;
+bool run_succeeded(const LaunchResult& launch, int expected) {
+  return launch.end == LaunchResult::End::exited && launch.exit_status == expected;
 }
 
-const char* run_status(const LaunchResult& launch) {
-  return run_succeeded(launch) ? "ok" : "failed";
+const char* run_status(const LaunchResult& launch, int expected) {
+  return run_succeeded(launch, expected) ? "ok" : "failed";
 }
 
 json run_file_json(const RunRecord& record) {
@@ -59,7 +59,8 @@ json run_file_json(const RunRecord& record) {
   file["places"] = optional_string(record.places);
   file["oversubscribed"] = run.oversubscribed;
   file["started"] = record.started;
-  file["status"] = run_status(launch);
+  file["status"] = run_status(launch, record.expected_exit);
+  file["expected_exit_status"] = record.expected_exit;
   const bool exited = launch.end == LaunchResult::End::exited;
   const bool exec_failed = launch.end == LaunchResult::End::exec_failed;
   file["exit_status"] = exited ? json(launch.exit_status) : exec_failed ? json(127) : json(nullptr);
@@ -70,10 +71,22 @@ json run_file_json(const RunRecord& record) {
   file["wall_ns"] = launch.wall_ns;
   file["cpu"] = {{"user_ns", launch.user_ns},
                  {"system_ns", launch.system_ns},
-                 {"max_rss_kib", launch.max_rss_kib}};
+                 {"max_rss_kib", launch.max_rss_kib},
+                 {"minor_faults", launch.minor_faults},
+                 {"involuntary_switches", launch.involuntary_switches}};
+  const TimeSharing& sharing = record.time_sharing;
+  file["time_sharing"] = {{"known", sharing.known},
+                          {"cpus_allowed", sharing.cpus_allowed},
+                          {"others_cpu_s", sharing.others_cpu_s},
+                          {"steal_s", sharing.steal_s},
+                          {"cpus_free", sharing.cpus_free},
+                          {"time_shared", sharing.time_shared},
+                          {"reason", sharing.reason}};
   file["runtime"] = {
       {"library", record.runtime_library.empty() ? json(nullptr) : json(record.runtime_library)},
       {"gomp_abi", record.gomp_abi}};
+  file["native"] = record.native;
+  if (record.process_tree_shim) file["runtime"]["process_tree_shim"] = true;
 
   if (record.energy_reason.empty()) {
     file["energy"] = {{"available", true}, {"skipped", record.energy.skipped}};
@@ -143,7 +156,8 @@ bool run_file_complete(const std::string& path, const PlannedRun& planned,
     return false;
   }
   if (!file.is_object() || file.value("format", "") != kRunFormat ||
-      file.value("run_id", "") != planned.id || !file.contains("status"))
+      file.value("run_id", "") != planned.id || !file.contains("status") ||
+      file.value("native", false) != planned.native)
     return false;
 
   const json input = planned.input_index ? json(planned.input) : json(nullptr);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "regions/run/cpu_share.h"
 #include "regions/run/launcher.h"
 #include "regions/run/plan.h"
 #include "regions/run/rapl.h"
@@ -28,7 +29,11 @@ struct RunRecord {
 
   std::string runtime_library;  // the OpenMP runtime the loader maps; "" = none found
   bool gomp_abi = false;        // a GCC binary run on libomp's GOMP ABI
+  bool native = false;          // on the application's own runtime, without the tool
+  int expected_exit = 0;        // --expect-exit
+  bool process_tree_shim = false;  // APP is not an ELF binary: the shim for all it starts
 
+  TimeSharing time_sharing;   // whether the run had its CPUs
   std::string energy_reason;  // "" when energy was measured
   EnergyReading energy;
   std::string counters_reason;  // "" when the counters were read
@@ -46,10 +51,10 @@ struct RunRecord {
   int hardware_threads = 0;
 };
 
-/// The application exited by itself with status 0.
-bool run_succeeded(const LaunchResult& launch);
+/// The application exited by itself with status `expected` (0 unless --expect-exit).
+bool run_succeeded(const LaunchResult& launch, int expected = 0);
 /// "ok" when the run succeeded, else "failed".
-const char* run_status(const LaunchResult& launch);
+const char* run_status(const LaunchResult& launch, int expected = 0);
 
 nlohmann::json run_file_json(const RunRecord& record);
 

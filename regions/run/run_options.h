@@ -28,6 +28,9 @@ struct RunOptions {
   /// Runs per (input, thread count). Repetitions are the outermost loop, so a slow phase of the
   /// machine spreads over all configurations instead of hitting one.
   int reps = 1;
+  /// The exit status a successful run ends with (XSBench and RSBench exit 1 on any non-default
+  /// input); runs ending otherwise are recorded as failed (their profiles are kept).
+  int expect_exit = 0;
   /// Seconds after which a run's process group is killed (recorded as failed); 0 = no limit.
   double timeout_seconds = 0;
 
@@ -42,6 +45,11 @@ struct RunOptions {
   /// The libomp that GCC-built (libgomp) applications run on; "" = the libomp.so.5 of the LLVM
   /// this ompscan was built against (OMPSCALE_LIBOMP_DIR).
   std::string libomp;
+
+  /// For GCC-built applications (measured on libomp through its GOMP ABI), also run each
+  /// (input, thread count) once on the application's own libgomp without the tool, for its wall
+  /// and CPU time: the report compares the runtimes.
+  bool native_runs = true;
 
   /// Progress line on stderr: "auto" (when stderr is a terminal), "always", "never".
   std::string progress = "auto";

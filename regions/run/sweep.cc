@@ -69,6 +69,11 @@ struct Executable {
   bool gomp_abi = false;
   bool dynamic = false;
   std::string runtime_library;
+  std::string native_library;  // GCC binaries: the libgomp their native runs load
+  // Not an ELF binary (a wrapper script): what it starts cannot be checked beforehand, so the
+  // GOMP shim goes on the library path of the whole process tree (a GCC binary it runs then
+  // loads libomp and the tool; one needing libgomp-only symbol versions fails to load).
+  bool script = false;
 };
 
 std::optional<std::string> environment_value(const std::vector<std::string>& env,
@@ -139,6 +144,8 @@ std::map<std::string, Executable> inspect_executables(const std::vector<PlannedR
     if (const std::optional<ElfDynamicInfo> info = read_elf_dynamic_info(executable.path)) {
       executable.dynamic = info->has_interpreter;
       executable.gomp_abi = check_gomp_abi(name, *info, libomp);
+    } else {
+      executable.script = true;
     }
     executables[name] = executable;
   }
@@ -146,14 +153,15 @@ std::map<std::string, Executable> inspect_executables(const std::vector<PlannedR
 }
 
 RunSettings settings_for(const SweepContext& context, const Executable& executable, int threads,
-                         const std::string& profile) {
+                         const std::string& profile, bool native = false) {
   RunSettings settings;
+  settings.native = native;
   settings.threads = threads;
   settings.bind = context.options.bind;
   settings.places = context.options.places;
   settings.tool = context.tool;
   settings.profile = profile;
-  settings.gomp_shim = executable.gomp_abi ? context.shim : "";
+  settings.gomp_shim = executable.gomp_abi || executable.script ? context.shim : "";
   settings.tsc_hz = context.tsc_hz;
   settings.raw_locations = true;  // resolved here after the run (ProfileLocations)
   return settings;
@@ -173,6 +181,11 @@ void find_runtime_libraries(const SweepContext& context,
     if (executable.gomp_abi && fs::path(library).parent_path() == fs::path(context.shim))
       library = context.libomp;  // the shim's link: what is loaded is libomp itself
     executable.runtime_library = library;
+    if (executable.gomp_abi) {
+      const RunSettings native = settings_for(context, executable, 1, "", true);
+      executable.native_library = loaded_library(
+          executable.path, run_environment(context.base_env, native), {kLibgompSoname});
+    }
   }
 }
 
@@ -187,8 +200,8 @@ RunRecord make_run(const SweepContext& context, const PlannedRun& run, const Exe
   Launch launch;
   launch.executable = executable.path;
   launch.argv = run.command;
-  launch.env =
-      run_environment(context.base_env, settings_for(context, executable, run.threads, profile));
+  launch.env = run_environment(context.base_env,
+                               settings_for(context, executable, run.threads, profile, run.native));
   launch.log_path = (fs::path(context.options.output_dir) / (run.id + ".log")).string();
   launch.timeout_seconds = context.options.timeout_seconds;
 
@@ -197,8 +210,11 @@ RunRecord make_run(const SweepContext& context, const PlannedRun& run, const Exe
   record.command_template = context.options.command;
   record.bind = context.bind;
   record.places = context.places;
-  record.runtime_library = executable.runtime_library;
-  record.gomp_abi = executable.gomp_abi;
+  record.runtime_library = run.native ? executable.native_library : executable.runtime_library;
+  record.gomp_abi = executable.gomp_abi && !run.native;
+  record.native = run.native;
+  record.expected_exit = context.options.expect_exit;
+  record.process_tree_shim = executable.script && !run.native;
   record.tool = context.tool;
   record.log = run.id + ".log";
   record.openmp_environment = openmp_variables(launch.env);
@@ -209,9 +225,11 @@ RunRecord make_run(const SweepContext& context, const PlannedRun& run, const Exe
   const auto started = std::chrono::steady_clock::now();
   std::unique_ptr<PerfCounters> counters;
   LaunchHooks hooks;
+  CpuShare share;
   hooks.attach = [&](pid_t pid) {
     counters = std::make_unique<PerfCounters>(pid, hardware_events());
     if (rapl.available()) rapl.start();
+    share.start();
   };
   hooks.tick = [&] {
     if (rapl.available()) rapl.sample();
@@ -225,6 +243,10 @@ RunRecord make_run(const SweepContext& context, const PlannedRun& run, const Exe
     return record;
   }
 
+  record.time_sharing =
+      share.stop(run.threads, static_cast<double>(record.launch.wall_ns) * 1e-9,
+                 static_cast<double>(record.launch.user_ns + record.launch.system_ns) * 1e-9,
+                 record.launch.involuntary_switches);
   if (rapl.available()) {
     record.energy = rapl.stop();
     if (record.energy.joules.empty())
@@ -239,6 +261,10 @@ RunRecord make_run(const SweepContext& context, const PlannedRun& run, const Exe
   }
   // Also when the read itself failed.
   if (!counters->available()) record.counters_reason = counters->reason();
+  if (run.native) {
+    record.profile_error = "a native run: on the application's own runtime, without the tool";
+    return record;
+  }
   record.profile = read_profile(profile, record.launch, record.profile_error);
   fs::remove(profile, ignored);
   locations.resolve(record.profile);
@@ -266,9 +292,15 @@ int run_sweep(const RunOptions& options) {
     throw UsageError(fmt::format("--timeout {:g}: must be 0 (none) or positive seconds",
                                  options.timeout_seconds));
   const int hardware_threads = platforms::detect_platform().hardware_threads();
-  const std::vector<PlannedRun> runs = plan_runs(options, hardware_threads);
+  std::vector<PlannedRun> runs = plan_runs(options, hardware_threads);
   const std::string libomp = options.libomp.empty() ? default_libomp() : options.libomp;
   std::map<std::string, Executable> executables = inspect_executables(runs, libomp);
+  if (options.native_runs) {
+    runs = with_native_runs(runs);
+    std::erase_if(runs, [&](const PlannedRun& run) {
+      return run.native && !executables.at(run.command.front()).gomp_abi;
+    });
+  }
 
   SweepContext context(options);
   context.tool = locate_tool(options.tool);
@@ -318,7 +350,7 @@ int run_sweep(const RunOptions& options) {
   const TempDir scratch;
   context.scratch = scratch.path();
   if (std::any_of(executables.begin(), executables.end(),
-                  [](const auto& e) { return e.second.gomp_abi; })) {
+                  [](const auto& e) { return e.second.gomp_abi || e.second.script; })) {
     context.shim = scratch.path() + "/gomp";
     make_gomp_shim(context.shim, libomp);
   }
@@ -349,7 +381,7 @@ int run_sweep(const RunOptions& options) {
     write_output((fs::path(options.output_dir) / (run->id + ".json")).string(),
                  run_file_json(record).dump(2) + "\n");
     ++done;
-    if (!run_succeeded(record.launch)) {
+    if (!run_succeeded(record.launch, options.expect_exit)) {
       ++failed;
       progress.clear();
       std::fprintf(stderr, "ompscan: %s failed: %s (output in %s/%s)\n", run->id.c_str(),

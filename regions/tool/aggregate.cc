@@ -56,83 +56,131 @@ LoopStats::PerThread& loop_stats(RegionStats& stats, std::uint64_t codeptr, std:
   return loop->threads[thread];
 }
 
+// w (w - 1) y^2: one measured execution's term of the Horvitz-Thompson variance estimate.
+double variance_term(std::uint64_t w, std::uint64_t y) {
+  const double value = static_cast<double>(y);
+  return static_cast<double>(w) * static_cast<double>(w - 1) * value * value;
+}
+
+SiteStats::PerThread* site_stats(RegionStats& stats, std::uint8_t sub, std::uint16_t thread) {
+  const std::uint8_t site = site_in(sub);
+  if (site >= kMaxSites) return nullptr;
+  if (site >= stats.sites.size()) stats.sites.resize(site + 1u);
+  SiteStats& s = stats.sites[site];
+  if (wait_of(sub) == kWaitEndBarrier) ++s.end_barriers;
+  if (thread >= s.threads.size()) s.threads.resize(thread + 1u);
+  return &s.threads[thread];
+}
+
+// The construct site's share of a barrier or task_wait record.
+void add_site_record(RegionStats& stats, const Record& r, std::uint64_t w) {
+  SiteStats::PerThread* site = site_stats(stats, r.sub, r.thread);
+  if (site == nullptr) return;
+  if (r.type == RecordType::barrier) {
+    site->barriers += w;
+    site->imbalance_ticks += w * r.a;
+    site->walkthrough_ticks += w * r.b;
+    site->startup_ticks += w * r.c;
+  } else {
+    site->task_wait_ticks += w * r.a;
+    site->task_ticks += w * r.b;
+  }
+}
+
+void add_thread_record(RegionStats& stats, const Record& r, std::uint64_t w) {
+  ThreadStats& t = *thread_stats(stats, r.thread);
+  switch (r.type) {
+    case RecordType::span:
+      ++t.executions;
+      t.span_ticks += w * r.a;
+      t.fork_ticks += w * r.b;
+      t.end_task_ticks += w * r.c;
+      return;
+    case RecordType::barrier:
+      t.barriers += w;
+      t.imbalance_ticks += w * r.a;
+      t.walkthrough_ticks += w * r.b;
+      t.startup_ticks += w * r.c;
+      if (wait_of(r.sub) == kWaitInnerBarrier) t.inner_barrier_ticks += w * (r.a + r.b + r.c);
+      return add_site_record(stats, r, w);
+    case RecordType::task_wait:
+      if (wait_of(r.sub) == kWaitTaskwait) {
+        t.taskwait_ticks += w * r.a;
+        return add_site_record(stats, r, w);
+      }
+      t.task_wait_ticks += w * r.a;
+      t.barrier_task_ticks += w * r.b;
+      if (wait_of(r.sub) == kWaitInnerBarrier) t.inner_barrier_ticks += w * r.a;
+      return add_site_record(stats, r, w);
+    case RecordType::tasks:
+      t.tasks_created += w * r.a;
+      t.tasks_completed += w * r.b;
+      t.task_ticks += w * r.c;
+      return;
+    case RecordType::masked:
+      t.masked_executions += w;
+      t.masked_ticks += w * r.a;
+      return;
+    case RecordType::manual:
+      ++t.manual_executions;
+      t.manual_ticks += r.a;
+      return;
+    default:
+      return;
+  }
+}
+
+void add_lock_record(RegionStats& stats, const Record& r, std::uint64_t w) {
+  if (r.type == RecordType::lock_count) {
+    lock_stats(stats, r.a, r.sub).acquisitions += w * r.b;
+    thread_stats(stats, r.thread)->lock_acquisitions += w * r.b;
+    return;
+  }
+  const std::uint64_t wait = lock_wait_ticks(r.b);
+  const auto weighted = static_cast<double>(w * lock_weight(r.b) * wait);
+  LockStats& lock = lock_stats(stats, r.a, r.sub);
+  ++lock.timed;
+  lock.wait_ticks += wait;
+  lock.wait_estimate_ticks += weighted;
+  lock.fastest_ticks = std::min(lock.fastest_ticks, wait);
+  if (r.c != 0) {
+    lock.hold_ticks += r.c;
+    ++lock.hold_timed;
+  }
+  ThreadStats& t = *thread_stats(stats, r.thread);
+  ++t.lock_timed;
+  t.lock_wait_ticks += wait;
+  t.lock_wait_estimate_ticks += weighted;
+}
+
 void add(RegionStats& stats, const Record& r) {
+  const std::uint64_t w = weight_of(r.region);
   switch (r.type) {
     case RecordType::instance:
       ++stats.measured;
-      stats.wall_ticks += r.a;
+      stats.wall_ticks += w * r.a;
+      stats.estimated_executions += w;
+      stats.wall_variance += variance_term(w, r.a);
       stats.team_min = std::min(stats.team_min, static_cast<std::uint32_t>(r.b));
       stats.team_max = std::max(stats.team_max, static_cast<std::uint32_t>(r.b));
       return;
-    case RecordType::span: {
-      ThreadStats& t = *thread_stats(stats, r.thread);
-      ++t.executions;
-      t.span_ticks += r.a;
-      t.fork_ticks += r.b;
-      t.end_task_ticks += r.c;
-      return;
-    }
-    case RecordType::barrier: {
-      ThreadStats& t = *thread_stats(stats, r.thread);
-      ++t.barriers;
-      t.imbalance_ticks += r.a;
-      t.walkthrough_ticks += r.b;
-      t.startup_ticks += r.c;
-      if (r.sub == 0) t.inner_barrier_ticks += r.a + r.b + r.c;
-      return;
-    }
-    case RecordType::lock: {
-      const std::uint64_t wait = lock_wait_ticks(r.b);
-      const auto weighted = static_cast<double>(lock_weight(r.b) * wait);
-      LockStats& lock = lock_stats(stats, r.a, r.sub);
-      ++lock.timed;
-      lock.wait_ticks += wait;
-      lock.wait_estimate_ticks += weighted;
-      lock.fastest_ticks = std::min(lock.fastest_ticks, wait);
-      if (r.c != 0) {
-        lock.hold_ticks += r.c;
-        ++lock.hold_timed;
-      }
-      ThreadStats& t = *thread_stats(stats, r.thread);
-      ++t.lock_timed;
-      t.lock_wait_ticks += wait;
-      t.lock_wait_estimate_ticks += weighted;
-      return;
-    }
+    case RecordType::lock:
     case RecordType::lock_count:
-      lock_stats(stats, r.a, r.sub).acquisitions += r.b;
-      thread_stats(stats, r.thread)->lock_acquisitions += r.b;
-      return;
+      return add_lock_record(stats, r, w);
     case RecordType::loop: {
       LoopStats::PerThread& loop = loop_stats(stats, r.a, r.sub, r.thread);
-      ++loop.executions;
-      loop.ticks += r.b;
-      loop.iterations += r.c;
-      return;
-    }
-    case RecordType::tasks: {
-      ThreadStats& t = *thread_stats(stats, r.thread);
-      t.tasks_created += r.a;
-      t.tasks_completed += r.b;
-      t.task_ticks += r.c;
-      return;
-    }
-    case RecordType::masked: {
-      ThreadStats& t = *thread_stats(stats, r.thread);
-      ++t.masked_executions;
-      t.masked_ticks += r.a;
+      loop.executions += w;
+      loop.ticks += w * r.b;
+      loop.iterations += w * r.c;
       return;
     }
     case RecordType::serial:
       ++stats.serial_measured;
-      stats.serial_ticks += r.a;
+      stats.serial_ticks += w * r.a;
+      stats.serial_variance += variance_term(w, r.a);
       return;
-    case RecordType::manual: {
-      ThreadStats& t = *thread_stats(stats, r.thread);
-      ++t.manual_executions;
-      t.manual_ticks += r.a;
-      return;
-    }
+    default:
+      return add_thread_record(stats, r, w);
   }
 }
 
@@ -147,7 +195,9 @@ std::uint8_t lock_kind_family(std::uint8_t kind) {
 void aggregate_records(const Record* records, std::uint32_t n) {
   try {
     for (std::uint32_t i = 0; i < n; ++i) {
-      if (RegionStats* stats = stats_for(records[i].region)) add(*stats, records[i]);
+      if (RegionStats* stats = stats_for(region_id_of(records[i].region))) {
+        add(*stats, records[i]);
+      }
     }
   } catch (...) {
     // Out of memory growing a vector: the remaining records are lost, the process goes on.

@@ -2,6 +2,10 @@
 // Per-region statistics, summed from records under the aggregation lock (Globals): when a
 // buffer fills (on its thread), when a thread ends, and at finalize. Sums stay in ticks; the
 // profile writer converts. Heap objects never freed, like everything finalize touches.
+//
+// Every sum but the counts of what was measured (executions measured, timed acquisitions and
+// their raw durations) is a Horvitz-Thompson estimate of the total over all executions: each
+// record's values times its weight (record.h, sampling.h).
 
 #include <cstdint>
 #include <vector>
@@ -11,7 +15,7 @@
 
 namespace ompscale::regions::tool {
 
-/// One thread number's sums over the measured executions of a region.
+/// One thread number's estimated totals over a region's executions.
 struct ThreadStats {
   std::uint64_t executions = 0;  // spans: measured executions this thread took part in
   std::uint64_t span_ticks = 0;  // implicit-task begin -> arrival at the end barrier
@@ -20,7 +24,7 @@ struct ThreadStats {
   std::uint64_t imbalance_ticks = 0;
   std::uint64_t walkthrough_ticks = 0;
   std::uint64_t startup_ticks = 0;
-  std::uint64_t inner_barrier_ticks = 0;  // phases of the barriers inside the span
+  std::uint64_t inner_barrier_ticks = 0;  // phases and task waits of the barriers inside the span
   std::uint64_t lock_acquisitions = 0;
   std::uint64_t lock_timed = 0;
   std::uint64_t lock_wait_ticks = 0;
@@ -29,6 +33,9 @@ struct ThreadStats {
   std::uint64_t tasks_completed = 0;
   std::uint64_t task_ticks = 0;
   std::uint64_t end_task_ticks = 0;  // explicit tasks run inside the end barrier
+  std::uint64_t barrier_task_ticks = 0;  // explicit tasks run inside any barrier
+  std::uint64_t task_wait_ticks = 0;     // barriers waiting for the team's last tasks to end
+  std::uint64_t taskwait_ticks = 0;      // taskwaits and taskgroup ends not running a task
   std::uint64_t masked_executions = 0;
   std::uint64_t masked_ticks = 0;
   std::uint64_t manual_executions = 0;
@@ -63,16 +70,36 @@ struct LoopStats {
   std::vector<PerThread> threads;
 };
 
+/// The barriers and waits of one construct site inside a region (region_table.h), per thread
+/// number.
+struct SiteStats {
+  struct PerThread {
+    std::uint64_t barriers = 0;
+    std::uint64_t imbalance_ticks = 0;
+    std::uint64_t walkthrough_ticks = 0;
+    std::uint64_t startup_ticks = 0;
+    std::uint64_t task_wait_ticks = 0;  // barriers and taskwaits waiting for tasks to end
+    std::uint64_t task_ticks = 0;       // explicit tasks run inside them
+  };
+  std::vector<PerThread> threads;
+  std::uint64_t end_barriers = 0;  // of them, the region's end barrier
+};
+
 struct RegionStats {
   std::uint64_t measured = 0;  // executions whose instance record arrived
   std::uint64_t wall_ticks = 0;
+  std::uint64_t estimated_executions = 0;  // sum of the measured executions' weights
+  // The estimator's variance, sum over measured executions of w (w - 1) wall^2 (ticks^2).
+  double wall_variance = 0;
   std::uint32_t team_min = ~0u;
   std::uint32_t team_max = 0;
   std::vector<ThreadStats> threads;  // by thread number
   std::vector<LockStats> locks;
-  std::vector<LoopStats> loops;
+  std::vector<LoopStats> loops;  // every worksharing construct (the profile's loops[]: loops)
+  std::vector<SiteStats> sites;  // by site index (region_table.h)
   std::uint64_t serial_measured = 0;  // the serial gap before this region
   std::uint64_t serial_ticks = 0;
+  double serial_variance = 0;
 };
 
 /// Adds n records. The caller holds the aggregation lock.

@@ -13,7 +13,21 @@
 namespace ompscale::regions::tool {
 namespace {
 
+static_assert(kNoConstruct == kNoSite, "thread_state.h and region_table.h agree");
+
 using sync::ticks;
+
+std::uint8_t site(TaskContext& context, const void* codeptr, std::uint8_t kind) {
+  return context.region_ptr != nullptr ? site_of(*context.region_ptr, codeptr, kind) : kNoSite;
+}
+
+std::uint8_t site(TaskContext& context, const void* codeptr, SiteKind kind) {
+  return site(context, codeptr, static_cast<std::uint8_t>(kind));
+}
+
+bool is_task_wait(ompt_sync_region_t kind) {
+  return kind == ompt_sync_region_taskwait || kind == ompt_sync_region_taskgroup;
+}
 
 bool is_barrier(ompt_sync_region_t kind) {
   switch (static_cast<int>(kind)) {
@@ -64,9 +78,12 @@ void on_parallel_begin(ompt_data_t* /*encountering_task_data*/,
   const std::uint64_t n = region->executions.fetch_add(1, std::memory_order_relaxed);
   Instance* instance = nullptr;
   std::uint64_t now = 0;
-  if (g.region_sampler.measure(n)) {
+  const unsigned log2_period = n < g.region_sampling.always_first
+                                   ? 0
+                                   : region->log2_period.load(std::memory_order_relaxed);
+  if (measure_execution(n, log2_period)) {
     now = ticks();
-    instance = take_instance(*ts, requested_parallelism, region->id, now);
+    instance = take_instance(*ts, requested_parallelism, region->id, log2_period, now);
     if (instance == nullptr) g.unmeasured_no_memory.fetch_add(1, std::memory_order_relaxed);
   }
   if (outermost_on_initial) {
@@ -75,7 +92,8 @@ void on_parallel_begin(ompt_data_t* /*encountering_task_data*/,
                                     std::memory_order_relaxed);
     if (g.serial_pending) {
       if (now == 0) now = ticks();
-      append(*ts, RecordType::serial, region->id, 0, 0, ticks_between(g.serial_start, now));
+      append(*ts, RecordType::serial, record_region(region->id, g.serial_log2_weight), 0, 0,
+             ticks_between(g.serial_start, now));
       g.serial_pending = false;
     }
   }
@@ -100,11 +118,13 @@ void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t* /*encountering_tas
   const std::uint64_t value = parallel_data != nullptr ? parallel_data->value : 0;
   if (value == 0 || is_unmeasured_tag(value)) return;
   const std::uint64_t now = ticks();
-  finish_instance(*ts, *reinterpret_cast<Instance*>(value), now);
+  auto& instance = *reinterpret_cast<Instance*>(value);
   if (ts->initial && ts->encountered == 0) {
     g.serial_start = now;
     g.serial_pending = true;
+    g.serial_log2_weight = instance.record_region >> kRegionIdBits;
   }
+  finish_instance(*ts, instance, now);
 }
 
 void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data,
@@ -146,7 +166,8 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
     context.instance = instance;
     context.slot = &instance->slots[index];
     context.generation = instance->generation.load(std::memory_order_relaxed);
-    context.region = instance->region;
+    context.region = instance->record_region;
+    context.region_ptr = region_by_id(instance->region);
     context.index = static_cast<std::uint16_t>(index);
     context.slot->begin = ticks();
     instance->joined.fetch_add(1, std::memory_order_acq_rel);
@@ -174,16 +195,55 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
 // ----------------------------------------------------------------------------------------------
 // Barriers.
 
+// A taskwait or taskgroup end of the implicit task: the time it waited for its tasks without
+// running any. Inside an explicit task its time is task time already.
+[[gnu::noinline]] void task_wait(TaskContext& context, ompt_sync_region_t kind,
+                                ompt_scope_endpoint_t endpoint, const void* codeptr) {
+  if (context.task_start != 0) return;
+  if (endpoint == ompt_scope_begin) {
+    context.last_site = kNoSite;
+    context.taskwait_site = site(context, codeptr,
+                                 kind == ompt_sync_region_taskwait ? SiteKind::taskwait
+                                                                   : SiteKind::taskgroup);
+    context.taskwait_begin = ticks();
+    context.taskwait_task_ticks = 0;
+    return;
+  }
+  if (context.taskwait_begin == 0) return;
+  const std::uint64_t waited = ticks_between(context.taskwait_begin, ticks());
+  append(*context.thread, RecordType::task_wait, context.region, context.index,
+         wait_sub(kWaitTaskwait, context.taskwait_site),
+         ticks_between(context.taskwait_task_ticks, waited), context.taskwait_task_ticks);
+  context.taskwait_begin = 0;
+}
+
 void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                     ompt_data_t* parallel_data, ompt_data_t* /*task_data*/,
-                    const void* /*codeptr_ra*/) {
+                    const void* codeptr_ra) {
   TaskContext* context = tls_context;
-  if (context == nullptr || !is_barrier(kind)) return;
+  if (context == nullptr) return;
+  if (!is_barrier(kind)) {
+    if (is_task_wait(kind)) return task_wait(*context, kind, endpoint, codeptr_ra);
+    return;
+  }
   if (endpoint == ompt_scope_begin) {
     // Counts first, so a worker's counts are written before its end-barrier arrival, which may
     // be its last event before the process exits.
     flush_counts(*context);
-    barrier_arrive(*context, ticks());
+    // The barrier that directly follows a worksharing construct is that construct's (its
+    // implicit barrier, or the region's end after its last loop); any other is a construct of
+    // its own, the region's end barrier one for the whole team (libomp gives it the region's
+    // code pointer on the master and none on the workers).
+    std::uint8_t at = context->last_site;
+    if (at == kNoSite) {
+      const Region* region = context->region_ptr;
+      const bool end = kind == ompt_sync_region_barrier_implicit_parallel ||
+                       codeptr_ra == nullptr || (region != nullptr && codeptr_ra == region->codeptr);
+      at = end ? site(*context, region != nullptr ? region->codeptr : nullptr, SiteKind::end)
+               : site(*context, codeptr_ra, SiteKind::barrier);
+    }
+    context->last_site = kNoSite;
+    barrier_arrive(*context, ticks(), at);
     return;
   }
   const std::uint64_t now = ticks();
@@ -199,32 +259,31 @@ void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
 
 // ----------------------------------------------------------------------------------------------
 // Locks: every acquisition counted, a sample timed.
+//
+// The acquired callback runs inside the critical section, where every instruction lengthens the
+// section for each thread waiting for the lock: it only notes which lock is held (and stamps a
+// timed acquisition). The acquisition is counted at its release, after the lock is free again,
+// and a timed one written as a record then. (Counting at acquire cannot tell a failing
+// omp_test_lock, which libomp 14 reports as a lock acquire without acquired, from a lock.)
 
-// The lock callbacks run on every acquisition: their rare work is out of line and reached by
-// tail calls, so the common path returns without a stack frame.
-[[gnu::noinline]] void finish_timed_acquisition(TaskContext& context, ompt_wait_id_t wait_id) {
-  const std::uint64_t now = ticks();
-  ThreadState& ts = *context.thread;
-  context.held_record =
-      append(ts, RecordType::lock, context.region, context.index, context.acquire_kind,
-             reinterpret_cast<std::uintptr_t>(context.acquire_codeptr),
-             lock_wait_field(ticks_between(context.acquire_stamp, now), context.acquire_weight));
-  context.held_epoch = ts.epoch;
-  context.held_stamp = now;
-  context.held_wait_id = wait_id;
+// The record of a timed acquisition: its wait (acquire -> acquired) and, when `released` is
+// not 0, its hold (acquired -> released). Out of line: one acquisition in hundreds is timed.
+[[gnu::noinline]] void write_timed(TaskContext& context, std::uint64_t released) {
+  append(*context.thread, RecordType::lock, context.region, context.index, context.acquire_kind,
+         reinterpret_cast<std::uintptr_t>(context.acquire_codeptr),
+         lock_wait_field(ticks_between(context.acquire_stamp, context.held_stamp),
+                         context.acquire_weight),
+         released != 0 ? ticks_between(context.held_stamp, released) : 0);
   context.acquire_stamp = 0;
+  context.held_stamp = 0;
 }
-
-// Acquisitions are counted when they succeed (acquired, or a nest_lock begin for an owned nest
-// lock): libomp 14 reports a failed omp_test_lock's acquire like a lock's, with no acquired.
-// Timing starts at acquire. The rare work is out of line and reached by tail calls, so the
-// common paths need no stack frame.
 
 // on_mutex_acquire() for a timed acquisition, or after a stale stamp.
 [[gnu::noinline]] void acquire_slow_path(TaskContext& context, const void* codeptr_ra,
                                          ompt_mutex_t kind) {
-  // A timed omp_test_lock that failed gets no acquired callback: its stamp must not be taken for
-  // this acquisition's.
+  // A timed acquisition still held (another lock taken inside it) is written now, without its
+  // hold; a timed omp_test_lock that failed got no acquired callback: its stamp is dropped.
+  if (context.held_stamp != 0) write_timed(context, 0);
   context.acquire_stamp = 0;
   const std::uint64_t n = context.locks_seen++;
   if (n != context.next_timed) return;
@@ -244,45 +303,66 @@ void on_mutex_acquire(ompt_mutex_t kind, unsigned int /*hint*/, unsigned int /*i
   ++context->locks_seen;
 }
 
-// on_mutex_acquired() when the site is new to the context or the acquisition was timed.
-[[gnu::noinline]] void acquired_slow_path(TaskContext& context, ompt_mutex_t kind,
-                                          ompt_wait_id_t wait_id, const void* codeptr_ra,
-                                          bool counted) {
-  if (!counted) count_lock(context, codeptr_ra, static_cast<std::uint8_t>(kind));
-  if (context.acquire_stamp != 0) finish_timed_acquisition(context, wait_id);
+// More locks held at once than the context notes: counted at once.
+[[gnu::noinline]] void count_now(TaskContext& context, ompt_mutex_t kind, const void* codeptr_ra) {
+  count_lock(context, codeptr_ra, static_cast<std::uint8_t>(kind));
 }
 
+// Inside the critical section: notes, nothing else.
 void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* codeptr_ra) {
   TaskContext* context = tls_context;
   if (context == nullptr) return;
-  const bool counted = try_count_lock(*context, codeptr_ra, static_cast<std::uint8_t>(kind));
-  if (!counted || context->acquire_stamp != 0) [[unlikely]]
-    return acquired_slow_path(*context, kind, wait_id, codeptr_ra, counted);
+  if (context->acquire_stamp != 0) [[unlikely]] {
+    context->held_stamp = ticks();
+    context->held_wait_id = wait_id;
+  }
+  const std::uint32_t depth = context->held_count;
+  if (depth == kHeldLocks) [[unlikely]]
+    return count_now(*context, kind, codeptr_ra);
+  context->held[depth] = {wait_id, codeptr_ra, static_cast<std::uint8_t>(kind)};
+  context->held_count = depth + 1;
 }
 
-// A nest lock this thread owns already, acquired again (no acquired callback).
-void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, const void* codeptr_ra) {
+// A nest lock this thread owns already, acquired again (no acquired callback; its release is a
+// nest_lock end, not a released callback): counted, and a timed one written, without its hold.
+void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t /*wait_id*/,
+                  const void* codeptr_ra) {
   TaskContext* context = tls_context;
   if (context == nullptr || endpoint != ompt_scope_begin) return;
   count_lock(*context, codeptr_ra, static_cast<std::uint8_t>(ompt_mutex_nest_lock));
-  if (context->acquire_stamp != 0) finish_timed_acquisition(*context, wait_id);
+  if (context->acquire_stamp == 0) return;
+  context->held_stamp = ticks();
+  write_timed(*context, 0);
 }
 
-// The release of a timed acquisition: its hold time.
-[[gnu::noinline]] void finish_hold(TaskContext& context) {
-  ThreadState& ts = *context.thread;
-  if (context.held_record != kNoRecord && context.held_epoch == ts.epoch) {
-    // The finalizer may be reading the record (exit() inside a region).
-    std::atomic_ref<std::uint64_t>(ts.records[context.held_record].c)
-        .store(ticks_between(context.held_stamp, ticks()), std::memory_order_relaxed);
+// The release of a lock this thread noted (the innermost first), out of line with its timed
+// record when it was the timed one.
+[[gnu::noinline]] void release_slow_path(TaskContext& context, ompt_wait_id_t wait_id,
+                                         std::uint64_t now) {
+  for (std::uint32_t i = context.held_count; i-- > 0;) {
+    if (context.held[i].wait_id != wait_id) continue;
+    const HeldLock held = context.held[i];
+    for (std::uint32_t j = i + 1; j < context.held_count; ++j) context.held[j - 1] = context.held[j];
+    --context.held_count;
+    count_lock(context, held.codeptr, held.kind);
+    break;
   }
-  context.held_stamp = 0;
+  if (context.held_stamp != 0 && wait_id == context.held_wait_id) {
+    write_timed(context, now != 0 ? now : ticks());
+  }
 }
 
+// After the lock is free again: the acquisition counted.
 void on_mutex_released(ompt_mutex_t /*kind*/, ompt_wait_id_t wait_id, const void* /*codeptr_ra*/) {
   TaskContext* context = tls_context;
-  if (context == nullptr || context->held_stamp == 0 || wait_id != context->held_wait_id) return;
-  return finish_hold(*context);
+  if (context == nullptr) return;
+  const std::uint32_t top = context->held_count;
+  if (top != 0 && context->held_stamp == 0 && context->held[top - 1].wait_id == wait_id &&
+      try_count_lock(*context, context->held[top - 1].codeptr, context->held[top - 1].kind)) {
+    context->held_count = top - 1;
+    return;
+  }
+  return release_slow_path(*context, wait_id, 0);
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -305,13 +385,17 @@ void on_task_create(ompt_data_t* /*encountering_task_data*/,
     return;
   }
   if (context.task_start == 0) return;
-  const std::uint64_t ran = ticks_between(context.task_start, ticks());
+  const std::uint64_t now = ticks();
+  const std::uint64_t ran = ticks_between(context.task_start, now);
   context.task_start = 0;
   context.task_ticks += ran;
+  if (context.taskwait_begin != 0) context.taskwait_task_ticks += ran;
   if (context.in_barrier) {
     context.barrier_task_ticks += ran;
+    context.barrier_task_end = now;
     if (context.instance->generation.load(std::memory_order_relaxed) == context.generation) {
       context.slot->arrival_task_ticks.store(context.barrier_task_ticks, std::memory_order_relaxed);
+      context.slot->arrival_task_end.store(now, std::memory_order_relaxed);
     }
   }
 }
@@ -329,13 +413,16 @@ void on_task_schedule(ompt_data_t* prior_task_data, ompt_task_status_t prior_tas
     return task_switch(*context, next_explicit);
 }
 
+// Every worksharing construct: its time on this thread, and its site, which the barrier that
+// follows belongs to.
 void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_data_t* /*parallel_data*/,
              ompt_data_t* /*task_data*/, std::uint64_t count, const void* codeptr_ra) {
   TaskContext* context = tls_context;
-  if (context == nullptr || (work_type != ompt_work_loop && work_type != ompt_work_taskloop)) {
-    return;
-  }
+  if (context == nullptr) return;
+  // A single's executor and the threads that skip it are one construct.
+  if (work_type == ompt_work_single_other) work_type = ompt_work_single_executor;
   if (endpoint == ompt_scope_begin) {
+    context->last_site = kNoSite;
     context->work_begin = ticks();
     context->work_codeptr = codeptr_ra;  // the end's codeptr differs (libomp reports the fini)
     context->work_count = count;
@@ -347,6 +434,7 @@ void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_data_t*
          reinterpret_cast<std::uintptr_t>(context->work_codeptr),
          ticks_between(context->work_begin, ticks()), context->work_count);
   context->work_begin = 0;
+  context->last_site = site(*context, context->work_codeptr, context->work_type);
 }
 
 void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t* /*parallel_data*/,

@@ -93,11 +93,10 @@ std::string absolute_path(const LoadedObject& object) {
     const ssize_t length = readlink("/proc/self/exe", buffer, sizeof(buffer) - 1);
     return length > 0 ? std::string(buffer, length) : object.name;
   }
-  char* resolved = realpath(object.name.c_str(), nullptr);
-  if (resolved == nullptr) return object.name;
-  std::string path(resolved);
-  std::free(resolved);
-  return path;
+  // A buffer of its own: realpath(name, nullptr) would allocate on the application's heap.
+  char resolved[PATH_MAX];
+  if (realpath(object.name.c_str(), resolved) == nullptr) return object.name;
+  return resolved;
 }
 
 struct Module {

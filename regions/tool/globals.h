@@ -20,7 +20,7 @@ struct Globals {
   std::atomic<bool> stopped{false};
   pid_t pid = 0;  // of the process the tool initialized in
 
-  AdaptiveSampler region_sampler = kRegionSampler;
+  RegionSampling region_sampling;
   AdaptiveSampler lock_sampler = kLockSampler;
   bool sample_all = false;  // OMPSCAN_SAMPLING=all
   // OMPSCAN_LOCATIONS=raw: the profile gets module, build id and offset only; the launcher
@@ -48,6 +48,7 @@ struct Globals {
   // The initial thread's time outside parallel regions (written only by the initial thread).
   std::uint64_t serial_start = 0;  // the last outermost parallel end, or tool start
   bool serial_pending = false;     // serial_start is a measured stamp
+  unsigned serial_log2_weight = 0;  // a gap is measured when the execution before it was
 
   SpinLock aggregation_lock;  // guards the aggregated statistics (aggregate.h)
 };

@@ -6,7 +6,9 @@
 
 #include "regions/tool/barrier_phases.h"
 #include "regions/tool/globals.h"
+#include "regions/tool/region_table.h"
 #include "regions/tool/thread_state.h"
+#include "sync/clock.h"
 
 namespace ompscale::regions::tool {
 namespace {
@@ -38,20 +40,51 @@ void atomic_min(std::atomic<std::uint64_t>& target, std::uint64_t value) {
 }
 
 void write_barrier(ThreadState& ts, std::uint32_t region, std::uint16_t thread, bool end_barrier,
-                   const BarrierPhases& phases) {
-  append(ts, RecordType::barrier, region, thread, end_barrier ? 1 : 0, phases.imbalance,
-         phases.walkthrough, phases.startup);
+                   std::uint8_t site, const BarrierPhases& phases, std::uint64_t task_ticks) {
+  const std::uint8_t sub = wait_sub(end_barrier ? kWaitEndBarrier : kWaitInnerBarrier, site);
+  append(ts, RecordType::barrier, region, thread, sub, phases.imbalance, phases.walkthrough,
+         phases.startup);
+  if (phases.task_wait != 0 || task_ticks != 0) {
+    append(ts, RecordType::task_wait, region, thread, sub, phases.task_wait, task_ticks);
+  }
 }
 
 // The phases of the barrier `slot` departed last, now that everyone has departed it.
 void write_departed(ThreadState& ts, const Instance& instance, const ThreadSlot& slot,
                     std::uint32_t barrier, std::uint16_t thread) {
-  const std::uint64_t first_departure =
-      instance.board[barrier % kBoardSize].first_departure.load(std::memory_order_acquire);
-  write_barrier(
-      ts, instance.region, thread, false,
-      barrier_phases(slot.departed_arrival, slot.departed_departure, slot.departed_last_arrival,
-                     first_departure, slot.departed_task_ticks));
+  const BarrierBoard& entry = instance.board[barrier % kBoardSize];
+  const std::uint64_t first_departure = entry.first_departure.load(std::memory_order_acquire);
+  const std::uint64_t tasks_done = entry.tasks_done.load(std::memory_order_acquire);
+  write_barrier(ts, instance.record_region, thread, false, slot.departed_site,
+                barrier_phases(slot.departed_arrival, slot.departed_departure,
+                               slot.departed_last_arrival, first_departure,
+                               slot.departed_task_ticks, tasks_done),
+                slot.departed_task_ticks);
+}
+
+// A measured execution of `region` took `wall` ticks with `team` threads: the moving average of
+// its executions and the sampling period it implies for the next ones.
+void update_sampling(std::uint32_t id, std::uint64_t wall, std::uint32_t team) {
+  Region* region = region_by_id(id);
+  if (region == nullptr) return;
+  const std::uint64_t mean = region->mean_wall_ticks.load(std::memory_order_relaxed);
+  const std::uint64_t updated = mean == 0 ? wall : mean - mean / 8 + wall / 8;
+  region->mean_wall_ticks.store(updated, std::memory_order_relaxed);
+  const double mean_ns = sync::ticks_to_ns(static_cast<double>(updated));
+  region->log2_period.store(g.region_sampling.log2_period(mean_ns, team),
+                            std::memory_order_relaxed);
+}
+
+// The end of the last explicit task any thread ran inside the region's end barrier (0: none).
+std::uint64_t end_tasks_done(const Instance& instance) {
+  std::uint64_t done = 0;
+  for (std::uint32_t i = 0; i < instance.team; ++i) {
+    const ThreadSlot& slot = instance.slots[i];
+    if (slot.begin != 0 && slot.arrivals > slot.departures) {
+      done = std::max(done, slot.arrival_task_end.load(std::memory_order_relaxed));
+    }
+  }
+  return done;
 }
 
 }  // namespace
@@ -66,7 +99,7 @@ void preallocate_instances(ThreadState& ts) {
 }
 
 Instance* take_instance(ThreadState& ts, std::uint32_t team, std::uint32_t region,
-                        std::uint64_t begin) {
+                        unsigned log2_weight, std::uint64_t begin) {
   const std::uint32_t capacity = std::bit_ceil(std::max<std::uint32_t>(team, 4));
   Instance** link = &ts.free_instances;
   while (*link != nullptr && (*link)->capacity < capacity) link = &(*link)->next_free;
@@ -81,6 +114,7 @@ Instance* take_instance(ThreadState& ts, std::uint32_t team, std::uint32_t regio
   instance->team = capacity;
   instance->generation.fetch_add(1, std::memory_order_relaxed);
   instance->region = region;
+  instance->record_region = record_region(region, log2_weight);
   instance->begin = begin;
   instance->end_departure = 0;
   instance->joined.store(0, std::memory_order_relaxed);
@@ -89,7 +123,7 @@ Instance* take_instance(ThreadState& ts, std::uint32_t team, std::uint32_t regio
   return instance;
 }
 
-void barrier_arrive(TaskContext& context, std::uint64_t now) {
+void barrier_arrive(TaskContext& context, std::uint64_t now, std::uint8_t site) {
   Instance& instance = *context.instance;
   const std::uint32_t barrier = context.barriers;
   BarrierBoard& entry = instance.board[barrier % kBoardSize];
@@ -102,10 +136,13 @@ void barrier_arrive(TaskContext& context, std::uint64_t now) {
   ThreadSlot& slot = *context.slot;
   slot.arrivals = barrier + 1;
   slot.arrival = now;
+  slot.arrival_site = site;
   slot.arrival_task_ticks.store(0, std::memory_order_relaxed);
+  slot.arrival_task_end.store(0, std::memory_order_relaxed);
   context.barriers = barrier + 1;
   context.in_barrier = true;
   context.barrier_task_ticks = 0;
+  context.barrier_task_end = 0;
 }
 
 void barrier_depart(TaskContext& context, std::uint64_t now) {
@@ -113,12 +150,16 @@ void barrier_depart(TaskContext& context, std::uint64_t now) {
   const std::uint32_t barrier = context.barriers - 1;
   BarrierBoard& entry = instance.board[barrier % kBoardSize];
   atomic_min(entry.first_departure, now);
+  // Before this thread arrives at the next barrier, so the team reads it final when it writes
+  // this barrier's phases (at its departure from the next one).
+  if (context.barrier_task_end != 0) atomic_max(entry.tasks_done, context.barrier_task_end);
   ThreadSlot& slot = *context.slot;
   if (slot.departures > 0) {
     write_departed(*context.thread, instance, slot, slot.departures - 1, context.index);
   }
   slot.departures = barrier + 1;
   slot.departed_arrival = slot.arrival;
+  slot.departed_site = slot.arrival_site;
   slot.departed_departure = now;
   slot.departed_last_arrival = entry.last_arrival.load(std::memory_order_acquire);
   slot.departed_task_ticks = context.barrier_task_ticks;
@@ -127,6 +168,7 @@ void barrier_depart(TaskContext& context, std::uint64_t now) {
 
 void finish_instance(ThreadState& ts, Instance& instance, std::uint64_t end) {
   const std::uint64_t departure = instance.end_departure != 0 ? instance.end_departure : end;
+  const std::uint64_t tasks_done = end_tasks_done(instance);
   std::uint32_t team = 0;
   for (std::uint32_t i = 0; i < instance.team; ++i) {
     const ThreadSlot& slot = instance.slots[i];
@@ -142,14 +184,19 @@ void finish_instance(ThreadState& ts, Instance& instance, std::uint64_t end) {
     if (in_end_barrier) {
       const BarrierBoard& entry = instance.board[(slot.arrivals - 1) % kBoardSize];
       const std::uint64_t last_arrival = entry.last_arrival.load(std::memory_order_acquire);
-      write_barrier(ts, instance.region, thread, true,
-                    barrier_phases(slot.arrival, departure, last_arrival, departure, end_tasks));
+      write_barrier(
+          ts, instance.record_region, thread, true, slot.arrival_site,
+          barrier_phases(slot.arrival, departure, last_arrival, departure, end_tasks, tasks_done),
+          end_tasks);
       span_end = slot.arrival;
     }
-    append(ts, RecordType::span, instance.region, thread, 0, ticks_between(slot.begin, span_end),
+    append(ts, RecordType::span, instance.record_region, thread, 0,
+           ticks_between(slot.begin, span_end),
            ticks_between(instance.begin, slot.begin), in_end_barrier ? end_tasks : 0);
   }
-  append(ts, RecordType::instance, instance.region, 0, 0, ticks_between(instance.begin, end), team);
+  const std::uint64_t wall = ticks_between(instance.begin, end);
+  append(ts, RecordType::instance, instance.record_region, 0, 0, wall, team);
+  update_sampling(instance.region, wall, team);
   std::uint32_t seen = g.max_threads.load(std::memory_order_relaxed);
   while (seen < team && !g.max_threads.compare_exchange_weak(seen, team)) {
   }

@@ -35,11 +35,15 @@ struct alignas(64) BarrierBoard {
   std::atomic<std::uint64_t> last_arrival{0};
   std::atomic<std::uint64_t> first_departure{~0ull};
   std::atomic<std::uint32_t> arrived{0};
+  // The end of the last explicit task run inside the barrier (0: none), maxed in by each thread
+  // that ran tasks there as it departs: one atomic per thread and barrier, not one per task.
+  std::atomic<std::uint64_t> tasks_done{0};
 
   void reset() {
     last_arrival.store(0, std::memory_order_relaxed);
     first_departure.store(~0ull, std::memory_order_relaxed);
     arrived.store(0, std::memory_order_relaxed);
+    tasks_done.store(0, std::memory_order_relaxed);
   }
 };
 
@@ -50,9 +54,12 @@ struct alignas(64) ThreadSlot {
   std::uint64_t task_end = 0;  // implicit-task end (the master's only, seen before the join)
   std::uint32_t arrivals = 0;  // barriers arrived at
   std::uint64_t arrival = 0;   // the latest arrival
+  std::uint8_t arrival_site = 0;   // its construct site (region_table.h)
+  std::uint8_t departed_site = 0;  // that of the latest departed barrier
   // Explicit-task ticks since the latest arrival: at the end barrier, tasks may still finish
   // while the master reads it.
   std::atomic<std::uint64_t> arrival_task_ticks{0};
+  std::atomic<std::uint64_t> arrival_task_end{0};  // the last of those tasks ended; 0 = none
   // The latest departed barrier (number departures - 1), whose startup phase is final only once
   // the whole team departed it.
   std::uint32_t departures = 0;
@@ -66,6 +73,7 @@ struct alignas(64) ThreadSlot {
     arrivals = 0;
     arrival = 0;
     arrival_task_ticks.store(0, std::memory_order_relaxed);
+    arrival_task_end.store(0, std::memory_order_relaxed);
     departures = 0;
   }
 };
@@ -80,6 +88,7 @@ struct Instance {
   // worker's end-barrier departure at the next fork) sees a different generation than its own.
   std::atomic<std::uint32_t> generation{0};
   std::uint32_t region = 0;
+  std::uint32_t record_region = 0;  // record_region(region, the sampling weight): its records'
   std::uint64_t begin = 0;          // parallel begin, on the master
   std::uint64_t end_departure = 0;  // the master leaves the end barrier; 0 = not seen
   std::atomic<std::uint32_t> joined{0};
@@ -95,20 +104,22 @@ inline constexpr std::uint32_t kPreallocatedSlots = 64;
 void preallocate_instances(ThreadState& ts);
 
 /// An instance for a team of up to `team` threads from `ts`'s pool (allocated when the pool has
-/// none large enough, never freed), reset for a new execution of `region` starting at `begin`.
+/// none large enough, never freed), reset for a new execution of `region` starting at `begin`,
+/// measured at sampling period 2^log2_weight.
 /// Null when out of memory.
 Instance* take_instance(ThreadState& ts, std::uint32_t team, std::uint32_t region,
-                        std::uint64_t begin);
+                        unsigned log2_weight, std::uint64_t begin);
 
-/// The calling thread arrives at its next barrier of the instance at `now`.
-void barrier_arrive(TaskContext& context, std::uint64_t now);
+/// The calling thread arrives at its next barrier of the instance at `now`; the barrier belongs
+/// to construct site `site`.
+void barrier_arrive(TaskContext& context, std::uint64_t now, std::uint8_t site);
 
 /// The calling thread leaves the barrier it arrived at last (not the end barrier) at `now`.
 void barrier_depart(TaskContext& context, std::uint64_t now);
 
 /// Ends the execution at parallel end (`end`, on the master): writes the span and barrier records
-/// of every thread and the instance record into the master's buffer, and returns the instance to
-/// the pool.
+/// of every thread and the instance record into the master's buffer, updates the region's
+/// sampling period, and returns the instance to the pool.
 void finish_instance(ThreadState& ts, Instance& instance, std::uint64_t end);
 
 }  // namespace ompscale::regions::tool

@@ -59,7 +59,81 @@ std::uintptr_t through_plt(std::uintptr_t address) {
   return address;
 }
 
+// The start of the call instruction that returns to `return_address` (5 or 6 bytes), or 0.
+std::uintptr_t call_start(std::uintptr_t return_address) {
+  unsigned char code[6];
+  if (!read_memory(return_address - sizeof(code), code, sizeof(code))) return 0;
+  if (code[1] == 0xe8) return return_address - 5;
+  if (code[0] == 0xff && code[1] == 0x15) return return_address - 6;
+  return 0;
+}
+
+std::uint32_t u32(const unsigned char* bytes) {
+  std::uint32_t value = 0;
+  std::memcpy(&value, bytes, sizeof(value));
+  return value;
+}
+
 }  // namespace
+
+const char* sched_type_name(std::uint32_t value) {
+  switch (value & ~((1u << 29) | (1u << 30))) {  // without (non)monotonic modifiers
+    case 33:  // static_chunked
+    case 34:  // static
+    case 40:  // static_greedy
+    case 41:  // static_balanced
+    case 45:  // static_balanced_chunked
+    case 65:  // ordered static_chunked
+    case 66:  // ordered static
+      return "static";
+    case 35:  // dynamic_chunked
+    case 44:  // static_steal: dynamic with chunks stolen from static shares
+    case 67:  // ordered dynamic
+      return "dynamic";
+    case 36:  // guided_chunked
+    case 42:  // guided_iterative_chunked
+    case 43:  // guided_analytical_chunked
+    case 46:  // guided_simd
+    case 68:  // ordered guided
+      return "guided";
+    case 37:  // runtime
+    case 47:  // runtime_simd
+    case 69:  // ordered runtime
+      return "runtime";
+    case 38:  // auto
+    case 70:  // ordered auto
+      return "auto";
+    default:
+      return nullptr;
+  }
+}
+
+LoopSchedule decode_dispatch(const unsigned char* code, std::size_t size) {
+  LoopSchedule out;
+  out.schedule = "dispatch";
+  std::size_t at = size;  // the last mov $imm32, %edx (ba imm32) naming a sched_type
+  for (std::size_t i = 0; i + 5 <= size; ++i) {
+    if (code[i] == 0xba && sched_type_name(u32(code + i + 1)) != nullptr) at = i;
+  }
+  if (at == size) return out;
+  out.schedule = sched_type_name(u32(code + at + 1));
+  // The chunk: the last constant pushed or stored at (%rsp) before the call (the stack argument
+  // is set up before or after edx). runtime and auto take theirs from elsewhere.
+  if (std::strcmp(out.schedule, "runtime") == 0 || std::strcmp(out.schedule, "auto") == 0) {
+    return out;
+  }
+  for (std::size_t i = 0; i < size; ++i) {
+    if (i >= at && i < at + 5) continue;  // the mov to edx itself
+    if (code[i] == 0x6a && i + 2 <= size) out.chunk = code[i + 1];        // push $imm8
+    if (code[i] == 0x68 && i + 5 <= size) out.chunk = u32(code + i + 1);  // push $imm32
+    const std::size_t mov = code[i] == 0x48 ? i + 1 : i;  // movq: REX.W prefix
+    if (mov + 7 <= size && code[mov] == 0xc7 && code[mov + 1] == 0x04 && code[mov + 2] == 0x24) {
+      out.chunk = u32(code + mov + 3);  // movl/movq $imm32, (%rsp)
+      i = mov + 6;
+    }
+  }
+  return out;
+}
 
 const char* schedule_of_function(const char* name) {
   if (name == nullptr) return "unknown";
@@ -74,14 +148,27 @@ const char* schedule_of_function(const char* name) {
   return "unknown";
 }
 
-const char* loop_schedule(const void* codeptr) {
+LoopSchedule loop_schedule_of(const void* codeptr) {
+  LoopSchedule out;
   const auto address = reinterpret_cast<std::uintptr_t>(codeptr);
-  if (address < 16) return "unknown";
+  if (address < 64) return out;
   const std::uintptr_t target = call_target(address);
-  if (target == 0) return "unknown";
+  if (target == 0) return out;
   Dl_info info;
-  if (dladdr(reinterpret_cast<void*>(through_plt(target)), &info) == 0) return "unknown";
-  return schedule_of_function(info.dli_sname);
+  if (dladdr(reinterpret_cast<void*>(through_plt(target)), &info) == 0) return out;
+  out.schedule = schedule_of_function(info.dli_sname);
+  if (std::strcmp(out.schedule, "dispatch") != 0) return out;
+  // The arguments are set up in the few instructions before the call.
+  unsigned char code[48];
+  const std::uintptr_t call = call_start(address);
+  if (call != 0 && read_memory(call - sizeof(code), code, sizeof(code))) {
+    out = decode_dispatch(code, sizeof(code));
+  }
+  return out;
+}
+
+const char* loop_schedule(const void* codeptr) {
+  return loop_schedule_of(codeptr).schedule;
 }
 
 }  // namespace ompscale::regions::tool

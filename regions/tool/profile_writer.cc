@@ -10,6 +10,8 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -34,6 +36,10 @@
 // - threads[]: "executions" (measured executions the thread took part in), "task_ns" (time in
 //   explicit tasks, included in work_ns); for manual regions "executions" and "work_ns" only.
 // - threads[]: "lock_wait_estimate_ns" (see locks[]).
+// - threads[]: "barrier_task_ns" (explicit tasks run inside barriers, part of task_ns),
+//   "task_wait_ns" (barriers waiting for the team's last tasks after the last arrival, without
+//   running one), "taskwait_ns" (taskwaits and taskgroup ends of the implicit task not running a
+//   task), "tasks_created" (explicit tasks this thread created).
 // - locks[]: "hold_ns", "hold_timed" (acquired -> released of timed acquisitions);
 //   "wait_estimate_ns": the wait of all acquisitions, each timed wait weighted by the number of
 //   acquisitions it stood for (up to the next timed one). Timing is not uniform (all early
@@ -129,12 +135,12 @@ Json parent_json(const Region& region) {
   return region.parent == kNoRegion ? Json(nullptr) : Json(region.parent);
 }
 
-// Work: the span minus barrier phases inside it and the estimated lock waiting, plus explicit
-// tasks run in the end barrier (outside the span).
+// Work: the span minus barrier phases and task waits inside it, idle taskwaits and the estimated
+// lock waiting, plus explicit tasks run in the end barrier (outside the span).
 std::uint64_t work_ticks(const ThreadStats& t) {
   const double work = static_cast<double>(t.span_ticks) -
-                      static_cast<double>(t.inner_barrier_ticks) - t.lock_wait_estimate_ticks +
-                      static_cast<double>(t.end_task_ticks);
+                      static_cast<double>(t.inner_barrier_ticks + t.taskwait_ticks) -
+                      t.lock_wait_estimate_ticks + static_cast<double>(t.end_task_ticks);
   return work > 0 ? static_cast<std::uint64_t>(work) : 0;
 }
 
@@ -161,9 +167,98 @@ Json parallel_threads(const RegionStats& stats) {
                        {"lock_acquisitions", std::max(t.lock_acquisitions, t.lock_timed)},
                        {"lock_timed", t.lock_timed},
                        {"lock_wait_estimate_ns", ns(t.lock_wait_estimate_ticks)},
-                       {"task_ns", ns(t.task_ticks)}});
+                       {"task_ns", ns(t.task_ticks)},
+                       {"barrier_task_ns", ns(t.barrier_task_ticks)},
+                       {"task_wait_ns", ns(t.task_wait_ticks)},
+                       {"taskwait_ns", ns(t.taskwait_ticks)},
+                       {"tasks_created", t.tasks_created}});
   }
   return threads;
+}
+
+// "schedule" (loop_schedule.h), "chunk" when the call passes a known one, and for a
+// schedule(runtime) loop "omp_schedule", the OMP_SCHEDULE of the process when set (the program
+// may also set the schedule itself, with omp_set_schedule).
+void add_schedule(Json& entry, const void* codeptr) {
+  const LoopSchedule schedule = loop_schedule_of(codeptr);
+  entry["schedule"] = schedule.schedule;
+  if (schedule.chunk != 0) entry["chunk"] = schedule.chunk;
+  if (std::strcmp(schedule.schedule, "runtime") == 0) {
+    if (const char* value = std::getenv("OMP_SCHEDULE")) entry["omp_schedule"] = value;
+  }
+}
+
+const char* site_kind_name(std::uint8_t kind) {
+  switch (kind) {
+    case ompt_work_loop:
+      return "loop";
+    case ompt_work_sections:
+      return "sections";
+    case ompt_work_single_executor:
+      return "single";
+    case ompt_work_workshare:
+      return "workshare";
+    case ompt_work_distribute:
+      return "distribute";
+    case ompt_work_taskloop:
+      return "taskloop";
+    case ompt_work_scope:
+      return "scope";
+    case static_cast<std::uint8_t>(SiteKind::barrier):
+      return "barrier";
+    case static_cast<std::uint8_t>(SiteKind::taskwait):
+      return "taskwait";
+    case static_cast<std::uint8_t>(SiteKind::taskgroup):
+      return "taskgroup";
+    case static_cast<std::uint8_t>(SiteKind::end):
+      return "end";
+    default:
+      return "unknown";
+  }
+}
+
+// One row per construct site of the region, each thread's time in it and in its barrier.
+Json constructs_json(const Region& region, const RegionStats& s, const Locations& locations) {
+  Json constructs = Json::array();
+  for (std::uint8_t i = 0; i < kMaxSites; ++i) {
+    const std::uint64_t key = region.sites[i].load(std::memory_order_acquire);
+    if (key == 0) break;
+    const auto kind = static_cast<std::uint8_t>(key & 0xff);
+    const auto* codeptr = reinterpret_cast<const void*>(static_cast<std::uintptr_t>(key >> 8));
+    const LoopStats* work = nullptr;
+    for (const LoopStats& loop : s.loops) {
+      if (loop.codeptr == codeptr && loop.type == kind) work = &loop;
+    }
+    const SiteStats* site = i < s.sites.size() ? &s.sites[i] : nullptr;
+    Json entry = {{"site", i}, {"kind", site_kind_name(kind)}, {"codeptr", hex(codeptr)}};
+    if (const CodeLocation* location = locations.find(codeptr)) {
+      entry["location"] = location_json(*location);
+    }
+    if (kind == ompt_work_loop) add_schedule(entry, codeptr);
+    Json threads = Json::array();
+    const std::size_t count = std::max(work != nullptr ? work->threads.size() : 0,
+                                       site != nullptr ? site->threads.size() : 0);
+    for (std::size_t t = 0; t < count; ++t) {
+      const LoopStats::PerThread none_work;
+      const SiteStats::PerThread none_site;
+      const auto& w = work != nullptr && t < work->threads.size() ? work->threads[t] : none_work;
+      const auto& b = site != nullptr && t < site->threads.size() ? site->threads[t] : none_site;
+      if (w.executions == 0 && b.barriers == 0 && b.task_wait_ticks == 0) continue;
+      threads.push_back({{"thread", t},
+                         {"executions", w.executions},
+                         {"time_ns", ns(w.ticks)},
+                         {"barriers", b.barriers},
+                         {"imbalance_ns", ns(b.imbalance_ticks)},
+                         {"walkthrough_ns", ns(b.walkthrough_ticks)},
+                         {"startup_ns", ns(b.startup_ticks)},
+                         {"task_wait_ns", ns(b.task_wait_ticks)},
+                         {"task_ns", ns(b.task_ticks)}});
+    }
+    entry["end_barriers"] = site != nullptr ? site->end_barriers : 0;
+    entry["threads"] = std::move(threads);
+    constructs.push_back(std::move(entry));
+  }
+  return constructs;
 }
 
 Json parallel_region(const Region& region, const RegionStats* stats, const Locations& locations) {
@@ -178,6 +273,8 @@ Json parallel_region(const Region& region, const RegionStats* stats, const Locat
   out["executions_measured"] = s.measured;
   if (s.measured > 0) out["team_size"] = {{"min", s.team_min}, {"max", s.team_max}};
   out["wall_ns"] = ns(s.wall_ticks);
+  out["executions_estimated"] = s.estimated_executions;
+  out["wall_se_ns"] = ns(std::sqrt(s.wall_variance));
   out["threads"] = parallel_threads(s);
 
   Json locks = Json::array();
@@ -199,22 +296,24 @@ Json parallel_region(const Region& region, const RegionStats* stats, const Locat
 
   Json loops = Json::array();
   for (const LoopStats& loop : s.loops) {
+    if (loop.type != ompt_work_loop && loop.type != ompt_work_taskloop) continue;
     // Every thread reports each execution: the busiest thread's count is the loop's.
     LoopStats::PerThread busiest;
     for (const LoopStats::PerThread& t : loop.threads) {
       if (t.executions > busiest.executions) busiest = t;
     }
-    Json entry = {{"schedule", loop_schedule(loop.codeptr)},
-                  {"executions", busiest.executions},
+    Json entry = {{"executions", busiest.executions},
                   {"construct", loop.type == ompt_work_taskloop ? "taskloop" : "loop"},
                   {"codeptr", hex(loop.codeptr)}};
     if (const CodeLocation* location = locations.find(loop.codeptr)) {
       entry["location"] = location_json(*location);
     }
     entry["iterations"] = busiest.iterations;
+    add_schedule(entry, loop.codeptr);
     loops.push_back(std::move(entry));
   }
   out["loops"] = std::move(loops);
+  out["constructs"] = constructs_json(region, s, locations);
 
   std::uint64_t created = 0, executed = 0, masked = 0, masked_ticks = 0;
   for (const ThreadStats& t : s.threads) {
@@ -255,7 +354,10 @@ Json manual_region(const Region& region, const RegionStats* stats) {
 }
 
 Json serial_region(std::uint32_t id, const Region* before, std::uint64_t executions,
-                   std::uint64_t measured, std::uint64_t ticks) {
+                   const RegionStats* stats) {
+  const std::uint64_t measured = stats != nullptr ? stats->serial_measured : 0;
+  const std::uint64_t ticks = stats != nullptr ? stats->serial_ticks : 0;
+  const double variance = stats != nullptr ? stats->serial_variance : 0.0;
   return {
       {"id", id},
       {"kind", "serial"},
@@ -267,6 +369,7 @@ Json serial_region(std::uint32_t id, const Region* before, std::uint64_t executi
       {"executions_measured", measured},
       {"team_size", {{"min", 1}, {"max", 1}}},
       {"wall_ns", ns(ticks)},
+      {"wall_se_ns", ns(std::sqrt(variance))},
       {"threads", Json::array({{{"thread", 0}, {"executions", measured}, {"work_ns", ns(ticks)}}})},
       {"serial", {{"before", before != nullptr ? Json(before->id) : Json(nullptr)}}}};
 }
@@ -287,8 +390,10 @@ Json build(std::uint64_t end_ticks) {
       {"max_threads", g.max_threads.load(std::memory_order_relaxed)},
       {"sampling",
        {{"policy", g.sample_all ? "all" : "adaptive"},
-        {"always_first", g.sample_all ? 0 : g.region_sampler.always_first},
-        {"per_doubling", g.sample_all ? 0 : g.region_sampler.always_first / 2},
+        {"estimator", "horvitz-thompson"},
+        {"always_first", g.sample_all ? 0 : g.region_sampling.always_first},
+        {"measure_cost_ns_per_thread", g.region_sampling.cost_ns_per_thread},
+        {"budget", g.region_sampling.budget},
         {"lock_always_first", g.sample_all ? 0 : g.lock_sampler.always_first},
         {"lock_per_doubling", g.sample_all ? 0 : g.lock_sampler.always_first / 2},
         {"lock_max_period", 1ull << g.lock_sampler.max_log2_period},
@@ -309,6 +414,11 @@ Json build(std::uint64_t end_ticks) {
     if (const RegionStats* stats = region->stats) {
       for (const LockStats& lock : stats->locks) locations.capture(lock.codeptr);
       for (const LoopStats& loop : stats->loops) locations.capture(loop.codeptr);
+    }
+    for (std::uint8_t i = 0; i < kMaxSites; ++i) {
+      const std::uint64_t key = region->sites[i].load(std::memory_order_acquire);
+      if (key == 0) break;
+      locations.capture(reinterpret_cast<const void*>(static_cast<std::uintptr_t>(key >> 8)));
     }
   }
   if (!g.raw_locations) {
@@ -331,14 +441,12 @@ Json build(std::uint64_t end_ticks) {
   }
   std::uint32_t next_id = count;
   for (const Region* region : with_serial) {
-    const RegionStats* stats = region->stats;
-    regions.push_back(serial_region(
-        next_id++, region, region->serial_executions.load(std::memory_order_relaxed),
-        stats != nullptr ? stats->serial_measured : 0, stats != nullptr ? stats->serial_ticks : 0));
+    regions.push_back(serial_region(next_id++, region,
+                                    region->serial_executions.load(std::memory_order_relaxed),
+                                    region->stats));
   }
   if (const RegionStats* end = serial_end_stats()) {
-    regions.push_back(
-        serial_region(next_id++, nullptr, 1, end->serial_measured, end->serial_ticks));
+    regions.push_back(serial_region(next_id++, nullptr, 1, end));
   }
   profile["regions"] = std::move(regions);
   return profile;
@@ -391,7 +499,7 @@ void aggregate_remaining(std::uint64_t end_ticks) {
   if (g.serial_pending) {
     Record record{};
     record.type = RecordType::serial;
-    record.region = kSerialEndRegion;
+    record.region = record_region(kSerialEndRegion, g.serial_log2_weight);
     record.a = end_ticks > g.serial_start ? end_ticks - g.serial_start : 0;
     aggregate_records(&record, 1);
   }

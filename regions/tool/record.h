@@ -17,18 +17,53 @@ enum class RecordType : std::uint8_t {
   span,          // a thread's part of it: a = implicit-task begin -> end arrival, b = fork ticks
                  // (parallel begin -> implicit-task begin), c = task ticks inside the end barrier
   barrier,       // one barrier of one thread: a = imbalance, b = walkthrough, c = startup ticks;
-                 // sub = 1 for the region's end barrier
+                 // sub = wait_sub(kWaitInnerBarrier or kWaitEndBarrier, its construct site)
   lock,          // one timed acquisition: a = codeptr, b = lock_wait_field(acquire -> acquired,
                  // acquisitions it stands for), c = acquired -> released (0 when the release was
                  // not seen); sub = ompt_mutex_t
   lock_count,    // acquisitions counted at one site: a = codeptr, b = count; sub = ompt_mutex_t
   loop,          // one worksharing construct of one thread: a = codeptr, b = ticks, c = the
-                 // runtime's count (iterations); sub = ompt_work_t
+                 // runtime's count (iterations); sub = ompt_work_t (single_other folded into
+                 // single_executor: one construct)
   tasks,         // explicit tasks of one thread: a = created, b = completed, c = ticks running
   masked,        // one masked construct: a = ticks
   serial,        // master's time outside parallel regions before `region`: a = ticks
   manual,        // one manual region execution: a = ticks
+  task_wait,     // explicit tasks at one barrier or taskwait of one thread: a = ticks waiting for
+                 // tasks to end without running one, b = ticks running them;
+                 // sub = wait_sub(kWait*, its construct site)
 };
+
+// Where a barrier or task_wait record's thread waited (the record's sub).
+inline constexpr std::uint8_t kWaitInnerBarrier = 0;  // a barrier inside the region
+inline constexpr std::uint8_t kWaitEndBarrier = 1;    // the region's end barrier
+inline constexpr std::uint8_t kWaitTaskwait = 2;      // a taskwait or the end of a taskgroup
+
+// A barrier or task_wait record's sub: the wait kind (2 bits) and the construct site inside the
+// region it belongs to (6 bits, region_table.h: site_of()).
+constexpr std::uint8_t wait_sub(std::uint8_t wait, std::uint8_t site) {
+  return static_cast<std::uint8_t>(wait | (site << 2));
+}
+constexpr std::uint8_t wait_of(std::uint8_t sub) {
+  return sub & 3;
+}
+constexpr std::uint8_t site_in(std::uint8_t sub) {
+  return sub >> 2;
+}
+
+// A record's `region` field: the region's id (region_table.h, below 2^24) and, in the top 8 bits,
+// log2 of the sampling period its execution was measured at (sampling.h): the record's values
+// stand for 2^k executions' (its Horvitz-Thompson weight).
+inline constexpr unsigned kRegionIdBits = 24;
+constexpr std::uint32_t record_region(std::uint32_t id, unsigned log2_weight) {
+  return (id & ((1u << kRegionIdBits) - 1)) | (log2_weight << kRegionIdBits);
+}
+constexpr std::uint32_t region_id_of(std::uint32_t field) {
+  return field & ((1u << kRegionIdBits) - 1);
+}
+constexpr std::uint64_t weight_of(std::uint32_t field) {
+  return 1ull << (field >> kRegionIdBits);
+}
 
 // No member initializers: append() writes every field, and a new thread's 256 KiB buffer stays
 // untouched (no page faults) until it is used.
@@ -36,7 +71,7 @@ struct Record {
   std::uint64_t a;
   std::uint64_t b;
   std::uint64_t c;
-  std::uint32_t region;  // RegionTable id
+  std::uint32_t region;  // record_region(): the region id and the sampling weight
   std::uint16_t thread;  // thread number within the team (0 outside parallel regions)
   RecordType type;
   std::uint8_t sub;

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <new>
 
+#include "regions/tool/memory.h"
 #include "regions/tool/spin_lock.h"
 
 namespace ompscale::regions::tool {
@@ -53,7 +54,7 @@ Region* create(RegionKind kind, const void* codeptr, const char* name, std::uint
   region->kind = kind;
   region->codeptr = codeptr;
   if (name != nullptr) {
-    region->name = strdup(name);
+    region->name = tool_strdup(name);
     if (region->name == nullptr) region->name = "";
   }
   if (parent != kNoRegion) {
@@ -123,6 +124,19 @@ Region* find(std::uint64_t key, RegionKind kind, const void* codeptr, const char
 }
 
 }  // namespace
+
+std::uint8_t site_of(Region& region, const void* codeptr, std::uint8_t kind) {
+  const std::uint64_t key = site_key(codeptr, kind);
+  for (std::uint8_t i = 0; i < kMaxSites; ++i) {
+    std::uint64_t seen = region.sites[i].load(std::memory_order_acquire);
+    if (seen == 0 &&
+        region.sites[i].compare_exchange_strong(seen, key, std::memory_order_acq_rel)) {
+      return i;
+    }
+    if (seen == key) return i;
+  }
+  return kNoSite;
+}
 
 Region* find_parallel_region(const void* codeptr, std::uint32_t parent) {
   return find(parallel_key(codeptr), RegionKind::parallel, codeptr, nullptr, parent);

@@ -18,16 +18,40 @@ enum class RegionKind : std::uint8_t { parallel, manual };
 
 inline constexpr std::uint32_t kNoRegion = 0xffffffffu;
 /// The region of SERIAL records for the master's time from the last parallel region to finalize.
-inline constexpr std::uint32_t kSerialEndRegion = 0xfffffffeu;
+inline constexpr std::uint32_t kSerialEndRegion = 0x00fffffeu;  // fits a record (record.h)
 inline constexpr std::uint32_t kMaxRegions = 4096;
 
 struct RegionStats;  // aggregate.h
+
+/// The constructs inside a parallel region the profile gives rows of their own: worksharing
+/// constructs (with the barrier that ends them), standalone barriers, taskwaits and taskgroups,
+/// and the region's end barrier when no construct directly precedes it.
+enum class SiteKind : std::uint8_t {
+  loop = 1,  // ompt_work_t values 1..8 follow, as reported
+  barrier = 9,
+  taskwait = 10,
+  taskgroup = 11,
+  end = 12,
+};
+/// Sites per region: indices 0..kMaxSites-1 fit 6 bits of a record's sub (record.h);
+/// kNoSite marks a barrier or wait not attributed (the table was full).
+inline constexpr std::uint8_t kMaxSites = 63;
+inline constexpr std::uint8_t kNoSite = 63;
+
+/// A site's key: its code pointer (below 2^56) and kind in one word, 0 for a free entry.
+constexpr std::uint64_t site_key(const void* codeptr, std::uint8_t kind) {
+  return (static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(codeptr)) << 8) | kind;
+}
 
 struct Region {
   // Written on every execution, so away from the read-mostly fields.
   alignas(64) std::atomic<std::uint64_t> executions{0};  // begins (parallel: the sampling count)
   std::atomic<std::uint64_t> serial_executions{0};  // initial-thread outermost begins (the gaps)
   std::atomic<std::uint64_t> ends{0};               // manual regions: ends matched to a begin
+  // Parallel regions' sampling (sampling.h), kept by the masters of measured executions: the
+  // mean wall time of the measured executions (a moving average) and the period now in use.
+  std::atomic<std::uint64_t> mean_wall_ticks{0};
+  std::atomic<std::uint32_t> log2_period{0};
 
   alignas(64) std::uint32_t id = 0;
   RegionKind kind = RegionKind::parallel;
@@ -38,7 +62,14 @@ struct Region {
   CodeLocation* location = nullptr;  // captured at creation; null when no object holds codeptr
 
   RegionStats* stats = nullptr;  // owned by the aggregation (aggregate.h), under its lock
+
+  // Construct sites inside the region, in order of first sight; insert-only (site_of()).
+  std::atomic<std::uint64_t> sites[kMaxSites] = {};
 };
+
+/// The index of the site (codeptr, kind) inside `region`, added on first sight; kNoSite when
+/// the table is full. Lock-free: any thread of the team may add a site.
+std::uint8_t site_of(Region& region, const void* codeptr, std::uint8_t kind);
 
 /// The parallel region of `codeptr`, created with `parent` (kNoRegion for none) on first sight.
 Region* find_parallel_region(const void* codeptr, std::uint32_t parent);

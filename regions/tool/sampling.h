@@ -1,22 +1,31 @@
 #pragma once
-// Adaptive sampling, as ScalOMP (IWOMP 2019, section 4.4) describes it: the first executions of
-// an event source are all measured, later ones sparsely, more sparsely the more often it repeats.
+// Sampling: which executions of a region are measured, and which lock acquisitions are timed.
 //
-// Execution n (0-based) of a source is measured when n < always_first; past that, one in 2^k is
-// measured with k = bit_width(n / always_first), capped at max_log2_period: each doubling of the
-// count adds always_first / 2 measurements until the cap, then the rate stays 1 / 2^cap.
+// Parallel regions (RegionSampling): measured in full unless measuring costs more than a budget
+// of the region's own time. Each execution is measured with probability 2^-k, with k chosen from
+// what measuring costs (a fixed cost per thread of the team) against the region's mean
+// execution time so far: a region whose executions take a hundred times the cost or more (every
+// region of loop codes like LULESH) is measured in full; one of 2 us executions at a few
+// hundred ns of cost is measured about one time in 32. The decision for execution n uses only
+// past executions, and each measured execution carries its weight 2^k (record.h), so the
+// profile's sums are Horvitz-Thompson estimates of the totals over all executions: unbiased
+// whatever the executions' times do over the run (a warm-up, a slow phase). A count-based rule
+// (the first 64 measured, then fewer and fewer, every one scaled by executions / measured)
+// counted each early execution as many later ones.
 //
 // Which executions are picked is decided by Fibonacci hashing of n (the Weyl sequence n * phi mod
 // 1 falls below 2^-k for one n in 2^k, evenly spread), not by "every 2^k-th": a strided pick
 // would alias with programs whose executions alternate between behaviours (every other time step
 // doing more work, say). It needs no state beyond the counter and is deterministic.
 //
-// Used for parallel region instances (decided once at parallel begin, on a counter the team's
-// masters share) and, through next_after(), for timing lock acquisitions inside measured
-// instances (every acquisition is counted, a sample is timed; the counter is the thread's).
+// Lock acquisitions inside measured executions (AdaptiveSampler, per thread): every one is
+// counted, a sample is timed: all of the first ones, later ones sparsely, more sparsely the more
+// often the thread acquires (ScalOMP, IWOMP 2019, section 4.4), each timed one weighted by the
+// acquisitions it stands for.
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 
 namespace ompscale::regions::tool {
@@ -53,16 +62,42 @@ struct AdaptiveSampler {
   }
 };
 
-/// Parallel region instances: 64 measured, then 32 per doubling of the count (about 500 of a
-/// million instances), no cap: a region repeated a million times costs ~500 measured instances.
-inline constexpr AdaptiveSampler kRegionSampler{64, 63};
-
 /// Lock acquisitions per thread and measured instance: 256 timed, then 128 per doubling, capped
 /// at one in 256, so a thread taking millions of locks per second times ~0.4% of them (a timed
 /// acquisition costs ~100 ns, a counted one a few ns).
 inline constexpr AdaptiveSampler kLockSampler{256, 8};
 
-/// Every execution measured (OMPSCAN_SAMPLING=all).
+/// Every acquisition timed (OMPSCAN_SAMPLING=all).
 inline constexpr AdaptiveSampler kMeasureAll{~0ull, 0};
+
+/// Execution n of a region is measured at sampling period 2^k.
+constexpr bool measure_execution(std::uint64_t n, unsigned log2_period) {
+  return log2_period == 0 || ((n * 0x9E3779B97F4A7C15ull) >> (64 - log2_period)) == 0;
+}
+
+struct RegionSampling {
+  /// The first executions of every region are measured (weight 1): warm-up and the odd stalled
+  /// early execution then count once, and the mean the period is chosen from is known.
+  std::uint64_t always_first = 64;
+  /// Measuring one execution costs about this much per thread of its team (instance, stamps,
+  /// the team's barrier board, the records): a few hundred ns.
+  double cost_ns_per_thread = 250;
+  /// Measuring may cost this share of a region's own time.
+  double budget = 0.01;
+  /// The sparsest sampling: one execution in 2^16.
+  unsigned max_log2_period = 16;
+  bool all = false;  ///< OMPSCAN_SAMPLING=all: every execution
+
+  /// k for a region whose executions take `mean_ns` on average with teams of `team` threads:
+  /// the smallest k with cost * 2^-k <= budget * mean; 0 (all) before any is measured.
+  /// Applies from execution always_first on.
+  unsigned log2_period(double mean_ns, unsigned team) const {
+    if (all || !(mean_ns > 0)) return 0;
+    const double ratio = cost_ns_per_thread * std::max(team, 1u) / (budget * mean_ns);
+    if (ratio <= 1.0) return 0;
+    const auto k = static_cast<unsigned>(std::ceil(std::log2(ratio)));
+    return std::min(k, max_log2_period);
+  }
+};
 
 }  // namespace ompscale::regions::tool

@@ -9,12 +9,18 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <string_view>
 
 namespace ompscale::regions::tool {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
 // Resolution: DWARF through libdwfl.
+
+std::string fmt_inlined(const std::string& file, Dwarf_Word line) {
+  return ", inlined at " + (file.empty() ? std::string("line ") : file + ":") +
+         std::to_string(line);
+}
 
 std::string demangle(const char* name) {
   if (name == nullptr) return "";
@@ -24,6 +30,35 @@ std::string demangle(const char* name) {
   std::string result(demangled);
   std::free(demangled);
   return result;
+}
+
+// A demangled function name without its return type, parameter list and what follows it
+// (" const", " [clone ._omp_fn.0]"), templates kept: labels name a function, they need not
+// repeat its signature (inlined C++ code gave labels of 250 characters), and cut at 80.
+std::string short_name(std::string name) {
+  constexpr std::string_view kAnonymous = "(anonymous namespace)";
+  constexpr char kMark = '\x01';  // stands for kAnonymous while the parentheses are counted
+  for (std::size_t at = name.find(kAnonymous); at != std::string::npos;
+       at = name.find(kAnonymous, at)) {
+    name.replace(at, kAnonymous.size(), 1, kMark);
+  }
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (c == '<') ++depth;
+    if (c == '>') --depth;
+    if (depth == 0 && c == ' ' && name.compare(i, 9, " operator") != 0) start = i + 1;
+    if (depth == 0 && c == '(' && i > start) {
+      name = name.substr(start, i - start);
+      break;
+    }
+  }
+  std::string out;
+  for (const char c : name) out += c == kMark ? std::string(kAnonymous) : std::string(1, c);
+  constexpr std::size_t kLongest = 80;
+  if (out.size() > kLongest) out = out.substr(0, kLongest - 3) + "...";
+  return out;
 }
 
 // Follows DW_AT_abstract_origin (inlined code, out-of-line instances) and DW_AT_specification
@@ -69,7 +104,7 @@ std::string enclosing_scopes(Dwarf_Die* declaration) {
 // which is demangled; failing a name, the linkage name.
 std::string function_name(Dwarf_Die* die) {
   if (const char* name = dwarf_diename(die)) {
-    if (std::strncmp(name, "_Z", 2) == 0) return demangle(name);
+    if (std::strncmp(name, "_Z", 2) == 0) return short_name(demangle(name));
     Dwarf_Die declaration;
     return (declaration_of(die, declaration) ? enclosing_scopes(&declaration)
                                              : enclosing_scopes(die)) +
@@ -78,9 +113,52 @@ std::string function_name(Dwarf_Die* die) {
   Dwarf_Attribute attribute;
   for (const unsigned int name : {DW_AT_linkage_name, DW_AT_MIPS_linkage_name}) {
     const char* linkage = dwarf_formstring(dwarf_attr_integrate(die, name, &attribute));
-    if (linkage != nullptr) return demangle(linkage);
+    if (linkage != nullptr) return short_name(demangle(linkage));
   }
   return "";
+}
+
+// The nearest line above 0 at or before `pc`: compilers mark some instructions (the set-up of a
+// runtime call) with line 0, "no source line".
+int nearest_line(Dwarf_Die* unit, Dwarf_Addr pc, const char*& file) {
+  Dwarf_Lines* lines = nullptr;
+  std::size_t count = 0;
+  if (dwarf_getsrclines(unit, &lines, &count) != 0) return 0;
+  Dwarf_Addr best_address = 0;
+  int best = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    Dwarf_Line* line = dwarf_onesrcline(lines, i);
+    Dwarf_Addr address = 0;
+    int number = 0;
+    if (line == nullptr || dwarf_lineaddr(line, &address) != 0 || address > pc ||
+        dwarf_lineno(line, &number) != 0 || number <= 0 || address < best_address) {
+      continue;
+    }
+    best_address = address;
+    best = number;
+    file = dwarf_linesrc(line, nullptr, nullptr);
+  }
+  return best;
+}
+
+// ", inlined at lulesh.cc:2072": where an inlined subroutine's code was inlined (its caller's
+// line), which tells apart the copies of one region inlined at several places.
+std::string inlined_at(Dwarf_Die* unit, Dwarf_Die* inlined) {
+  Dwarf_Attribute attribute;
+  Dwarf_Word line = 0, file = 0;
+  if (dwarf_formudata(dwarf_attr(inlined, DW_AT_call_line, &attribute), &line) != 0 || line == 0) {
+    return "";
+  }
+  std::string name;
+  Dwarf_Files* files = nullptr;
+  if (dwarf_formudata(dwarf_attr(inlined, DW_AT_call_file, &attribute), &file) == 0 &&
+      dwarf_getsrcfiles(unit, &files, nullptr) == 0) {
+    if (const char* path = dwarf_filesrc(files, file, nullptr, nullptr)) {
+      name = path;
+      name = name.substr(name.rfind('/') + 1);
+    }
+  }
+  return fmt_inlined(name, line);
 }
 
 // The compile unit covering `address` (a DWARF address). dwfl_module_addrdie relies on
@@ -157,7 +235,8 @@ class DebugInfo {
         const char* file = dwarf_linesrc(line, nullptr, nullptr);
         int number = 0;
         if (file != nullptr && dwarf_lineno(line, &number) == 0) {
-          out.file = file;
+          if (number == 0) number = nearest_line(&unit, pc, file);
+          out.file = file != nullptr ? file : "";
           out.line = number;
         }
       }
@@ -168,12 +247,15 @@ class DebugInfo {
         const int tag = dwarf_tag(&scopes[i]);
         if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
           out.function = function_name(&scopes[i]);
+          if (tag == DW_TAG_inlined_subroutine) out.function += inlined_at(&unit, &scopes[i]);
           break;
         }
       }
       std::free(scopes);
     }
-    if (out.function.empty()) out.function = demangle(dwfl_module_addrname(module_, address));
+    if (out.function.empty()) {
+      out.function = short_name(demangle(dwfl_module_addrname(module_, address)));
+    }
   }
 
  private:

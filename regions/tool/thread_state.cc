@@ -141,6 +141,12 @@ void flush_lock_sites(ThreadState& ts) {
 
 void flush_counts(TaskContext& context) {
   ThreadState& ts = *context.thread;
+  // Locks still held (across a barrier, or of a kind whose release is not reported) are
+  // counted now, so counts are written before the region's end is.
+  for (std::uint32_t i = 0; i < context.held_count; ++i) {
+    count_lock(context, context.held[i].codeptr, context.held[i].kind);
+  }
+  context.held_count = 0;
   flush_lock_sites(ts);
   if (context.tasks_created != 0 || context.tasks_completed != 0 || context.task_ticks != 0) {
     append(ts, RecordType::tasks, context.region, context.index, 0, context.tasks_created,

@@ -27,6 +27,7 @@ namespace ompscale::regions::tool {
 struct Instance;
 struct ThreadSlot;
 struct Region;
+inline constexpr std::uint8_t kNoConstruct = 63;  // region_table.h: kNoSite
 struct ThreadState;
 
 inline constexpr std::uint32_t kBufferRecords = 8192;  // 256 KiB per thread
@@ -53,28 +54,45 @@ constexpr std::uint32_t tagged_region(std::uint64_t value) {
   return static_cast<std::uint32_t>(value >> 1);
 }
 
+/// A lock acquired and not yet released: counted when it is (after the critical section).
+struct HeldLock {
+  std::uint64_t wait_id;
+  const void* codeptr;
+  std::uint8_t kind;  // ompt_mutex_t
+};
+inline constexpr std::uint32_t kHeldLocks = 4;
+
 /// One measured implicit task of this thread.
 struct TaskContext {
   ThreadState* thread = nullptr;
   Instance* instance = nullptr;
   ThreadSlot* slot = nullptr;
   std::uint32_t generation = 0;  // the instance's at implicit-task begin
-  std::uint32_t region = 0;
+  std::uint32_t region = 0;      // for records: the instance's record_region (id and weight)
+  Region* region_ptr = nullptr;  // the region itself, for its construct sites
+  // The site of the worksharing construct that ended last, until a barrier takes it (its
+  // implicit barrier) or another construct begins.
+  std::uint8_t last_site = kNoConstruct;
+  std::uint8_t taskwait_site = kNoConstruct;
   std::uint16_t index = 0;  // thread number within the team
   bool in_barrier = false;
   std::uint32_t barriers = 0;            // arrivals so far: the next barrier's number
   std::uint64_t barrier_task_ticks = 0;  // explicit-task ticks inside the current barrier
+  std::uint64_t barrier_task_end = 0;    // the last of them ended; 0 = none
+  std::uint64_t taskwait_begin = 0;      // a taskwait or taskgroup end of the implicit task; 0 = none
+  std::uint64_t taskwait_task_ticks = 0;  // explicit-task ticks inside it
 
   std::uint64_t locks_seen = 0;     // acquisitions, for the timing sampler
   std::uint64_t next_timed = 0;     // the acquisition to time next
-  std::uint64_t acquire_stamp = 0;  // a timed acquisition waiting for acquired; 0 = none
+  std::uint64_t acquire_stamp = 0;  // a timed acquisition, from acquire to its release; 0 = none
   const void* acquire_codeptr = nullptr;
   std::uint8_t acquire_kind = 0;
   std::uint64_t acquire_weight = 0;  // acquisitions the pending timed one stands for
-  std::uint64_t held_stamp = 0;      // the last timed acquisition until its release; 0 = none
+  std::uint64_t held_stamp = 0;      // it was acquired (the lock is held) then; 0 = not yet
   std::uint64_t held_wait_id = 0;
-  std::uint32_t held_record = kNoRecord;
-  std::uint32_t held_epoch = 0;
+  // Locks held now, innermost last, counted at their release (callbacks.cc).
+  HeldLock held[kHeldLocks];
+  std::uint32_t held_count = 0;
 
   std::uint64_t tasks_created = 0;
   std::uint64_t tasks_completed = 0;
@@ -92,7 +110,7 @@ struct TaskContext {
 /// only so the finalizer may read them while the owner runs (relaxed, no read-modify-write).
 struct LockSite {
   const void* codeptr = nullptr;
-  std::uint32_t region = 0;
+  std::uint32_t region = 0;  // record_region()
   std::uint16_t thread = 0;
   std::uint8_t kind = 0;  // ompt_mutex_t; 0: empty
   std::atomic<std::uint64_t> count{0};

@@ -26,6 +26,7 @@
 //   region_table.h   regions by codeptr or name, lock-free
 //   manual_regions   ompscan_tool_region_begin/end for regions/include/ompscan.h
 //   profile_writer.h the profile JSON (code locations through symbolize.h, loop_schedule.h)
+//   memory.h         the tool's memory: its own mappings, never the application's heap
 // Serial time: the initial thread's time outside parallel regions, from tool start (or the end
 // of an outermost region) to the next outermost parallel begin, is region "serial before <id>"
 // of the region that follows; from the last region to finalize it is "serial before end". A
@@ -41,6 +42,7 @@
 
 #include "regions/tool/callbacks.h"
 #include "regions/tool/globals.h"
+#include "regions/tool/memory.h"
 #include "regions/tool/profile_writer.h"
 #include "regions/tool/symbolizer_plugin.h"
 #include "sync/clock.h"
@@ -55,14 +57,17 @@ namespace {
 // that does not exist there.
 void before_fork() {
   g.aggregation_lock.lock();
+  lock_tool_memory();
 }
 
 void after_fork_in_parent() {
+  unlock_tool_memory();
   g.aggregation_lock.unlock();
 }
 
 void after_fork_in_child() {
   g.stopped.store(true, std::memory_order_release);
+  unlock_tool_memory();
   g.aggregation_lock.unlock();
 }
 
@@ -91,7 +96,7 @@ int initialize(ompt_function_lookup_t lookup, int /*initial_device_num*/,
   const char* sampling = std::getenv("OMPSCAN_SAMPLING");
   if (sampling != nullptr && std::strcmp(sampling, "all") == 0) {
     g.sample_all = true;
-    g.region_sampler = kMeasureAll;
+    g.region_sampling.all = true;
     g.lock_sampler = kMeasureAll;
   }
   const char* locations = std::getenv("OMPSCAN_LOCATIONS");

@@ -16,6 +16,10 @@
 // loop (tens of millions of acquisitions per second per thread, a tiny critical section), or with
 // about work_ns of work after each release (work_ns 80: about 8 million per second, ScalOMP's UA.B
 // case), for measuring the tool's per-acquisition overhead.
+//
+// locks contended [iterations] [work_ns]: one region where all threads take one shared lock for a
+// tiny critical section and do about work_ns of work (default 100) outside it: every instruction
+// a tool runs while the lock is held lengthens the section for the threads waiting for it.
 #include <omp.h>
 
 #include <cstdint>
@@ -76,6 +80,15 @@ std::uint64_t shared_lock(std::int64_t iterations, std::uint64_t hold_trips,
 
 int main(int argc, char** argv) {
   const bool fast = argc > 1 && std::strcmp(argv[1], "fast") == 0;
+  const bool contended = argc > 1 && std::strcmp(argv[1], "contended") == 0;
+  if (contended) {
+    const auto iterations = static_cast<std::int64_t>(apps::arg_or(argc, argv, 2, 4'000'000));
+    const std::uint64_t sum =
+        shared_lock(iterations, 0, apps::spin_trips_for_ns(apps::arg_or(argc, argv, 3, 100)));
+    std::printf("locks contended %lld: checksum %llu\n", static_cast<long long>(iterations),
+                static_cast<unsigned long long>(sum));
+    return 0;
+  }
   const int first = fast ? 2 : 1;
   const auto iterations =
       static_cast<std::int64_t>(apps::arg_or(argc, argv, first, fast ? 4'000'000 : 300'000));

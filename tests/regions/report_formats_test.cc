@@ -117,11 +117,13 @@ TEST(ReportFormats, CsvHasOneRowPerPointAndFixedColumns) {
   const std::vector<CsvRecord> rows = read_csv(format_csv(report), "report.csv");
   ASSERT_EQ(rows.size(), point_count(report) + 1);
   const std::vector<std::string>& header = rows[0].fields;
-  ASSERT_EQ(header.size(), 30u);
+  ASSERT_EQ(header.size(), 33u);
   EXPECT_EQ(header.front(), "rank");
   EXPECT_EQ(header[9], "time_s");
   EXPECT_EQ(header[26], "potential_gain_s");
-  EXPECT_EQ(header.back(), "task_s");
+  EXPECT_EQ(header[29], "task_s");
+  EXPECT_EQ(header[31], "cost_task_wait_s");
+  EXPECT_EQ(header.back(), "runtime");
   auto column = [&](const std::string& name) {
     return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
   };
@@ -133,8 +135,9 @@ TEST(ReportFormats, CsvHasOneRowPerPointAndFixedColumns) {
       continue;
     }
     double split = 0.0;
-    for (const char* k : {"loss_imbalance_s", "loss_walkthrough_s", "loss_startup_s",
-                          "loss_lock_contention_s", "loss_lock_algorithm_s", "loss_other_s"}) {
+    for (const char* k :
+         {"loss_imbalance_s", "loss_walkthrough_s", "loss_startup_s", "loss_lock_contention_s",
+          "loss_lock_algorithm_s", "loss_task_wait_s", "loss_other_s"}) {
       split += std::stod(f[column(k)]);
     }
     EXPECT_NEAR(split, std::stod(f[column("lost_s")]), 1e-12);
@@ -183,10 +186,11 @@ TEST(ReportFormats, CsvHasTaskColumnsAtTheEnd) {
   const std::vector<CsvRecord> rows =
       read_csv(format_csv(testing::fixture_report("tasks")), "report.csv");
   const std::vector<std::string>& header = rows[0].fields;
-  ASSERT_EQ(header.size(), 30u);
-  EXPECT_EQ(
-      std::vector<std::string>(header.end() - 4, header.end()),
-      (std::vector<std::string>{"potential_gain_s", "tasks_created", "tasks_executed", "task_s"}));
+  ASSERT_EQ(header.size(), 33u);
+  EXPECT_EQ(std::vector<std::string>(header.end() - 7, header.end()),
+            (std::vector<std::string>{"potential_gain_s", "tasks_created", "tasks_executed",
+                                      "task_s", "loss_task_wait_s", "cost_task_wait_s",
+                                      "runtime"}));
   auto column = [&](const std::string& name) {
     return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
   };

@@ -83,8 +83,21 @@ TEST_F(RunCommandTest, GccBuiltAppRunsOncePerThreadCountOnLibomp) {
   const Outcome outcome =
       ompscan({"--threads", "1,2", "-o", runs_.string(), "--", gnu_app("mandelbrot"), "200"});
   ASSERT_EQ(outcome.status, 0) << outcome.err;
-  EXPECT_THAT(outcome.err, HasSubstr("ompscan: 2 runs in " + runs_.string()));
-  EXPECT_THAT(run_files(), ElementsAre("t1-r0.json", "t2-r0.json"));
+  EXPECT_THAT(outcome.err, HasSubstr("ompscan: 4 runs in " + runs_.string()));
+  // Issue 12, defect 8: once per thread count on its own libgomp too, without the tool.
+  EXPECT_THAT(run_files(),
+              ElementsAre("t1-native.json", "t1-r0.json", "t2-native.json", "t2-r0.json"));
+  for (int threads : {1, 2}) {
+    const json native = run_file("t" + std::to_string(threads) + "-native");
+    EXPECT_EQ(native["native"], true);
+    EXPECT_EQ(native["status"], "ok");
+    EXPECT_EQ(native["runtime"]["gomp_abi"], false);
+    EXPECT_THAT(native["runtime"]["library"].get<std::string>(), HasSubstr("libgomp.so.1"));
+    EXPECT_TRUE(native["profile"].is_null());
+    EXPECT_EQ(native["environment"]["OMP_NUM_THREADS"], std::to_string(threads));
+    EXPECT_FALSE(native["environment"].contains("OMP_TOOL_LIBRARIES"));
+    EXPECT_GT(native["wall_ns"].get<std::int64_t>(), 0);
+  }
   for (int threads : {1, 2}) {
     const json file = run_file("t" + std::to_string(threads) + "-r0");
     EXPECT_EQ(file["format"], "ompscan-run-1");
@@ -94,6 +107,7 @@ TEST_F(RunCommandTest, GccBuiltAppRunsOncePerThreadCountOnLibomp) {
     EXPECT_EQ(file["command"], json({gnu_app("mandelbrot"), "200"}));
     EXPECT_EQ(file["environment"]["OMP_NUM_THREADS"], std::to_string(threads));
     EXPECT_EQ(file["runtime"]["gomp_abi"], true);
+    EXPECT_EQ(file["native"], false);
     EXPECT_EQ(file["runtime"]["library"], default_libomp());
     EXPECT_GT(file["wall_ns"].get<std::int64_t>(), 0);
     EXPECT_EQ(file["energy"]["available"], true);
@@ -136,7 +150,8 @@ TEST_F(RunCommandTest, ClangBuiltAppRunsWithoutTheShim) {
 
 TEST_F(RunCommandTest, ManualRegionApiFindsThePreloadedTool) {
   const Outcome outcome =
-      ompscan({"--threads", "2", "-o", runs_.string(), "--", gnu_app("manual_regions"), "1000"});
+      ompscan({"--threads", "2", "--no-native-runs", "-o", runs_.string(), "--",
+               gnu_app("manual_regions"), "1000"});
   ASSERT_EQ(outcome.status, 0) << outcome.err;
   EXPECT_THAT(outcome.err, HasSubstr("ompscan: 1 run in "));
   const json file = run_file("t2-r0");
@@ -166,7 +181,8 @@ TEST_F(RunCommandTest, HelpFitsA100ColumnTerminalAndTyposAreNamed) {
 
 TEST_F(RunCommandTest, FailingRunsAreRecordedAndTheOthersGoOn) {
   const Outcome outcome =
-      ompscan({"--threads", "1,2", "-o", runs_.string(), "--", gnu_app("exit_in_region")});
+      ompscan({"--threads", "1,2", "--no-native-runs", "-o", runs_.string(), "--",
+               gnu_app("exit_in_region")});
   // Every run failed: exit 1, so that a script does not go on to an empty report.
   ASSERT_EQ(outcome.status, 1) << outcome.err;
   EXPECT_THAT(outcome.err, HasSubstr("ompscan: every run failed; see the logs in"));

@@ -76,6 +76,29 @@ TEST(RunPlan, RepetitionMajorThenInputThenThreads) {
   EXPECT_EQ(runs[7].threads, 2);
 }
 
+// Issue 12, defect 8: a GCC build's native runs, one per (input, thread count), after the first
+// repetition.
+TEST(RunPlan, NativeRunsFollowTheFirstRepetition) {
+  RunOptions options = options_for({"./app", "{input}", "{threads}"}, "1,2");
+  options.inputs = {"small", "large"};
+  options.reps = 2;
+  const std::vector<PlannedRun> runs = with_native_runs(plan_runs(options, 4));
+  std::vector<std::string> ids;
+  for (const PlannedRun& run : runs) ids.push_back(run.id);
+  EXPECT_THAT(ids, ElementsAre("t1-i0-r0", "t2-i0-r0", "t1-i1-r0", "t2-i1-r0",              //
+                               "t1-i0-native", "t2-i0-native", "t1-i1-native", "t2-i1-native",  //
+                               "t1-i0-r1", "t2-i0-r1", "t1-i1-r1", "t2-i1-r1"));
+  EXPECT_TRUE(runs[5].native);
+  EXPECT_FALSE(runs[3].native);
+  EXPECT_THAT(runs[7].command, ElementsAre("./app", "large", "2"));
+  options.inputs.clear();
+  options.command = {"./app"};
+  options.reps = 1;
+  ids.clear();
+  for (const PlannedRun& run : with_native_runs(plan_runs(options, 4))) ids.push_back(run.id);
+  EXPECT_THAT(ids, ElementsAre("t1-r0", "t2-r0", "t1-native", "t2-native"));
+}
+
 TEST(RunPlan, WithoutInputsOneRunPerThreadCountAndRepetition) {
   RunOptions options = options_for({"./app", "-t", "{threads}"}, "po2");
   options.reps = 2;

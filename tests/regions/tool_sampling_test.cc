@@ -1,68 +1,118 @@
-// The OMPT tool's pure parts, tested in-process: the adaptive sampler (regions/tool/sampling.h),
+// The OMPT tool's pure parts, tested in-process: the samplers (regions/tool/sampling.h),
 // the barrier phase arithmetic (barrier_phases.h) and the lock record encoding (record.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "regions/tool/barrier_phases.h"
+#include "regions/tool/loop_schedule.h"
 #include "regions/tool/record.h"
 #include "regions/tool/sampling.h"
 
 namespace ompscale::regions::tool {
 namespace {
 
-std::uint64_t measured_below(const AdaptiveSampler& sampler, std::uint64_t count) {
-  std::uint64_t measured = 0;
-  for (std::uint64_t n = 0; n < count; ++n) measured += sampler.measure(n) ? 1 : 0;
-  return measured;
+// Issue 12, defect 3: regions are sampled by what measuring costs against their own time, not by
+// their execution count.
+TEST(ToolSampling, RegionsMuchLongerThanTheCostOfMeasuringAreMeasuredInFull) {
+  const RegionSampling sampling;  // 250 ns per thread, 1% budget
+  EXPECT_EQ(sampling.log2_period(0, 2), 0u);  // nothing measured yet: measure
+  EXPECT_EQ(sampling.log2_period(50'000, 2), 0u);  // 0.5 us of 50 us = 1%
+  EXPECT_EQ(sampling.log2_period(2e6, 64), 0u);  // 16 us of a 2 ms region of 64 threads
 }
 
-TEST(ToolSampling, MeasuresEveryEarlyExecution) {
-  for (std::uint64_t n = 0; n < kRegionSampler.always_first; ++n) {
-    EXPECT_TRUE(kRegionSampler.measure(n)) << n;
-    EXPECT_EQ(kRegionSampler.log2_period(n), 0u);
+TEST(ToolSampling, ShortRegionsAreSampledSoMeasuringStaysWithinTheBudget) {
+  const RegionSampling sampling;
+  // 2 us executions of 2 threads: 0.5 us to measure, 25 times the 1% budget -> 1 in 32.
+  EXPECT_EQ(sampling.log2_period(2'000, 2), 5u);
+  EXPECT_EQ(sampling.log2_period(25'000, 2), 1u);
+  for (double mean : {100.0, 1'000.0, 10'000.0, 40'000.0}) {
+    const unsigned k = sampling.log2_period(mean, 2);
+    EXPECT_LE(500.0 / std::ldexp(1.0, static_cast<int>(k)), 0.01 * mean + 1e-9) << mean;
+    EXPECT_GT(500.0 / std::ldexp(1.0, static_cast<int>(k) - 1), 0.01 * mean) << mean;
   }
-  EXPECT_EQ(measured_below(kRegionSampler, kRegionSampler.always_first),
-            kRegionSampler.always_first);
+  EXPECT_EQ(sampling.log2_period(1.0, 2), sampling.max_log2_period);
+  RegionSampling all = sampling;
+  all.all = true;
+  EXPECT_EQ(all.log2_period(1.0, 2), 0u);
 }
 
-TEST(ToolSampling, PeriodDoublesWithTheCount) {
-  const std::uint64_t a = kRegionSampler.always_first;
-  EXPECT_EQ(kRegionSampler.log2_period(a), 1u);
-  EXPECT_EQ(kRegionSampler.log2_period(2 * a - 1), 1u);
-  EXPECT_EQ(kRegionSampler.log2_period(2 * a), 2u);
-  EXPECT_EQ(kRegionSampler.log2_period(1024 * a), 11u);
-}
-
-TEST(ToolSampling, AMillionExecutionsMeasureAboutHalfAlwaysFirstPerDoubling) {
-  // 64 + 32 per doubling from 64 to 2^20: 64 + 32 * 14 = 512, give or take the hash's spread.
-  const std::uint64_t measured = measured_below(kRegionSampler, 1u << 20);
-  EXPECT_GT(measured, 400u);
-  EXPECT_LT(measured, 650u);
-}
-
-TEST(ToolSampling, EachDoublingMeasuresItsShare) {
-  const std::uint64_t a = kRegionSampler.always_first;
-  for (std::uint64_t start = a; start < (a << 12); start *= 2) {
-    std::uint64_t measured = 0;
-    for (std::uint64_t n = start; n < 2 * start; ++n) measured += kRegionSampler.measure(n);
-    EXPECT_GE(measured, a / 2 - 3) << "from " << start;
-    EXPECT_LE(measured, a / 2 + 3) << "from " << start;
+TEST(ToolSampling, APeriodMeasuresItsShareEvenlySpread) {
+  for (unsigned k : {1u, 3u, 5u, 10u}) {
+    const std::uint64_t period = 1ull << k;
+    for (std::uint64_t start : {0ull, 1000ull, 1ull << 30}) {
+      std::uint64_t measured = 0;
+      for (std::uint64_t n = start; n < start + 64 * period; ++n) {
+        measured += measure_execution(n, k) ? 1 : 0;
+      }
+      EXPECT_GE(measured, 61u) << k << " from " << start;
+      EXPECT_LE(measured, 67u) << k << " from " << start;
+    }
   }
+  for (std::uint64_t n : {0ull, 7ull, 1ull << 40}) EXPECT_TRUE(measure_execution(n, 0));
 }
 
 TEST(ToolSampling, DoesNotAliasWithAlternatingExecutions) {
   // A program alternating two behaviours must see both: a strided pick (every 2^k-th) would
   // measure only one of them.
   std::uint64_t even = 0, odd = 0;
-  for (std::uint64_t n = kRegionSampler.always_first; n < (1u << 20); ++n) {
-    if (!kRegionSampler.measure(n)) continue;
+  for (std::uint64_t n = 0; n < (1u << 20); ++n) {
+    if (!measure_execution(n, 6)) continue;
     (n % 2 == 0 ? even : odd) += 1;
   }
   EXPECT_GT(even, (even + odd) / 3);
   EXPECT_GT(odd, (even + odd) / 3);
+}
+
+// Issue 12, defect 6: the code clang 14 emits before __kmpc_dispatch_init (objdump of
+// tests/apps/llvm/several_loops and mandelbrot): the sched_type in edx, the chunk on the stack.
+TEST(ToolLoopSchedule, DispatchedLoopsScheduleAndChunkAreReadFromTheCall) {
+  const unsigned char dynamic64[] = {
+      0x41, 0xb9, 0x01, 0x00, 0x00, 0x00,        // mov $0x1,%r9d
+      0x48, 0x89, 0xdf,                          // mov %rbx,%rdi
+      0x44, 0x89, 0xfe,                          // mov %r15d,%esi
+      0xba, 0x23, 0x00, 0x00, 0x40,              // mov $0x40000023,%edx: dynamic, nonmonotonic
+      0x31, 0xc9,                                // xor %ecx,%ecx
+      0x6a, 0x40};                               // push $0x40: chunk 64
+  const LoopSchedule a = decode_dispatch(dynamic64, sizeof(dynamic64));
+  EXPECT_STREQ(a.schedule, "dynamic");
+  EXPECT_EQ(a.chunk, 64u);
+  const unsigned char runtime1[] = {
+      0xc7, 0x04, 0x24, 0x01, 0x00, 0x00, 0x00,  // movl $0x1,(%rsp)
+      0x4c, 0x89, 0xf7,                          // mov %r14,%rdi
+      0x89, 0xee,                                // mov %ebp,%esi
+      0xba, 0x25, 0x00, 0x00, 0x40,              // mov $0x40000025,%edx: runtime
+      0x31, 0xc9,                                // xor %ecx,%ecx
+      0x41, 0xb9, 0x01, 0x00, 0x00, 0x00};       // mov $0x1,%r9d
+  const LoopSchedule b = decode_dispatch(runtime1, sizeof(runtime1));
+  EXPECT_STREQ(b.schedule, "runtime");
+  EXPECT_EQ(b.chunk, 0u);  // a runtime schedule's chunk is OMP_SCHEDULE's
+  const unsigned char dynamic4096[] = {
+      0x48, 0xc7, 0x04, 0x24, 0x00, 0x10, 0x00, 0x00,  // movq $0x1000,(%rsp): before edx
+      0x41, 0xb9, 0x01, 0x00, 0x00, 0x00,              // mov $0x1,%r9d
+      0xba, 0x23, 0x00, 0x00, 0x40,                    // mov $0x40000023,%edx
+      0x31, 0xc9};                                     // xor %ecx,%ecx
+  const LoopSchedule c = decode_dispatch(dynamic4096, sizeof(dynamic4096));
+  EXPECT_STREQ(c.schedule, "dynamic");
+  EXPECT_EQ(c.chunk, 4096u);
+  const unsigned char unknown[] = {0xba, 0x07, 0x00, 0x00, 0x00, 0x31, 0xc9};  // edx = 7
+  EXPECT_STREQ(decode_dispatch(unknown, sizeof(unknown)).schedule, "dispatch");
+  EXPECT_STREQ(sched_type_name(0x20000024), "guided");  // monotonic guided
+  EXPECT_STREQ(sched_type_name(34), "static");
+  EXPECT_EQ(sched_type_name(7), nullptr);
+}
+
+TEST(ToolRecord, RegionFieldCarriesTheIdAndTheWeight) {
+  for (std::uint32_t id : {0u, 1u, 4095u, 0x00fffffeu}) {
+    for (unsigned k : {0u, 1u, 5u, 16u, 63u}) {
+      const std::uint32_t field = record_region(id, k);
+      EXPECT_EQ(region_id_of(field), id);
+      EXPECT_EQ(weight_of(field), 1ull << k);
+    }
+  }
 }
 
 TEST(ToolSampling, LockTimingRateIsCapped) {
@@ -135,6 +185,31 @@ TEST(ToolBarrierPhases, LastArriverHasNoImbalanceFirstDeparterNoStartup) {
 TEST(ToolBarrierPhases, TasksRunWhileWaitingAreNotImbalance) {
   EXPECT_EQ(barrier_phases(100, 175, 150, 160, 30).imbalance, 20u);
   EXPECT_EQ(barrier_phases(100, 175, 150, 160, 80).imbalance, 0u);
+}
+
+// Issue 12, defect 1: one thread made the tasks and every thread arrived early; the tasks ran at
+// the barrier after the last arrival. That time is task work and waiting for the last tasks to
+// end, not the barrier algorithm (before, walkthrough was first departure - last arrival: 170).
+TEST(ToolBarrierPhases, TasksRunAfterTheLastArrivalAreNotWalkthrough) {
+  // arrival 100, last arrival 120, last task ended 280, first departure 290, own departure 300;
+  // this thread ran 150 ticks of tasks.
+  const BarrierPhases phases = barrier_phases(100, 300, 120, 290, 150, 280);
+  EXPECT_EQ(phases.imbalance, 0u);     // it ran tasks while waiting for the last arrival
+  EXPECT_EQ(phases.task_wait, 30u);    // 160 ticks to the last task's end, 130 of them running
+  EXPECT_EQ(phases.walkthrough, 10u);  // last task end -> first departure
+  EXPECT_EQ(phases.startup, 10u);
+  EXPECT_EQ(phases.imbalance + phases.task_wait + phases.walkthrough + phases.startup + 150u,
+            300u - 100u);
+}
+
+TEST(ToolBarrierPhases, ThreadThatRanNoTaskWaitsForTheOthersTasks) {
+  const BarrierPhases phases = barrier_phases(100, 300, 120, 290, 0, 280);
+  EXPECT_EQ(phases.imbalance, 20u);
+  EXPECT_EQ(phases.task_wait, 160u);
+  EXPECT_EQ(phases.walkthrough, 10u);
+  // A task end stamped after the first departure (another core's clock) is the departure.
+  EXPECT_EQ(barrier_phases(100, 300, 120, 290, 0, 295).walkthrough, 0u);
+  EXPECT_EQ(barrier_phases(100, 300, 120, 290, 0, 295).task_wait, 170u);
 }
 
 TEST(ToolBarrierPhases, StampsOfOtherCoresSlightlyOutOfOrderGiveZeroNotWraparound) {

@@ -1,0 +1,246 @@
+#!/bin/bash
+# ompscan on public OpenMP mini-apps nobody here wrote, at pinned commits, built with GCC and clang
+# outside the project (their code is never copied into it):
+#
+#   LULESH   https://github.com/LLNL/LULESH            3e01c40b3281aadb7f996525cdd4a3354f6d3801
+#   XSBench  https://github.com/ANL-CESAR/XSBench       ba08e5221af6106252b866e50ea123c69d31a4e2
+#            (openmp-threading)
+#   RSBench  https://github.com/ANL-CESAR/RSBench       34b644787ea9af4fb188e1253da72e09bbed9989
+#            (openmp-threading)
+#
+#   bench/real_apps.sh [build|check|overhead|all] [--mirrors DIR] [--lulesh PATH] [--xsbench PATH]
+#                      [--rsbench PATH] [--out DIR] [--ompscan BIN] [--rounds N]
+#
+# Sources: PATH is a checkout or a git directory (a bare mirror); --mirrors DIR looks for each as
+# DIR/<owner>+<name>/repo, DIR/<name>.git or DIR/<name>. The pinned commit is exported with git
+# archive (a checkout at another commit is refused). Binaries: OUT/bin/<app>-{gcc,clang}, -O3 -g
+# -fopenmp (OUT defaults to build/real-apps).
+#
+# check: `ompscan run --threads 1,2` of every binary twice (default sampling, and
+# OMPSCAN_SAMPLING=all measuring every execution), `ompscan report --format json`, and the issue 12
+# "Done means" checks on each report: POP efficiencies within [0, 1]; no hint predicting more than
+# its region's time; the runtime named (GCC builds: libomp through its GOMP ABI, compared with their
+# own libgomp); each region's time with default sampling against every execution measured (two
+# runs: on a busy machine their difference is mostly the runs' own spread, printed with it).
+#
+# overhead: LULESH and XSBench, both builds, 2 threads: rounds of a run without the tool and one
+# with it as `ompscan run` loads it, order alternating; prints each round's ratio and the median
+# (target: at most 2%). Wall times on a shared machine move by far more than that from run to run:
+# the rounds' spread is printed as the noise.
+#
+# XSBench and RSBench exit 1 on any non-default input (their checksums are the default input's):
+# their runs use --expect-exit 1.
+
+set -euo pipefail
+
+LULESH_COMMIT=3e01c40b3281aadb7f996525cdd4a3354f6d3801
+XSBENCH_COMMIT=ba08e5221af6106252b866e50ea123c69d31a4e2
+RSBENCH_COMMIT=34b644787ea9af4fb188e1253da72e09bbed9989
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+action=all
+mirrors=""
+declare -A source=([lulesh]="" [xsbench]="" [rsbench]="")
+out="$root/build/real-apps"
+ompscan="$root/build/regions/ompscan"
+rounds=7
+
+die() {
+  echo "real_apps.sh: $*" >&2
+  exit 2
+}
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    build | check | overhead | all) action=$1 ;;
+    --mirrors) mirrors=${2:?--mirrors needs a directory}; shift ;;
+    --lulesh | --xsbench | --rsbench) source[${1#--}]=${2:?$1 needs a path}; shift ;;
+    --out) out=${2:?--out needs a directory}; shift ;;
+    --ompscan) ompscan=${2:?--ompscan needs a binary}; shift ;;
+    --rounds) rounds=${2:?--rounds needs a count}; shift ;;
+    -h | --help) sed -n '2,/^$/p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown argument '$1' (see --help)" ;;
+  esac
+  shift
+done
+[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "--rounds $rounds: expected a positive count"
+command -v jq > /dev/null || die "needs jq (scripts/install-deps.sh installs it)"
+
+# app -> "owner name commit"
+declare -A origin=(
+  [lulesh]="LLNL LULESH $LULESH_COMMIT"
+  [xsbench]="ANL-CESAR XSBench $XSBENCH_COMMIT"
+  [rsbench]="ANL-CESAR RSBench $RSBENCH_COMMIT"
+)
+
+# The source tree of one app at its pinned commit, exported into OUT/src/<app>.
+export_source() {
+  local app=$1 owner name commit path=${source[$1]}
+  read -r owner name commit <<< "${origin[$app]}"
+  if [ -z "$path" ] && [ -n "$mirrors" ]; then
+    for candidate in "$mirrors/$owner+$name/repo" "$mirrors/$name.git" "$mirrors/$name"; do
+      if [ -e "$candidate" ]; then path=$candidate; break; fi
+    done
+  fi
+  [ -n "$path" ] || die "$app: no source; pass --$app PATH (a checkout or git directory of $owner/$name) or --mirrors DIR"
+  local git_dir
+  if git_dir=$(git -C "$path" rev-parse --git-dir 2> /dev/null); then
+    git_dir=$(cd "$path" && cd "$git_dir" && pwd)
+  elif git --git-dir="$path" rev-parse --git-dir > /dev/null 2>&1; then
+    git_dir=$path
+  else
+    die "$app: $path is not a git checkout or git directory"
+  fi
+  git --git-dir="$git_dir" cat-file -e "$commit^{commit}" 2> /dev/null ||
+    die "$app: $path does not hold commit $commit of $owner/$name"
+  rm -rf "$out/src/$app"
+  mkdir -p "$out/src/$app"
+  git --git-dir="$git_dir" archive "$commit" | tar -x -C "$out/src/$app"
+  echo "$app: $owner/$name at $commit from $path"
+}
+
+build() {
+  mkdir -p "$out/bin"
+  for app in lulesh xsbench rsbench; do export_source "$app"; done
+  local l="$out/src/lulesh" x="$out/src/xsbench/openmp-threading" r="$out/src/rsbench/openmp-threading"
+  g++ -O3 -g -fopenmp -DUSE_MPI=0 -I"$l" "$l"/lulesh*.cc -o "$out/bin/lulesh-gcc" -lm
+  clang++ -O3 -g -fopenmp -DUSE_MPI=0 -I"$l" "$l"/lulesh*.cc -o "$out/bin/lulesh-clang" -lm
+  for compiler in gcc clang; do
+    "$compiler" -std=gnu99 -O3 -g -fopenmp "$x"/*.c -o "$out/bin/xsbench-$compiler" -lm
+    "$compiler" -std=gnu99 -O3 -g -fopenmp "$r"/*.c -o "$out/bin/rsbench-$compiler" -lm
+  done
+  echo "built: $(cd "$out/bin" && echo *)"
+}
+
+# The command line and expected exit status of each app: inputs of about a second at one thread.
+arguments() {
+  case $1 in
+    lulesh) echo "0 -s 30 -i 100" ;;
+    xsbench) echo "1 -m event -s small -l 500000" ;;
+    rsbench) echo "1 -m event -s small -l 200000" ;;
+  esac
+}
+
+report_of() {  # binary mode -> report JSON path
+  local bin=$1 mode=$2 dir="$out/runs/$1-$2"
+  local expect args
+  read -r expect args <<< "$(arguments "${bin%-*}")"
+  rm -rf "$dir"
+  if [ "$mode" = all ]; then
+    OMPSCAN_SAMPLING=all "$ompscan" run --threads 1,2 --progress never --no-native-runs \
+      --expect-exit "$expect" -o "$dir" -- "$out/bin/$bin" $args > /dev/null 2>&1
+  else
+    "$ompscan" run --threads 1,2 --progress never --expect-exit "$expect" -o "$dir" -- \
+      "$out/bin/$bin" $args > /dev/null 2>&1
+  fi
+  "$ompscan" report "$dir" --format json -o "$dir/report.json" > /dev/null
+  echo "$dir/report.json"
+}
+
+check() {
+  local failures=0
+  for app in lulesh xsbench rsbench; do
+    for compiler in gcc clang; do
+      local bin="$app-$compiler"
+      [ -x "$out/bin/$bin" ] || die "$out/bin/$bin is not built (run: $0 build ...)"
+      local sampled all
+      sampled=$(report_of "$bin" sampled)
+      all=$(report_of "$bin" all)
+      local pop hints gomp native summary
+      pop=$(jq '[.pop[] | (.parallel_regions, .whole_run)
+                 | (.load_balance, .communication_efficiency, .parallel_efficiency)
+                 | select(. < 0 or . > 1)] | length' "$sampled")
+      hints=$(jq '[.regions[].series[] | (.points[-1].time_s) as $t
+                   | .hints[]? | select(.gain_s > $t * 1.000001)] | length' "$sampled")
+      gomp=$(jq '.runtime.gomp_abi' "$sampled")
+      native=$(jq '.runtime.native | length' "$sampled")
+      summary=$(jq -r '.runtime.summary' "$sampled")
+      echo "== $bin: POP outside [0, 1]: $pop; hints above their region: $hints;" \
+        "GOMP ABI: $gomp; native runs compared: $native"
+      echo "   $summary" | cut -c1-200
+      [ "$pop" = 0 ] && [ "$hints" = 0 ] && [[ "$summary" == Measured\ on\ libomp* ]] ||
+        failures=$((failures + 1))
+      if [ "$compiler" = gcc ] && { [ "$gomp" != true ] || [ "$native" = 0 ]; }; then
+        failures=$((failures + 1))
+      fi
+      # Each region's time sampled against measured in full, at 1 and 2 threads.
+      local n sampled_points median max
+      read -r n sampled_points median max <<< "$(jq -r --slurpfile all "$all" '
+        def times(r): [r.regions[] | select(.kind == "parallel") | .key as $k
+                       | .series[0].points[] | {key: ($k + "@" + (.threads | tostring)),
+                         time: .time_s, ratio: .sampling_ratio}];
+        (times($all[0]) | map({(.key): .time}) | add) as $full
+        | [times(.)[] | select($full[.key] != null)
+           | {sampled: (.ratio < 1), d: ((.time - $full[.key]) / $full[.key] | fabs)}]
+        | [length, (map(select(.sampled)) | length), (map(.d) | sort | .[length / 2 | floor]),
+           (map(.d) | max)] | @tsv' "$sampled")"
+      printf '   %s regions x threads, %s of them sampled; |default - every execution| / every: median %.1f%%, max %.1f%% (two runs)\n' \
+        "$n" "$sampled_points" "$(echo "$median * 100" | bc -l)" "$(echo "$max * 100" | bc -l)"
+      # Within one run: the sampled estimates of the outermost regions and serial gaps, before
+      # the report calibrates them, against the process time they tile.
+      local coverage=""
+      for file in "$(dirname "$sampled")"/t*-r0.json; do
+        coverage+=" $(jq -r '.profile as $p | ([$p.regions[] | select(.nesting_level == 0 and
+                      (.kind == "parallel" or .kind == "serial")) | .wall_ns] | add)
+                      / $p.process_ns * 1000 | round / 10' "$file")%"
+      done
+      echo "   sampled totals over the process time (1, 2 threads):$coverage"
+    done
+  done
+  echo "checks failed: $failures"
+  [ "$failures" = 0 ]
+}
+
+# Wall seconds of one run, with or without the tool.
+seconds() {
+  local with=$1; shift
+  local start end
+  start=$(date +%s%N)
+  if [ "$with" = tool ]; then
+    OMP_TOOL_LIBRARIES="$tool" LD_PRELOAD="$tool" OMPSCAN_OUTPUT="$out/overhead.json" \
+      OMPSCAN_LOCATIONS=raw LD_LIBRARY_PATH="$shim" "$@" > /dev/null 2>&1 || true
+  else
+    LD_LIBRARY_PATH="$shim" "$@" > /dev/null 2>&1 || true
+  fi
+  end=$(date +%s%N)
+  echo "$(( (end - start) / 1000 ))"
+}
+
+overhead() {
+  tool="$(dirname "$ompscan")/libompscan.so"
+  [ -f "$tool" ] || die "no $tool next to $ompscan"
+  shim="$out/gomp-shim"
+  mkdir -p "$shim"
+  ln -sf "$(ldconfig -p | awk '/libomp.so.5 / {print $NF; exit}')" "$shim/libgomp.so.1"
+  export OMP_NUM_THREADS=2 OMP_PROC_BIND=spread OMP_PLACES=cores
+  for bin in lulesh-gcc lulesh-clang xsbench-gcc xsbench-clang; do
+    [ -x "$out/bin/$bin" ] || die "$out/bin/$bin is not built (run: $0 build ...)"
+    local args expect ratios=() bases=()
+    read -r expect args <<< "$(arguments "${bin%-*}")"
+    for r in $(seq 1 "$rounds"); do
+      local a b
+      if [ $((r % 2)) = 1 ]; then
+        a=$(seconds none "$out/bin/$bin" $args); b=$(seconds tool "$out/bin/$bin" $args)
+      else
+        b=$(seconds tool "$out/bin/$bin" $args); a=$(seconds none "$out/bin/$bin" $args)
+      fi
+      bases+=("$a")
+      ratios+=("$(echo "scale=4; $b / $a" | bc)")
+    done
+    local median spread
+    median=$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
+    spread=$(printf '%s\n' "${bases[@]}" | sort -n | awk '{v[NR]=$1} END {printf "%.2f", v[NR]/v[1]}')
+    printf '%-14s overhead %+.1f%% (median of %d rounds; ratios %s); runs without the tool: %.3f-%.3f s, spread %sx\n' \
+      "$bin" "$(echo "($median - 1) * 100" | bc -l)" "$rounds" "$(IFS=,; echo "${ratios[*]}")" \
+      "$(printf '%s\n' "${bases[@]}" | sort -n | head -1 | awk '{print $1/1e6}')" \
+      "$(printf '%s\n' "${bases[@]}" | sort -n | tail -1 | awk '{print $1/1e6}')" "$spread"
+  done
+  echo "(GCC builds run on libomp through the same shim with and without the tool: only the tool differs)"
+}
+
+case $action in
+  build) build ;;
+  check) check ;;
+  overhead) overhead ;;
+  all) build && check && overhead ;;
+esac

@@ -1,0 +1,43 @@
+#pragma once
+// The constructs inside a parallel region, each with its own row: a solver that is one parallel
+// region with many worksharing loops is otherwise one row (docs/ompscan-report.md,
+// "Constructs"). Each construct is a worksharing construct with the barrier that ends it, a
+// standalone barrier, a taskwait or taskgroup, or the region's end barrier; its costs are
+// per-thread means over the region's threads, scaled like the region's sums.
+
+#include <string>
+#include <vector>
+
+#include "regions/report/read_runs.h"
+
+namespace ompscale::regions::report {
+
+struct ConstructCosts {
+  std::string kind;   ///< loop, single, sections, taskloop, barrier, taskwait, taskgroup, end
+  std::string label;  ///< "loop at mandel.c:42": unique inside the region
+  Location location;
+  std::string schedule;  ///< loops: as the runtime reported it
+  double executions = 0.0;  ///< of the busiest thread, scaled
+  // Per-thread means (s), scaled.
+  double time = 0.0;  ///< inside the worksharing construct
+  double imbalance = 0.0;
+  double walkthrough = 0.0;
+  double startup = 0.0;
+  double task_wait = 0.0;
+
+  /// Time in the construct and its barrier.
+  double total() const { return time + imbalance + walkthrough + startup + task_wait; }
+};
+
+/// One run's constructs of `region`, sums times `scale`, per-thread means over `team` threads.
+/// A barrier at the same source line as a worksharing construct joins it (a GCC single reports
+/// its executor only: the others' barrier comes alone), as do sites with equal labels.
+std::vector<ConstructCosts> construct_costs(const RegionRecord& region, double scale, double team);
+
+/// Adds `c`'s numbers to the construct of the same label in `into` (appended when new).
+void add_constructs(std::vector<ConstructCosts>& into, const std::vector<ConstructCosts>& c);
+
+/// Divides every number by `n` (means over repetitions).
+void divide_constructs(std::vector<ConstructCosts>& constructs, double n);
+
+}  // namespace ompscale::regions::report
