@@ -40,6 +40,10 @@ struct PlotOptions {
   /// columns share one panel, one curve each, coloured and named in the legend by these columns'
   /// values (models over several parameters: one line per value of the second).
   std::vector<std::string> series_columns;
+  /// Prefix of every element id, so several figures can be inlined in one HTML page.
+  std::string id_prefix;
+  /// Start with an XML declaration (a standalone .svg file); off for SVG inlined in HTML.
+  bool xml_declaration = true;
 };
 
 /// The figure for `results` (one panel each, in order; each result's `kernel` indexes
