@@ -352,8 +352,12 @@ bool any_worse_than_log(const std::vector<KernelResult>& results) {
 /// Several parameters: models over all of them (README, "Several parameters").
 int run_fit_multi(const Dataset& data, const ModelerOptions& options, const std::string& format,
                   const std::string& output, const std::string& options_json, std::size_t width) {
-  if (options.class_mode != ClassMode::kNone) {
-    throw UsageError("--classes models one parameter; with several, drop it");
+  if (format == "extrap") {
+    write_output(output, format_extrap_text(data));
+    return 0;
+  }
+  if (format != "text" && format != "json" && format != "csv") {
+    throw UsageError(fmt::format("bad --format '{}': use text, json, csv or extrap", format));
   }
   const auto results = fit_multi_dataset(data, options);
   if (format == "text") {
@@ -361,8 +365,7 @@ int run_fit_multi(const Dataset& data, const ModelerOptions& options, const std:
   } else if (format == "json") {
     write_output(output, format_multi_json(data, results, {}, options_json));
   } else {
-    throw UsageError(fmt::format(
-        "--format {} takes models over one parameter; with several use text or json", format));
+    write_output(output, format_multi_csv(data, results));
   }
   return 0;
 }
@@ -410,12 +413,15 @@ int run_fit(const FitArguments& a, const Output& to, bool fail_on_worse) {
   if (format == "json") {
     // Streamed like the text report: memory stays at the data plus one chunk of results.
     OutputFile out(output);
-    ModelsJsonWriter writer(out.stream(), data, options_json(a, options).dump());
+    ModelsJsonWriter writer(out.stream(), data, options_json(a, options).dump(), options.threads);
     bool worse = false;
-    fit_dataset(data, options, 64, [&](KernelResult&& result) {
-      for (const auto& m : result.models) worse |= m.worse_than_log;
-      writer.add(result);
-    });
+    // Each kernel is formatted by the thread that fitted it, then written in order.
+    fit_dataset(
+        data, options, 64, [&](const KernelResult& result) { writer.prepare(result); },
+        [&](KernelResult&& result) {
+          for (const auto& m : result.models) worse |= m.worse_than_log;
+          writer.add_prepared(result);
+        });
     writer.finish();
     out.commit();
     return fail_on_worse && worse ? 1 : 0;
@@ -432,9 +438,12 @@ int run_plot(const FitArguments& a, const std::string& output, double extrapolat
   if (extrapolate_to > 0.0) plot.extrapolate_to = extrapolate_to;
   plot.log_y = log_y;
   if (data.dimensions() > 1) {
-    // Several parameters: one line along the first per measured value of the others.
+    // Several parameters: one panel per kernel, one line along the first parameter per measured
+    // value of the others.
     std::vector<KernelResult> lines;
     const Dataset along = lines_along_first(data, fit_multi_dataset(data, options), lines);
+    const std::vector<std::string> names = data.parameter_names();
+    plot.series_columns.assign(names.begin() + 1, names.end());
     write_output(output, plot_svg(along, lines, plot));
     return 0;
   }
@@ -480,10 +489,12 @@ void expect_models_json(const std::string& text, const std::string& name) {
 }
 
 /// A models.json (one parameter).
+/// A models.json for `compare`; one with several parameters as models along the first.
 ModelsFile read_models(const std::string& path) {
   const std::string name = path == "-" ? "<stdin>" : path;
   const std::string text = read_input(path);
   expect_models_json(text, name);
+  if (has_several_parameters(text)) return models_along_first(parse_multi_models_json(text, name));
   return parse_models_json(text, name);
 }
 

@@ -244,6 +244,12 @@ KernelResult fit_kernel(const Kernel& kernel, const ModelerOptions& options) {
 
 void fit_dataset(const Dataset& dataset, const ModelerOptions& options, std::size_t chunk,
                  const std::function<void(KernelResult&&)>& sink) {
+  fit_dataset(dataset, options, chunk, {}, sink);
+}
+
+void fit_dataset(const Dataset& dataset, const ModelerOptions& options, std::size_t chunk,
+                 const std::function<void(const KernelResult&)>& prepare,
+                 const std::function<void(KernelResult&&)>& sink) {
   // Budgets are converted to each kernel's unit first: errors must not escape the parallel loop.
   std::vector<std::optional<BudgetSpec>> budgets;
   if (options.budget) {
@@ -265,6 +271,7 @@ void fit_dataset(const Dataset& dataset, const ModelerOptions& options, std::siz
       results[static_cast<std::size_t>(i)] = fit_kernel_with_budget(
           dataset.kernels[k], options, budgets.empty() ? no_budget : budgets[k]);
       results[static_cast<std::size_t>(i)].kernel = k;
+      if (prepare) prepare(results[static_cast<std::size_t>(i)]);
     }
     for (KernelResult& result : results) sink(std::move(result));
   }

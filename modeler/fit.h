@@ -23,4 +23,11 @@ std::vector<KernelResult> fit_dataset(const Dataset& dataset, const ModelerOptio
 void fit_dataset(const Dataset& dataset, const ModelerOptions& options, std::size_t chunk,
                  const std::function<void(KernelResult&&)>& sink);
 
+/// The same, with `prepare` called on each result inside the parallel loop, by the thread that
+/// fitted it (formatting it, say), before `sink` receives the results in kernel order. `prepare`
+/// must be safe to call from several threads at once.
+void fit_dataset(const Dataset& dataset, const ModelerOptions& options, std::size_t chunk,
+                 const std::function<void(const KernelResult&)>& prepare,
+                 const std::function<void(KernelResult&&)>& sink);
+
 }  // namespace ompscale::modeler

@@ -6,11 +6,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <span>
 
 #include "common/statistics.h"
+#include "modeler/fit.h"
 #include "modeler/multi_parameter.h"
 #include "modeler/points.h"
 #include "modeler/predict.h"
@@ -146,9 +149,8 @@ double budget_in_kernel_unit(const Dataset& dataset, const Kernel& kernel, const
                       kernel.key_value(static_cast<std::size_t>(it - dataset.key_columns.begin())));
 }
 
-MultiResult fit_one(const Dataset& dataset, std::size_t k, const ModelerOptions& options,
-                    double budget) {
-  const Kernel& kernel = dataset.kernels[k];
+MultiResult fit_one(const Dataset& dataset, std::size_t k, const Kernel& kernel,
+                    const ModelerOptions& options, double budget) {
   const std::vector<MultiPoint> points = aggregated(kernel, options.aggregation);
   MultiResult result;
   if (!options.extrap_compatible && kernel.dimensions() == 2) {
@@ -239,10 +241,14 @@ Dataset lines_along_first(const Dataset& dataset, const std::vector<MultiResult>
     for (const std::vector<double>& others : other_values(r.points)) {
       std::vector<Sample> samples;
       for (std::size_t i = 0; i < kernel.size(); ++i) {
-        bool on_line = true;
-        for (std::size_t d = 1; d < kernel.dimensions(); ++d) {
-          on_line = on_line && kernel.coordinate(i, d) == others[d - 1];
-        }
+        // The line's points this result (its class, with --classes) was fitted on.
+        const bool on_line =
+            std::any_of(r.points.begin(), r.points.end(), [&](const MultiPoint& p) {
+              for (std::size_t d = 0; d < kernel.dimensions(); ++d) {
+                if (p.x[d] != kernel.coordinate(i, d)) return false;
+              }
+              return std::equal(others.begin(), others.end(), p.x.begin() + 1);
+            });
         if (!on_line) continue;
         for (double v : kernel.repetitions(i)) samples.push_back({kernel.coordinate(i, 0), v});
       }
@@ -253,6 +259,7 @@ Dataset lines_along_first(const Dataset& dataset, const std::vector<MultiResult>
       std::vector<double> x = {lines.kernels.back().param(0)};
       x.insert(x.end(), others.begin(), others.end());
       ClassModel m;
+      m.thread_class = r.thread_class;
       m.model = r.model.along(0, x);
       m.points = summarize(lines.kernels.back(), Aggregation::kTrimmedMean).summary;
       m.growth = m.model.growth();
@@ -269,6 +276,133 @@ Dataset lines_along_first(const Dataset& dataset, const std::vector<MultiResult>
   return lines;
 }
 
+namespace {
+
+/// The class of each point's first parameter value ("other" when no class holds it).
+std::vector<std::string> class_of_points(const Kernel& kernel,
+                                         const std::vector<platforms::ThreadClass>& classes) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < kernel.size(); ++i) {
+    const double t = kernel.coordinate(i, 0);
+    std::optional<std::string> name;
+    if (t == std::round(t) && t >= 1.0 && t <= std::numeric_limits<int>::max())
+      name = platforms::classify(static_cast<int>(t), classes);
+    names.push_back(name.value_or("other"));
+  }
+  return names;
+}
+
+/// The kernel's points whose class is `name`, over all parameters.
+Kernel class_part(const Kernel& kernel, const std::vector<std::string>& class_of,
+                  const std::string& name) {
+  std::vector<double> flat;
+  for (std::size_t i = 0; i < kernel.size(); ++i) {
+    if (class_of[i] != name) continue;
+    for (double v : kernel.repetitions(i)) {
+      for (std::size_t d = 0; d < kernel.dimensions(); ++d) flat.push_back(kernel.coordinate(i, d));
+      flat.push_back(v);
+    }
+  }
+  std::vector<std::string> key;
+  for (std::string_view part : kernel.key_values()) key.emplace_back(part);
+  return Kernel::from_points(key, kernel.dimensions(), flat);
+}
+
+/// The kernel's lines along the first parameter (one per combination of the others).
+std::vector<Kernel> lines_of(const Kernel& kernel) {
+  std::map<std::vector<double>, std::vector<Sample>> samples_by_line;
+  for (std::size_t i = 0; i < kernel.size(); ++i) {
+    std::vector<double> others;
+    for (std::size_t d = 1; d < kernel.dimensions(); ++d) others.push_back(kernel.coordinate(i, d));
+    for (double v : kernel.repetitions(i))
+      samples_by_line[others].push_back({kernel.coordinate(i, 0), v});
+  }
+  std::vector<Kernel> lines;
+  for (auto& [others, samples] : samples_by_line)
+    lines.push_back(Kernel::from_samples({}, std::move(samples)));
+  return lines;
+}
+
+struct ClassChoice {
+  std::vector<std::string> classes;  ///< empty: one model
+  std::string decision;
+};
+
+/// `--classes auto` with several parameters: the single-parameter decision on every line along
+/// the first parameter that has enough values of it; a split only when all of them agree.
+ClassChoice choose_classes(const Kernel& kernel, const ModelerOptions& options,
+                           const std::string& first_name) {
+  constexpr std::size_t kLineValues = 8;  // two classes of 4, as a single-parameter split needs
+  ModelerOptions single = options;
+  single.predict_at.clear();
+  single.budget.reset();
+  single.threads = 1;
+  std::map<std::vector<std::string>, std::size_t> partitions;
+  std::size_t judged = 0, lines = 0;
+  for (const Kernel& line : lines_of(kernel)) {
+    ++lines;
+    if (line.size() < kLineValues) continue;
+    ++judged;
+    std::vector<std::string> names;
+    for (const ClassModel& m : fit_kernel(line, single).models) names.push_back(m.thread_class);
+    if (names.size() < 2) names.clear();
+    ++partitions[names];
+  }
+  ClassChoice choice;
+  if (judged == 0) {
+    choice.decision = fmt::format(
+        "one model: no line along {} has {} or more values of it to judge a class split",
+        first_name, kLineValues);
+  } else if (partitions.size() == 1 && !partitions.begin()->first.empty()) {
+    choice.classes = partitions.begin()->first;
+    choice.decision = fmt::format(
+        "split into {}: each of the {} line(s) along {} with {} or more values splits so",
+        fmt::join(choice.classes, " | "), judged, first_name, kLineValues);
+  } else if (partitions.size() == 1) {
+    choice.decision = fmt::format(
+        "one model: each of the {} line(s) along {} with {} or more values keeps one model", judged,
+        first_name, kLineValues);
+  } else {
+    const std::size_t whole = partitions.count({}) > 0 ? partitions.at({}) : 0;
+    choice.decision = fmt::format(
+        "one model: the lines along {} disagree ({} of {} with {} or more values keep one model, "
+        "the others split)",
+        first_name, whole, judged, kLineValues);
+  }
+  return choice;
+}
+
+/// One kernel's results: one, or one per class of the first parameter.
+std::vector<MultiResult> fit_kernel_classes(const Dataset& dataset, std::size_t k,
+                                            const ModelerOptions& options, double budget) {
+  const Kernel& kernel = dataset.kernels[k];
+  std::vector<std::string> classes;
+  std::string decision;
+  const std::vector<std::string> class_of = class_of_points(kernel, options.classes);
+  if (options.class_mode == ClassMode::kList) {
+    for (const std::string& name : class_of) {
+      if (std::find(classes.begin(), classes.end(), name) == classes.end()) classes.push_back(name);
+    }
+  } else if (options.class_mode == ClassMode::kAuto) {
+    ClassChoice choice = choose_classes(kernel, options, dataset.parameter_names().front());
+    classes = std::move(choice.classes);
+    decision = std::move(choice.decision);
+  }
+  std::vector<MultiResult> out;
+  if (classes.size() < 2) {
+    out.push_back(fit_one(dataset, k, kernel, options, budget));
+  } else {
+    for (const std::string& name : classes) {
+      out.push_back(fit_one(dataset, k, class_part(kernel, class_of, name), options, budget));
+      out.back().thread_class = name;
+    }
+  }
+  for (MultiResult& r : out) r.class_decision = decision;
+  return out;
+}
+
+}  // namespace
+
 std::vector<MultiResult> fit_multi_dataset(const Dataset& dataset, const ModelerOptions& options) {
   // Budgets are converted to each kernel's unit first: errors must not escape the parallel loop.
   std::vector<double> budgets(dataset.kernels.size(), 0.0);
@@ -277,12 +411,16 @@ std::vector<MultiResult> fit_multi_dataset(const Dataset& dataset, const Modeler
       budgets[k] = budget_in_kernel_unit(dataset, dataset.kernels[k], *options.budget);
     }
   }
-  std::vector<MultiResult> results(dataset.kernels.size());
+  std::vector<std::vector<MultiResult>> per_kernel(dataset.kernels.size());
   const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
 #pragma omp parallel for schedule(dynamic, 4) num_threads(threads)
   for (std::ptrdiff_t k = 0; k < static_cast<std::ptrdiff_t>(dataset.kernels.size()); ++k) {
     const auto i = static_cast<std::size_t>(k);
-    results[i] = fit_one(dataset, i, options, budgets[i]);
+    per_kernel[i] = fit_kernel_classes(dataset, i, options, budgets[i]);
+  }
+  std::vector<MultiResult> results;
+  for (auto& kernel_results : per_kernel) {
+    for (MultiResult& r : kernel_results) results.push_back(std::move(r));
   }
   return results;
 }

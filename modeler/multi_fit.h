@@ -39,6 +39,10 @@ struct MultiBudget {
 
 struct MultiResult {
   std::size_t kernel = 0;  ///< index into Dataset::kernels
+  /// The class of the first parameter's values the model covers ("all" without --classes).
+  std::string thread_class = "all";
+  /// With --classes auto, why the kernel was split or not (the same in each class's result).
+  std::string class_decision;
   MultiModel model;
   FitStatistics stats;
   std::vector<MultiPoint> points;  ///< aggregated measurements
@@ -63,7 +67,11 @@ Dataset lines_along_first(const Dataset& dataset, const std::vector<MultiResult>
 
 /// Models every kernel of a dataset with several parameters (Dataset::dimensions() >= 2).
 /// ModelerOptions::predict_at and ::budget apply along the first parameter, at every measured
-/// combination of the others.
+/// combination of the others. Thread-count classes (ModelerOptions::class_mode) apply to the
+/// first parameter: a list gives one model per class over all parameters; `auto` splits a
+/// kernel when the single-parameter decision splits every line along the first parameter (each
+/// measured combination of the others with 8 or more values of it) into the same classes, and
+/// keeps one model otherwise. Results come in kernel order, a kernel's classes together.
 std::vector<MultiResult> fit_multi_dataset(const Dataset& dataset, const ModelerOptions& options);
 
 }  // namespace ompscale::modeler

@@ -22,13 +22,26 @@ struct HypothesisTable {
   std::vector<std::vector<TermShape>> hypotheses;
   std::vector<std::size_t> block_of;         ///< for one-term hypotheses: index into blocks
   std::vector<std::vector<double>> columns;  ///< columns[b][i] = blocks[b].evaluate(t[i])
+  /// Where a model must stay positive (see stays_positive) up to this limit, and each block's
+  /// values there.
+  double positive_limit = 0.0;
+  std::vector<double> positive_t;
+  std::vector<std::vector<double>> positive_columns;
 };
 
+/// The smallest measured parameter value, then every doubling from the largest one to `limit`.
+std::vector<double> positivity_points(const std::vector<double>& t, double limit) {
+  std::vector<double> points{t.front()};
+  for (double v = t.back(); v <= limit; v *= 2.0) points.push_back(v);
+  return points;
+}
+
 const HypothesisTable& hypothesis_table(const std::vector<double>& t, const HypothesisSpace& space,
-                                        bool without_logs) {
+                                        bool without_logs, double positive_limit) {
   thread_local HypothesisTable table;
   thread_local int max_terms = 0;
   if (table.t == t && table.without_logs == without_logs && max_terms == space.max_terms &&
+      table.positive_limit == positive_limit &&
       table.blocks.size() <= space.building_blocks.size()) {
     const HypothesisSpace& reference = space;
     std::vector<TermShape> expected = reference.building_blocks;
@@ -50,8 +63,13 @@ const HypothesisTable& hypothesis_table(const std::vector<double>& t, const Hypo
         table.blocks.begin());
   }
   table.columns.assign(table.blocks.size(), {});
+  table.positive_limit = positive_limit;
+  table.positive_t = positivity_points(t, positive_limit);
+  table.positive_columns.assign(table.blocks.size(), {});
   for (std::size_t b = 0; b < table.blocks.size(); ++b) {
     for (double v : t) table.columns[b].push_back(table.blocks[b].evaluate(v));
+    for (double v : table.positive_t)
+      table.positive_columns[b].push_back(table.blocks[b].evaluate(v));
   }
   return table;
 }
@@ -117,15 +135,18 @@ Candidate fit_candidate(const Points& p, std::span<const TermShape> shapes,
   return c;
 }
 
-/// Whether the model stays positive from the smallest measured parameter value to `limit`,
-/// checked at every doubling from the largest one on. A cost that falls with threads falls
-/// towards a floor (c0 + c t^-i), not through zero.
-bool stays_positive(const Model& model, const Points& p, double limit) {
-  if (!(model.evaluate(p.t.front()) > 0.0)) return false;
-  for (double t = p.t.back(); t <= limit; t *= 2.0) {
-    if (!(model.evaluate(t) > 0.0)) return false;
+/// Whether hypothesis `h` of `table`, as fitted in `c`, stays positive from the smallest
+/// measured parameter value to the table's limit, checked at every doubling from the largest
+/// one on. A cost that falls with threads falls towards a floor (c0 + c t^-i), not through zero.
+bool stays_positive(const Candidate& c, const HypothesisTable& table, std::size_t h) {
+  if (table.hypotheses[h].size() == 1) {
+    // One term: the block's values at the check points are in the table (no pow() per kernel).
+    const auto& column = table.positive_columns[table.block_of[h]];
+    const double c0 = c.fit.coefficients(0), c1 = c.fit.coefficients(1);
+    return std::all_of(column.begin(), column.end(), [&](double x) { return c0 + c1 * x > 0.0; });
   }
-  return true;
+  return std::all_of(table.positive_t.begin(), table.positive_t.end(),
+                     [&](double t) { return c.model.evaluate(t) > 0.0; });
 }
 
 /// Posterior weights for model averaging: exp(-information / 2), normalised.
@@ -177,7 +198,8 @@ SelectionOutcome score_hypotheses(const Points& p, const HypothesisSpace& space,
                         std::all_of(p.y.begin(), p.y.end(), [](double v) { return v > 0.0; });
   if (p.size() >= 3) {
     const bool below_one = *std::min_element(p.t.begin(), p.t.end()) < 1.0;
-    const HypothesisTable& table = hypothesis_table(p.t, space, below_one);
+    const HypothesisTable& table =
+        hypothesis_table(p.t, space, below_one, options.budget_search_limit);
     for (std::size_t h = 0; h < table.hypotheses.size(); ++h) {
       const auto& shapes = table.hypotheses[h];
       if (shapes.size() + 1 >= p.size()) continue;  // no degree of freedom left to judge it
@@ -185,7 +207,7 @@ SelectionOutcome score_hypotheses(const Points& p, const HypothesisSpace& space,
           shapes.size() == 1 ? &table.columns[table.block_of[h]] : nullptr;
       Candidate c = fit_candidate(p, shapes, weights, options, column);
       if (!c.fit.ok || !std::isfinite(c.chi2)) continue;
-      if (positive && !stays_positive(c.model, p, options.budget_search_limit)) continue;
+      if (positive && !stays_positive(c, table, h)) continue;
       sel.candidates.push_back(std::move(c));
     }
   }

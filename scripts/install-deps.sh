@@ -8,6 +8,7 @@ packages=(
   libhwloc-dev hwloc libsqlite3-dev libdw-dev libelf-dev
   clang libomp-dev libclang-rt-14-dev clang-format librsvg2-bin
   patchelf xz-utils
+  zlib1g-dev tidy chromium slurm-wlm munge
   jq bc  # bench/real_apps.sh
 )
 missing=()

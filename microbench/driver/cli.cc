@@ -130,6 +130,9 @@ int run_cli(int argc, char** argv) {
   app.add_option("--runtime", o.runtime,
                  "gnu (gcc + libgomp), llvm (clang + libomp) or both "
                  "(default: both when the clang worker was built)");
+  app.add_option("--runtime-lib", o.runtime_libs,
+                 "Measure this build of a runtime instead of the installed one: gnu=PATH, "
+                 "llvm=PATH, or a PATH named libgomp*/libomp* (repeatable)");
   app.add_option("--construct", o.constructs, "Constructs to measure (see `ompbench list`)")
       ->delimiter(',');
   app.add_option("--suite", o.suites, "sync, sched, data, task, all (default: sync)")

@@ -62,6 +62,9 @@ struct RunOptions {
   std::string progress = "auto";
   /// Directory holding ompbench-worker-gnu/-llvm ("" = next to the ompbench binary).
   std::string worker_dir;
+  /// Runtime builds to measure instead of the installed ones: "gnu=PATH", "llvm=PATH", or a
+  /// PATH named libgomp* / libomp* (driver/runtime_library.h).
+  std::vector<std::string> runtime_libs;
   /// The command line, for the sidecar and the resume hint.
   std::vector<std::string> command_line;
 };

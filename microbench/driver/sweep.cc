@@ -27,6 +27,7 @@
 #include "microbench/driver/plan.h"
 #include "microbench/driver/progress.h"
 #include "microbench/driver/results_file.h"
+#include "microbench/driver/runtime_library.h"
 #include "microbench/driver/sidecar.h"
 #include "microbench/driver/worker_groups.h"
 #include "microbench/driver/worker_process.h"
@@ -188,6 +189,7 @@ int run_sweep(const RunOptions& options) {
     throw UsageError("cannot find the measurement worker " + gnu_worker +
                      "; build ompbench completely (ninja) or set OMPBENCH_WORKER_DIR");
   const bool llvm_available = access(llvm_worker.c_str(), X_OK) == 0;
+  const RuntimeShims shims(parse_runtime_libraries(options.runtime_libs));
   RunOptions effective = options;
   if (effective.max_threads == 0 && !options.platform.empty())
     effective.max_threads = std::min(platform.hardware_threads(), hardware_threads);
@@ -355,6 +357,9 @@ int run_sweep(const RunOptions& options) {
       launch.unset_env = {"OMP_NUM_THREADS", "OMP_PROC_BIND", "OMP_PLACES", "OMP_DYNAMIC"};
       launch.set_env = {"OMP_PROC_BIND=" + setting.bind, "OMP_DYNAMIC=false"};
       if (!setting.places.empty()) launch.set_env.push_back("OMP_PLACES=" + setting.places);
+      if (const std::string shim = shims.environment(setting.runtime); !shim.empty()) {
+        launch.set_env.push_back(shim);
+      }
       launch.job = format_job(job, method_options(options));
 
       std::map<int, PendingBatch> pending;
@@ -446,7 +451,7 @@ int run_sweep(const RunOptions& options) {
           facts.runtime = f[1];
           facts.runtime_version = f[2];
           facts.compiler = f[3];
-          facts.library_path = f[4];
+          facts.library_path = shims.library(setting.runtime, f[4]);
           facts.hardware_threads = std::atoi(f[5].c_str());
         } else if (kind == "build" && f.size() == 2) {
           facts.flags = f[1];

@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <span>
 #include <sstream>
 
 #include "common/error.h"
@@ -191,7 +193,66 @@ Json file_json(const ModelsFile& file, const std::string& name,
           {"across_values", std::move(values)}};
 }
 
+// "size=27", or with several others "size=27 chunk=4": a line's name.
+std::string line_name(const std::vector<std::string>& names, std::span<const double> others) {
+  std::string out;
+  for (std::size_t d = 0; d < others.size(); ++d) {
+    if (!out.empty()) out += ' ';
+    out += fmt::format("{}={:g}", names[d + 1], others[d]);
+  }
+  return out;
+}
+
+// The model of `r` along the first parameter with the others at `others`, and its points there.
+ClassModel line_model(const MultiModelsFile& file, const MultiResult& r,
+                      const std::vector<double>& others) {
+  const std::vector<std::string> names = file.dataset.parameter_names();
+  ClassModel m;
+  const std::string line = line_name(names, others);
+  m.thread_class = r.thread_class == "all" ? line : r.thread_class + " " + line;
+  for (const MultiPoint& p : r.points) {
+    if (!std::equal(others.begin(), others.end(), p.x.begin() + 1)) continue;
+    m.points.push_back({.param = p.x[0], .value = p.value, .min = p.value, .max = p.value});
+  }
+  std::vector<double> x = {m.points.empty() ? 1.0 : m.points.front().param};
+  x.insert(x.end(), others.begin(), others.end());
+  m.model = r.model.along(0, x);
+  m.stats = r.stats;
+  m.growth = m.model.growth();
+  m.valid = std::isfinite(r.stats.adjusted_r2) &&
+            r.stats.adjusted_r2 >= ModelerOptions{}.valid_adjusted_r2;
+  m.worse_than_log = m.valid && m.model.grows_faster_than_log();
+  return m;
+}
+
 }  // namespace
+
+ModelsFile models_along_first(const MultiModelsFile& file) {
+  ModelsFile out;
+  out.ompscale_version = file.ompscale_version;
+  out.options_json = file.options_json;
+  out.dataset.parameter = file.dataset.parameter_names().front();
+  out.dataset.key_columns = file.dataset.key_columns;
+  out.dataset.sources = file.dataset.sources;
+  std::map<std::string, std::size_t> kernel_of_key;  // a kernel's classes share its entry
+  for (const MultiResult& r : file.results) {
+    const Kernel& kernel = file.dataset.kernels.at(r.kernel);
+    const auto [it, added] = kernel_of_key.try_emplace(kernel.joined_key(), out.results.size());
+    if (added) {
+      std::vector<std::string> key;
+      for (std::string_view value : kernel.key_values()) key.emplace_back(value);
+      out.dataset.kernels.push_back(Kernel::from_samples(key, {}));
+      out.results.emplace_back();
+      out.results.back().kernel = it->second;
+      out.results.back().class_decision = r.class_decision;
+    }
+    std::set<std::vector<double>> lines;
+    for (const MultiPoint& p : r.points) lines.insert({p.x.begin() + 1, p.x.end()});
+    for (const std::vector<double>& others : lines)
+      out.results[it->second].models.push_back(line_model(file, r, others));
+  }
+  return out;
+}
 
 std::size_t ModelComparison::growth_differences() const {
   return static_cast<std::size_t>(std::count_if(

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "modeler/io/models_json.h"
+#include "modeler/io/write_multi.h"
 #include "modeler/result.h"
 
 namespace ompscale::modeler {
@@ -58,6 +59,12 @@ struct ModelComparison {
   /// Matched models whose growth class differs: what `--fail-on-difference` checks.
   std::size_t growth_differences() const;
 };
+
+/// A models file with several parameters as `compare` sees it: per kernel, one model along the
+/// first parameter for each measured combination of the others, named like a thread-count class
+/// ("size=27"; with classes "po2 size=27"), with its growth along the first parameter. Two such
+/// files then compare line by line: how each construct scales with threads at each array size.
+ModelsFile models_along_first(const MultiModelsFile& file);
 
 /// Matches the models of `a` and `b`, ignoring the key columns in `across`; without `across`, the
 /// columns that hold one value in each file and a different one in each. Throws UsageError when

@@ -1,6 +1,7 @@
 #include "modeler/io/models_json.h"
 
 #include <fmt/format.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <array>
@@ -9,10 +10,12 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 
 #include "common/error.h"
+#include "common/json_stream.h"
 #include "common/output_file.h"
 #include "modeler/io/write_common.h"
 
@@ -28,108 +31,223 @@ constexpr std::array kGrowthClasses = {GrowthClass::kDecreasing,  GrowthClass::k
                                        GrowthClass::kLinear,      GrowthClass::kSuperlinear};
 
 // ---------------------------------------------------------------------------------------------
-// Writing
+// Writing: straight into the text, member by member (no tree per kernel), in the documented
+// order.
 
-Json optional_number(const std::optional<double>& value) {
-  return value ? Json(*value) : Json(nullptr);
+void write_optional(JsonStream& json, const std::optional<double>& value) {
+  if (value) {
+    json.value(*value);
+  } else {
+    json.null();
+  }
 }
 
-Json terms_json(const std::vector<Term>& terms) {
-  Json out = Json::array();
+void write_terms(JsonStream& json, const std::vector<Term>& terms) {
+  json.begin_array();
   for (const Term& term : terms) {
-    out.push_back({{"coefficient", term.coefficient},
-                   {"exponent", format_exponent(term.shape.exponent)},
-                   {"exponent_value", term.shape.exponent},
-                   {"log_exponent", term.shape.log_exponent}});
+    json.begin_object();
+    json.key("coefficient");
+    json.value(term.coefficient);
+    json.key("exponent");
+    json.value(format_exponent(term.shape.exponent));
+    json.key("exponent_value");
+    json.value(term.shape.exponent);
+    json.key("log_exponent");
+    json.value(term.shape.log_exponent);
+    json.end_object();
   }
-  return out;
+  json.end_array();
+}
+
+void write_numbers(JsonStream& json, std::span<const double> values) {
+  json.begin_array();
+  for (double v : values) json.value(v);
+  json.end_array();
 }
 
 // Row-major p x p becomes p rows; anything not square stays one flat row so nothing is lost.
-Json covariance_json(const std::vector<double>& covariance) {
+void write_covariance(JsonStream& json, const std::vector<double>& covariance) {
   const auto p = static_cast<std::size_t>(std::llround(std::sqrt(covariance.size())));
-  Json rows = Json::array();
+  json.begin_array();
   if (p * p != covariance.size()) {
-    rows.push_back(covariance);
-    return rows;
+    write_numbers(json, covariance);
+  } else {
+    for (std::size_t r = 0; r < p; ++r)
+      write_numbers(json, std::span(covariance).subspan(r * p, p));
   }
-  for (std::size_t r = 0; r < p; ++r) {
-    rows.push_back(
-        std::vector<double>(covariance.begin() + static_cast<std::ptrdiff_t>(r * p),
-                            covariance.begin() + static_cast<std::ptrdiff_t>((r + 1) * p)));
-  }
-  return rows;
+  json.end_array();
 }
 
-Json class_model_json(const ClassModel& m, const std::string& parameter) {
-  Json points = Json::array();
-  for (const PointSummary& p : m.points) {
-    points.push_back({{"param", p.param},
-                      {"value", p.value},
-                      {"min", p.min},
-                      {"max", p.max},
-                      {"cv", p.cv},
-                      {"repetitions", p.repetitions}});
+void write_points(JsonStream& json, const std::vector<PointSummary>& points) {
+  json.begin_array();
+  for (const PointSummary& p : points) {
+    json.begin_object();
+    json.key("param");
+    json.value(p.param);
+    json.key("value");
+    json.value(p.value);
+    json.key("min");
+    json.value(p.min);
+    json.key("max");
+    json.value(p.max);
+    json.key("cv");
+    json.value(p.cv);
+    json.key("repetitions");
+    json.value(static_cast<std::uint64_t>(p.repetitions));
+    json.end_object();
   }
-  Json intervals = Json::array();
-  for (const Interval& i : m.coefficient_intervals) {
-    intervals.push_back({{"low", i.low}, {"high", i.high}});
+  json.end_array();
+}
+
+void write_statistics(JsonStream& json, const FitStatistics& s) {
+  json.begin_object();
+  json.key("points");
+  json.value(static_cast<std::uint64_t>(s.points));
+  json.key("rss");
+  json.value(s.rss);
+  json.key("tss");
+  json.value(s.tss);
+  json.key("adjusted_r2");
+  json.value(s.adjusted_r2);
+  json.key("smape");
+  json.value(s.smape);
+  json.key("cv_error");
+  json.value(s.cv_error);
+  json.end_object();
+}
+
+void write_intervals(JsonStream& json, const std::vector<Interval>& intervals) {
+  json.begin_array();
+  for (const Interval& i : intervals) {
+    json.begin_object();
+    json.key("low");
+    json.value(i.low);
+    json.key("high");
+    json.value(i.high);
+    json.end_object();
   }
-  Json predictions = Json::array();
-  for (const Prediction& p : m.predictions) {
-    predictions.push_back({{"param", p.param},
-                           {"value", p.value},
-                           {"low", p.interval.low},
-                           {"high", p.interval.high},
-                           {"level", p.level}});
+  json.end_array();
+}
+
+void write_predictions(JsonStream& json, const std::vector<Prediction>& predictions) {
+  json.begin_array();
+  for (const Prediction& p : predictions) {
+    json.begin_object();
+    json.key("param");
+    json.value(p.param);
+    json.key("value");
+    json.value(p.value);
+    json.key("low");
+    json.value(p.interval.low);
+    json.key("high");
+    json.value(p.interval.high);
+    json.key("level");
+    json.value(p.level);
+    json.end_object();
   }
-  Json budget = nullptr;
-  if (m.budget) {
-    Json base = nullptr;
-    if (m.budget->base) base = {{"param", m.budget->base->param}, {"value", m.budget->base->value}};
-    budget = {{"budget", m.budget->budget},
-              {"base", std::move(base)},
-              {"threads", optional_number(m.budget->threads)},
-              {"threads_early", optional_number(m.budget->threads_early)},
-              {"threads_late", optional_number(m.budget->threads_late)},
-              {"search_limit", m.budget->search_limit}};
+  json.end_array();
+}
+
+void write_budget(JsonStream& json, const std::optional<BudgetCrossing>& budget) {
+  if (!budget) return json.null();
+  json.begin_object();
+  json.key("budget");
+  json.value(budget->budget);
+  json.key("base");
+  if (budget->base) {
+    json.begin_object();
+    json.key("param");
+    json.value(budget->base->param);
+    json.key("value");
+    json.value(budget->base->value);
+    json.end_object();
+  } else {
+    json.null();
   }
-  Json components = Json::array();
-  for (const PredictiveComponent& c : m.predictive.components) {
-    components.push_back({{"weight", c.weight},
-                          {"constant", c.model.constant},
-                          {"terms", terms_json(c.model.terms)},
-                          {"covariance", covariance_json(c.covariance)},
-                          {"dof", c.dof},
-                          {"noise_sd_absolute", c.noise_sd_absolute},
-                          {"noise_sd_relative", c.noise_sd_relative},
-                          {"drift_sd_relative", c.drift_sd_relative},
-                          {"range", Json::array({c.range_low, c.range_high})},
-                          {"positive", c.positive}});
-  }
-  return {{"class", m.thread_class},
-          {"model", m.has_model() ? Json(m.model.to_string(parameter)) : Json(nullptr)},
-          {"no_model", m.has_model() ? Json(nullptr) : Json(m.no_model)},
-          {"resolution", m.resolution},
-          {"terms", terms_json(m.model.terms)},
-          {"constant", m.model.constant},
-          {"points", std::move(points)},
-          {"statistics",
-           {{"points", m.stats.points},
-            {"rss", m.stats.rss},
-            {"tss", m.stats.tss},
-            {"adjusted_r2", m.stats.adjusted_r2},
-            {"smape", m.stats.smape},
-            {"cv_error", m.stats.cv_error}}},
-          {"coefficient_intervals", std::move(intervals)},
-          {"growth", std::string(to_string(m.growth))},
-          {"valid", m.valid},
-          {"worse_than_log", m.worse_than_log},
-          {"noise_dominates", m.noise_dominates},
-          {"warnings", m.warnings},
-          {"predictions", std::move(predictions)},
-          {"budget", std::move(budget)},
-          {"predictive", {{"components", std::move(components)}}}};
+  json.key("threads");
+  write_optional(json, budget->threads);
+  json.key("threads_early");
+  write_optional(json, budget->threads_early);
+  json.key("threads_late");
+  write_optional(json, budget->threads_late);
+  json.key("search_limit");
+  json.value(budget->search_limit);
+  json.end_object();
+}
+
+void write_component(JsonStream& json, const PredictiveComponent& c) {
+  json.begin_object();
+  json.key("weight");
+  json.value(c.weight);
+  json.key("constant");
+  json.value(c.model.constant);
+  json.key("terms");
+  write_terms(json, c.model.terms);
+  json.key("covariance");
+  write_covariance(json, c.covariance);
+  json.key("dof");
+  json.value(c.dof);
+  json.key("noise_sd_absolute");
+  json.value(c.noise_sd_absolute);
+  json.key("noise_sd_relative");
+  json.value(c.noise_sd_relative);
+  json.key("drift_sd_relative");
+  json.value(c.drift_sd_relative);
+  json.key("range");
+  write_numbers(json, std::array{c.range_low, c.range_high});
+  json.key("positive");
+  json.value(c.positive);
+  json.end_object();
+}
+
+void write_strings(JsonStream& json, const std::vector<std::string>& strings) {
+  json.begin_array();
+  for (const std::string& s : strings) json.value(s);
+  json.end_array();
+}
+
+void write_class_model(JsonStream& json, const ClassModel& m, const std::string& parameter) {
+  json.begin_object();
+  json.key("class");
+  json.value(m.thread_class);
+  json.key("model");
+  m.has_model() ? json.value(m.model.to_string(parameter)) : json.null();
+  json.key("no_model");
+  m.has_model() ? json.null() : json.value(m.no_model);
+  json.key("resolution");
+  json.value(m.resolution);
+  json.key("terms");
+  write_terms(json, m.model.terms);
+  json.key("constant");
+  json.value(m.model.constant);
+  json.key("points");
+  write_points(json, m.points);
+  json.key("statistics");
+  write_statistics(json, m.stats);
+  json.key("coefficient_intervals");
+  write_intervals(json, m.coefficient_intervals);
+  json.key("growth");
+  json.value(to_string(m.growth));
+  json.key("valid");
+  json.value(m.valid);
+  json.key("worse_than_log");
+  json.value(m.worse_than_log);
+  json.key("noise_dominates");
+  json.value(m.noise_dominates);
+  json.key("warnings");
+  write_strings(json, m.warnings);
+  json.key("predictions");
+  write_predictions(json, m.predictions);
+  json.key("budget");
+  write_budget(json, m.budget);
+  json.key("predictive");
+  json.begin_object();
+  json.key("components");
+  json.begin_array();
+  for (const PredictiveComponent& c : m.predictive.components) write_component(json, c);
+  json.end_array();
+  json.end_object();
+  json.end_object();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -401,25 +519,34 @@ void write_nested(std::ostream& out, const Json& value, unsigned depth) {
   serializer.dump(value, true, false, 2, 2 * depth);
 }
 
-Json kernel_json(const Dataset& dataset, const KernelResult& result) {
+void write_kernel(JsonStream& json, const Dataset& dataset, const KernelResult& result) {
   const Kernel& kernel = io_detail::kernel_of(dataset, result);
-  Json key = Json::object();
+  json.begin_object();
+  json.key("key");
+  json.begin_object();
   for (std::size_t c = 0; c < dataset.key_columns.size(); ++c) {
-    key[dataset.key_columns[c]] = std::string(kernel.key_value(c));
+    json.key(dataset.key_columns[c]);
+    json.value(kernel.key_value(c));
   }
-  Json models = Json::array();
-  for (const ClassModel& m : result.models)
-    models.push_back(class_model_json(m, dataset.parameter));
-  return {{"key", std::move(key)},
-          {"class_decision", result.class_decision},
-          {"models", std::move(models)}};
+  json.end_object();
+  json.key("class_decision");
+  json.value(result.class_decision);
+  json.key("models");
+  json.begin_array();
+  for (const ClassModel& m : result.models) write_class_model(json, m, dataset.parameter);
+  json.end_array();
+  json.end_object();
 }
 
 }  // namespace
 
 ModelsJsonWriter::ModelsJsonWriter(std::ostream& out, const Dataset& dataset,
-                                   std::string_view options_json)
-    : out_(out), dataset_(dataset) {
+                                   std::string_view options_json, int threads)
+    : out_(out),
+      dataset_(dataset),
+      json_(out, 1),
+      texts_(static_cast<std::size_t>(threads > 0 ? threads : omp_get_max_threads())),
+      slices_(dataset.kernels.size()) {
   Json options;
   try {
     options = Json::parse(options_json);
@@ -436,17 +563,37 @@ ModelsJsonWriter::ModelsJsonWriter(std::ostream& out, const Dataset& dataset,
   write_nested(out_, dataset.sources, 1);
   out_ << ",\n  \"options\": ";
   write_nested(out_, options, 1);
-  out_ << ",\n  \"kernels\": [";
+  out_ << ",\n  \"kernels\": ";
+  json_.begin_array();
 }
 
 void ModelsJsonWriter::add(const KernelResult& result) {
-  out_ << (kernels_ == 0 ? "\n    " : ",\n    ");
-  write_nested(out_, kernel_json(dataset_, result), 2);
-  ++kernels_;
+  write_kernel(json_, dataset_, result);
+}
+
+void ModelsJsonWriter::prepare(const KernelResult& result) {
+  const auto t = static_cast<std::size_t>(omp_get_thread_num());
+  std::string& text = texts_.at(t);
+  const std::size_t begin = text.size();
+  JsonStream json(text, 2);
+  write_kernel(json, dataset_, result);
+  slices_.at(result.kernel) = {t, begin, text.size()};
+  ++pending_;
+}
+
+void ModelsJsonWriter::add_prepared(const KernelResult& result) {
+  const Slice& s = slices_.at(result.kernel);
+  json_.raw_value(std::string_view(texts_[s.text]).substr(s.begin, s.end - s.begin));
+  // Everything prepared is written: the buffers start again (keeping their memory).
+  if (--pending_ == 0) {
+    for (std::string& text : texts_) text.clear();
+  }
 }
 
 void ModelsJsonWriter::finish() {
-  out_ << (kernels_ == 0 ? "]\n}\n" : "\n  ]\n}\n");
+  json_.end_array();
+  json_.flush();
+  out_ << "\n}\n";
 }
 
 std::string format_models_json(const Dataset& dataset, const std::vector<KernelResult>& results,

@@ -12,21 +12,34 @@
 
 #include "common/error.h"
 #include "common/statistics.h"
+#include "modeler/io/svg_canvas.h"
 #include "modeler/io/write_common.h"
 
 namespace ompscale::modeler {
 
 namespace {
 
-// matplotlib's "tab10" palette: distinct, colour-blind friendlier than pure hues, familiar.
-constexpr std::array<std::string_view, 10> kPalette = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
-                                                       "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-                                                       "#bcbd22", "#17becf"};
+using svg::Axis;
+using svg::draw_marker;
+using svg::draw_whisker;
+using svg::fit_text;
+using svg::kBoldEm;
+using svg::kDashes;
+using svg::kEm;
+using svg::kFontFamily;
+using svg::kGridColour;
+using svg::kPalette;
+using svg::kTextColour;
+using svg::linear_ticks;
+using svg::log10_ticks;
+using svg::log2_ticks;
+using svg::px;
+using svg::Range;
+using svg::SvgWriter;
+using svg::text_width;
+using svg::Tick;
+
 constexpr std::string_view kUnmodeledColour = "#9a9a9a";
-constexpr std::string_view kFontFamily = "DejaVu Sans, Helvetica, Arial, sans-serif";
-constexpr std::string_view kTextColour = "#222222";
-constexpr std::string_view kGridColour = "#e3e3e3";
-constexpr std::string_view kDashes = "6,4";
 
 constexpr double kTitleFont = 15.0;
 constexpr double kPanelTitleFont = 12.5;
@@ -43,139 +56,6 @@ constexpr double kPlotBottom = 44.0;
 
 constexpr int kCurveSamples = 240;
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-// Without font metrics, widths are estimated: DejaVu Sans averages ~0.6 em per character, its
-// bold ~0.68 em (titles estimated as regular ran into their neighbours).
-constexpr double kEm = 0.6;
-constexpr double kBoldEm = 0.68;
-
-double text_width(std::string_view text, double font_size, double em = kEm) {
-  return em * font_size * static_cast<double>(display_width(text));
-}
-
-// Cuts `text` to fit `width` pixels, marking the cut with an ellipsis (UTF-8 safe).
-std::string fit_text(std::string_view text, double width, double font_size, double em = kEm) {
-  if (text_width(text, font_size, em) <= width) return std::string(text);
-  const auto max_chars = static_cast<std::size_t>(std::max(1.0, width / (em * font_size) - 1.0));
-  std::string out;
-  std::size_t chars = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const bool starts_char = (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80;
-    if (starts_char && ++chars > max_chars) break;
-    out += text[i];
-  }
-  return out + "\u2026";
-}
-
-std::string px(double v) {
-  return fmt::format("{:.2f}", v);
-}
-
-// One axis: data range and the pixel range it maps to; log axes map log2 (x) or log10 (y) values.
-struct Axis {
-  double lo = 0.0;
-  double hi = 1.0;
-  bool logarithmic = false;
-  double pixel_lo = 0.0;  // where `lo` is drawn
-  double pixel_hi = 1.0;
-
-  double transform(double v) const { return logarithmic ? std::log2(v) : v; }
-  double map(double v) const {
-    const double a = transform(lo);
-    const double b = transform(hi);
-    return pixel_lo + (transform(v) - a) / (b - a) * (pixel_hi - pixel_lo);
-  }
-  bool drawable(double v) const { return std::isfinite(v) && (!logarithmic || v > 0.0); }
-};
-
-struct Tick {
-  double value;
-  std::string label;
-  bool major;  // labelled; minor ticks get a grid line only
-};
-
-// 1, 2, 2.5 or 5 times a power of ten: the step that divides `span` into the number of steps
-// closest to `target`.
-double nice_step(double span, int target) {
-  const double magnitude = std::pow(10.0, std::floor(std::log10(span / target)));
-  double best = magnitude;
-  for (double factor : {1.0, 2.0, 2.5, 5.0, 10.0}) {
-    const double step = factor * magnitude;
-    if (std::fabs(span / step - target) < std::fabs(span / best - target)) best = step;
-  }
-  return best;
-}
-
-std::string tick_label(double value, double step) {
-  if (value == 0.0) return "0";
-  const double decimals = std::max(0.0, -std::floor(std::log10(step) + 1e-9));
-  // Beyond three decimals the labels grow into the axis title: 6e-05, not 0.00006.
-  if (std::fabs(value) < 1e7 && decimals <= 3) {
-    return fmt::format("{:.{}f}", value, static_cast<int>(decimals));
-  }
-  return fmt::format("{:.3g}", value);
-}
-
-std::vector<Tick> linear_ticks(const Axis& axis, double pixels) {
-  const int target = std::clamp(static_cast<int>(pixels / 45.0), 3, 8);
-  const double step = nice_step(axis.hi - axis.lo, target);
-  std::vector<Tick> ticks;
-  for (double v = std::ceil(axis.lo / step - 1e-9) * step; v <= axis.hi + step * 1e-9; v += step) {
-    const double snapped = std::fabs(v) < step * 1e-9 ? 0.0 : v;
-    ticks.push_back({snapped, tick_label(snapped, step), true});
-  }
-  return ticks;
-}
-
-std::string power_label(int exponent, double base) {
-  const double value = std::pow(base, exponent);
-  if (exponent >= 0 && value < 1e6) return fmt::format("{:.0f}", value);
-  if (exponent < 0 && exponent > -4) return fmt::format("{:g}", value);
-  return fmt::format("{:g}^{}", base, exponent);
-}
-
-// Ticks at powers of two, labelled every `stride`-th power when they would crowd.
-std::vector<Tick> log2_ticks(const Axis& axis, double pixels) {
-  const int first = static_cast<int>(std::ceil(std::log2(axis.lo) - 1e-9));
-  const int last = static_cast<int>(std::floor(std::log2(axis.hi) + 1e-9));
-  const int count = std::max(1, last - first + 1);
-  const int max_labels = std::max(2, static_cast<int>(pixels / 38.0));
-  const int stride = (count + max_labels - 1) / max_labels;
-  std::vector<Tick> ticks;
-  for (int e = first; e <= last; ++e) {
-    const bool major = (e - first) % stride == 0;
-    ticks.push_back({std::exp2(e), major ? power_label(e, 2.0) : std::string(), major});
-  }
-  return ticks;
-}
-
-// Decades, with 2x and 5x in between when fewer than three decades are visible, and the linear
-// 1-2-5 ticks when the range is narrower than a decade (otherwise it could show a single tick).
-std::vector<Tick> log10_ticks(const Axis& axis, double pixels) {
-  const double a = std::log10(axis.lo);
-  const double b = std::log10(axis.hi);
-  if (b - a < 1.0) {
-    std::vector<Tick> ticks = linear_ticks(axis, pixels);
-    std::erase_if(ticks, [](const Tick& t) { return t.value <= 0.0; });
-    return ticks;
-  }
-  const bool fine = b - a < 3.0;
-  // At most one labelled decade per ~28 pixels: 18 labels down to 1e-18 were unreadable.
-  const int decades = static_cast<int>(std::ceil(b) - std::floor(a)) + 1;
-  const int stride = std::max(1, (decades + static_cast<int>(pixels / 28.0) - 1) /
-                                     std::max(1, static_cast<int>(pixels / 28.0)));
-  std::vector<Tick> ticks;
-  for (int e = static_cast<int>(std::floor(a)); e <= static_cast<int>(std::ceil(b)); ++e) {
-    for (double factor : {1.0, 2.0, 5.0}) {
-      if (factor != 1.0 && !fine) continue;
-      const double v = factor * std::pow(10.0, e);
-      if (v < axis.lo * (1 - 1e-9) || v > axis.hi * (1 + 1e-9)) continue;
-      const bool labelled = e % stride == 0;
-      ticks.push_back({v, labelled ? fmt::format("{:g}", v) : std::string(), labelled});
-    }
-  }
-  return ticks;
-}
 
 // How the repetitions of one point spread: the box from the first to the third quartile, whiskers
 // to the most extreme repetitions within 1.5 interquartile ranges of it (Tukey), and the outliers
@@ -244,42 +124,6 @@ struct PanelData {
   std::string value_label;
   std::vector<ClassSeries> series;
   std::vector<UnmodeledPoint> unmodeled;
-};
-
-// Lower and upper bound of everything the panel draws along one direction.
-struct Range {
-  double lo = std::numeric_limits<double>::infinity();
-  double hi = -std::numeric_limits<double>::infinity();
-  void add(double v) {
-    if (!std::isfinite(v)) return;
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
-  }
-  bool empty() const { return lo > hi; }
-};
-
-class SvgWriter {
- public:
-  void open(std::string_view element, std::string_view attributes) {
-    out_ += fmt::format("<{} {}>\n", element, attributes);
-  }
-  void close(std::string_view element) { out_ += fmt::format("</{}>\n", element); }
-  void empty(std::string_view element, std::string_view attributes) {
-    out_ += fmt::format("<{} {}/>\n", element, attributes);
-  }
-  void text(double x, double y, std::string_view content, std::string_view attributes) {
-    out_ += fmt::format("<text x=\"{}\" y=\"{}\" {}>{}</text>\n", px(x), px(y), attributes,
-                        io_detail::xml_escape(content));
-  }
-  void line(double x1, double y1, double x2, double y2, std::string_view attributes) {
-    out_ += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" {}/>\n", px(x1), px(y1),
-                        px(x2), px(y2), attributes);
-  }
-  void raw(std::string_view text) { out_ += text; }
-  std::string take() { return std::move(out_); }
-
- private:
-  std::string out_;
 };
 
 // The x range every panel of one kernel needs: measured points, predictions, extrapolation.
@@ -377,13 +221,6 @@ std::vector<Prediction> sorted_predictions(const ClassModel& model) {
   return out;
 }
 
-void draw_whisker(SvgWriter& svg, double x, double y_low, double y_high, std::string_view colour) {
-  const std::string stroke = fmt::format("stroke=\"{}\" stroke-width=\"1.1\"", colour);
-  svg.line(x, y_low, x, y_high, stroke);
-  svg.line(x - 3, y_low, x + 3, y_low, stroke);
-  svg.line(x - 3, y_high, x + 3, y_high, stroke);
-}
-
 void draw_box(SvgWriter& svg, double x, double y_q1, double y_q3, std::string_view colour) {
   svg.empty("rect", fmt::format("x=\"{}\" y=\"{}\" width=\"7\" height=\"{}\" fill=\"white\" "
                                 "stroke=\"{}\" stroke-width=\"1.1\"",
@@ -435,12 +272,6 @@ void draw_spread(SvgWriter& svg, double x, const Spread& s, const Axis& y, doubl
   }
   if (above > 0) draw_off_scale(svg, x, plot_top, true, above, highest, colour);
   if (below > 0) draw_off_scale(svg, x, plot_bottom, false, below, lowest, colour);
-}
-
-void draw_marker(SvgWriter& svg, double x, double y, std::string_view colour) {
-  svg.empty("circle", fmt::format("cx=\"{}\" cy=\"{}\" r=\"3.3\" fill=\"{}\" stroke=\"white\" "
-                                  "stroke-width=\"0.8\"",
-                                  px(x), px(y), colour));
 }
 
 void draw_panel(SvgWriter& svg, const PanelData& panel, int index, double left, double top,
@@ -522,12 +353,13 @@ void draw_panel(SvgWriter& svg, const PanelData& panel, int index, double left, 
   }
   const std::vector<Tick> x_ticks = log2_ticks(x, plot_right - plot_left);
 
-  svg.open("g", fmt::format("class=\"panel\" id=\"panel-{}\"", index));
+  svg.open("g", fmt::format("class=\"panel\" id=\"{}panel-{}\"", options.id_prefix, index));
   svg.raw(fmt::format("<title>{}</title>\n", io_detail::xml_escape(panel.full_key)));
   svg.raw(fmt::format(
-      "<defs><clipPath id=\"plot-area-{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>"
+      "<defs><clipPath id=\"{}plot-area-{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>"
       "</clipPath></defs>\n",
-      index, px(plot_left), px(plot_top), px(plot_right - plot_left), px(plot_bottom - plot_top)));
+      options.id_prefix, index, px(plot_left), px(plot_top), px(plot_right - plot_left),
+      px(plot_bottom - plot_top)));
 
   // Grid.
   svg.open("g", fmt::format("stroke=\"{}\" stroke-width=\"0.8\"", kGridColour));
@@ -541,7 +373,7 @@ void draw_panel(SvgWriter& svg, const PanelData& panel, int index, double left, 
   }
   svg.close("g");
 
-  svg.open("g", fmt::format("clip-path=\"url(#plot-area-{})\"", index));
+  svg.open("g", fmt::format("clip-path=\"url(#{}plot-area-{})\"", options.id_prefix, index));
   // Prediction bands below the curves.
   for (const ClassSeries& s : panel.series) {
     const std::vector<Prediction> predictions = sorted_predictions(*s.model);
@@ -738,6 +570,136 @@ std::vector<UnmodeledPoint> unmodeled_points(const Kernel& kernel, const KernelR
   return out;
 }
 
+// What the panels show, and what the legend must therefore explain.
+struct Figure {
+  std::vector<PanelData> panels;
+  std::vector<std::string> series;  // series labels in order of first appearance (colours)
+  std::map<std::string, std::string_view> colour_of;
+  bool any_unmodeled = false;
+  bool any_model = false;
+  bool any_quartiles = false;
+  bool any_outliers = false;
+  double prediction_level = kNaN;
+};
+
+// The label a model's curve has in the legend: its thread-count class, after the series columns'
+// values when kernels share a panel ("param_value=27", "param_value=27, po2").
+std::string series_label(const std::string& series, const ClassModel& m) {
+  if (series.empty()) return m.thread_class;
+  return m.thread_class == "all" ? series : fmt::format("{}, {}", series, m.thread_class);
+}
+
+// The results grouped into panels: results whose kernels differ only in `columns` share one.
+std::vector<std::vector<std::size_t>> panel_groups(const Dataset& dataset,
+                                                   const std::vector<KernelResult>& results,
+                                                   const std::vector<bool>& series_column) {
+  std::vector<std::vector<std::size_t>> groups;
+  std::map<std::vector<std::string>, std::size_t> group_of;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const Kernel& kernel = io_detail::kernel_of(dataset, results[i]);
+    std::vector<std::string> rest;
+    for (std::size_t c = 0; c < dataset.key_columns.size(); ++c) {
+      if (!series_column[c]) rest.emplace_back(kernel.key_value(c));
+    }
+    const auto [it, added] = group_of.try_emplace(rest, groups.size());
+    if (added) groups.emplace_back();
+    groups[it->second].push_back(i);
+  }
+  return groups;
+}
+
+// One result's models as series of `panel`.
+void add_series(Figure& figure, PanelData& panel, const Kernel& kernel, const KernelResult& r,
+                const std::string& series) {
+  for (const ClassModel& m : r.models) {
+    Range measured;
+    std::vector<Spread> spreads;
+    for (const PointSummary& p : m.points) {
+      measured.add(p.param);
+      spreads.push_back(spread_of(repetitions_at(kernel, p.param), p.min, p.max));
+      figure.any_quartiles |= spreads.back().quartiles;
+      figure.any_outliers |= !spreads.back().outliers.empty();
+    }
+    if (measured.empty()) measured = Range{kNaN, kNaN};  // nothing measured: all dashed
+    if (!m.has_model()) {
+      panel.no_model = m.points.size() < 3 ? fmt::format("no model: {} point{}", m.points.size(),
+                                                         m.points.size() == 1 ? "" : "s")
+                                           : "no model";
+    } else {
+      figure.any_model = true;
+    }
+    const std::string label = series_label(series, m);
+    if (figure.colour_of.count(label) == 0) {
+      figure.colour_of[label] = kPalette[figure.series.size() % kPalette.size()];
+      figure.series.push_back(label);
+    }
+    panel.series.push_back(
+        {&m, figure.colour_of[label], measured.lo, measured.hi, std::move(spreads)});
+    if (!m.predictions.empty() && std::isnan(figure.prediction_level)) {
+      figure.prediction_level = m.predictions.front().level;
+    }
+  }
+  for (UnmodeledPoint& p : unmodeled_points(kernel, r)) {
+    figure.any_quartiles |= p.spread.quartiles;
+    figure.any_outliers |= !p.spread.outliers.empty();
+    panel.unmodeled.push_back(std::move(p));
+  }
+  figure.any_unmodeled |= !panel.unmodeled.empty();
+}
+
+Figure collect_panels(const Dataset& dataset, const std::vector<KernelResult>& results,
+                      const std::vector<bool>& shared, const std::vector<bool>& series_column) {
+  Figure figure;
+  std::vector<bool> skip = shared;  // panel titles: what the figure title does not say
+  for (std::size_t c = 0; c < skip.size(); ++c) skip[c] = skip[c] || series_column[c];
+  std::vector<bool> only_series = series_column;
+  only_series.flip();
+  const bool lines =
+      std::find(series_column.begin(), series_column.end(), true) != series_column.end();
+  for (const auto& group : panel_groups(dataset, results, series_column)) {
+    const Kernel& first = io_detail::kernel_of(dataset, results[group.front()]);
+    PanelData panel;
+    panel.full_key = lines ? io_detail::key_text(dataset, first, series_column)
+                           : io_detail::kernel_label(dataset, first);
+    if (panel.full_key.empty()) panel.full_key = "(all)";
+    panel.title = io_detail::key_text(dataset, first, skip);
+    if (panel.title.empty()) panel.title = panel.full_key;
+    panel.value_label = value_label(dataset, first);
+    for (std::size_t i : group) {
+      const Kernel& kernel = io_detail::kernel_of(dataset, results[i]);
+      const std::string series =
+          lines ? io_detail::key_text(dataset, kernel, only_series) : std::string();
+      add_series(figure, panel, kernel, results[i], series);
+    }
+    figure.panels.push_back(std::move(panel));
+  }
+  return figure;
+}
+
+std::vector<LegendEntry> legend_entries(const Figure& f) {
+  std::vector<LegendEntry> legend;
+  for (const std::string& c : f.series) {
+    const std::string label =
+        f.series.size() == 1 && c == "all" ? std::string("model") : fmt::format("model, {}", c);
+    if (f.any_model) legend.push_back({LegendEntry::Swatch::kModel, f.colour_of.at(c), label});
+  }
+  legend.push_back(
+      {f.any_quartiles ? LegendEntry::Swatch::kBox : LegendEntry::Swatch::kMeasured, "#555555",
+       f.any_quartiles ? "measured (quartiles, whiskers to 1.5 IQR)" : "measured (min\u2013max)"});
+  if (f.any_outliers) legend.push_back({LegendEntry::Swatch::kOutlier, "#555555", "outlier"});
+  if (f.any_model) {
+    legend.push_back({LegendEntry::Swatch::kExtrapolated, "#555555", "extrapolated"});
+  }
+  if (!std::isnan(f.prediction_level)) {
+    legend.push_back({LegendEntry::Swatch::kBand, "#555555",
+                      fmt::format("{:g}% prediction interval", f.prediction_level * 100.0)});
+  }
+  if (f.any_unmodeled) {
+    legend.push_back({LegendEntry::Swatch::kUnmodeled, kUnmodeledColour, "measured, not modeled"});
+  }
+  return legend;
+}
+
 }  // namespace
 
 std::string plot_svg(const Dataset& dataset, const std::vector<KernelResult>& results,
@@ -750,91 +712,26 @@ std::string plot_svg(const Dataset& dataset, const std::vector<KernelResult>& re
   if (options.extrapolate_to && !(*options.extrapolate_to > 0.0)) {
     throw UsageError("the plot's extrapolation limit must be a positive thread count");
   }
-
-  // Colours follow classes in order of first appearance, the same in every panel.
-  std::map<std::string, std::string_view> colour_of_class;
-  std::vector<std::string> classes;
-  for (const KernelResult& r : results) {
-    for (const ClassModel& m : r.models) {
-      if (colour_of_class.count(m.thread_class) > 0) continue;
-      colour_of_class[m.thread_class] = kPalette[classes.size() % kPalette.size()];
-      classes.push_back(m.thread_class);
+  std::vector<bool> series_column(dataset.key_columns.size(), false);
+  for (const std::string& column : options.series_columns) {
+    const std::size_t c = io_detail::key_column_index(dataset, column);
+    if (c >= series_column.size()) {
+      throw UsageError(fmt::format("no key column '{}' to draw lines by", column));
     }
+    series_column[c] = true;
   }
 
   std::vector<std::size_t> plotted;
   for (const KernelResult& r : results) plotted.push_back(r.kernel);
   const std::vector<bool> shared = io_detail::shared_columns(dataset, plotted);
-  std::vector<PanelData> panels;
-  bool any_unmodeled = false;
-  bool any_model = false;
-  bool any_quartiles = false;
-  bool any_outliers = false;
-  double prediction_level = kNaN;
-  for (const KernelResult& r : results) {
-    const Kernel& kernel = io_detail::kernel_of(dataset, r);
-    PanelData panel;
-    panel.full_key = io_detail::kernel_label(dataset, kernel);
-    panel.title = io_detail::key_text(dataset, kernel, shared);
-    if (panel.title.empty()) panel.title = panel.full_key;
-    panel.value_label = value_label(dataset, kernel);
-    for (const ClassModel& m : r.models) {
-      Range measured;
-      std::vector<Spread> spreads;
-      for (const PointSummary& p : m.points) {
-        measured.add(p.param);
-        spreads.push_back(spread_of(repetitions_at(kernel, p.param), p.min, p.max));
-        any_quartiles |= spreads.back().quartiles;
-        any_outliers |= !spreads.back().outliers.empty();
-      }
-      if (measured.empty()) measured = Range{kNaN, kNaN};  // nothing measured: all dashed
-      if (!m.has_model()) {
-        panel.no_model = m.points.size() < 3 ? fmt::format("no model: {} point{}", m.points.size(),
-                                                           m.points.size() == 1 ? "" : "s")
-                                             : "no model";
-      } else {
-        any_model = true;
-      }
-      panel.series.push_back(
-          {&m, colour_of_class[m.thread_class], measured.lo, measured.hi, std::move(spreads)});
-      if (!m.predictions.empty() && std::isnan(prediction_level)) {
-        prediction_level = m.predictions.front().level;
-      }
-    }
-    panel.unmodeled = unmodeled_points(kernel, r);
-    any_unmodeled |= !panel.unmodeled.empty();
-    for (const UnmodeledPoint& p : panel.unmodeled) {
-      any_quartiles |= p.spread.quartiles;
-      any_outliers |= !p.spread.outliers.empty();
-    }
-    panels.push_back(std::move(panel));
-  }
+  const Figure figure = collect_panels(dataset, results, shared, series_column);
+  const std::vector<PanelData>& panels = figure.panels;
+  const std::vector<LegendEntry> legend = legend_entries(figure);
 
   const int count = static_cast<int>(panels.size());
   const int columns = std::max(1, std::min(options.columns, count));
   const int rows = (count + columns - 1) / columns;
   const double width = 2 * kOuterMargin + columns * options.panel_width;
-
-  std::vector<LegendEntry> legend;
-  for (const std::string& c : classes) {
-    const std::string label =
-        classes.size() == 1 && c == "all" ? std::string("model") : fmt::format("model, {}", c);
-    if (any_model) legend.push_back({LegendEntry::Swatch::kModel, colour_of_class[c], label});
-  }
-  legend.push_back(
-      {any_quartiles ? LegendEntry::Swatch::kBox : LegendEntry::Swatch::kMeasured, "#555555",
-       any_quartiles ? "measured (quartiles, whiskers to 1.5 IQR)" : "measured (min\u2013max)"});
-  if (any_outliers) legend.push_back({LegendEntry::Swatch::kOutlier, "#555555", "outlier"});
-  if (any_model) {
-    legend.push_back({LegendEntry::Swatch::kExtrapolated, "#555555", "extrapolated"});
-  }
-  if (!std::isnan(prediction_level)) {
-    legend.push_back({LegendEntry::Swatch::kBand, "#555555",
-                      fmt::format("{:g}% prediction interval", prediction_level * 100.0)});
-  }
-  if (any_unmodeled) {
-    legend.push_back({LegendEntry::Swatch::kUnmodeled, kUnmodeledColour, "measured, not modeled"});
-  }
 
   std::string title = options.title;
   if (title.empty()) {
@@ -871,11 +768,13 @@ std::string plot_svg(const Dataset& dataset, const std::vector<KernelResult>& re
   const double height = panels_top + rows * options.panel_height + kOuterMargin;
 
   SvgWriter svg;
-  svg.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-  svg.open("svg", fmt::format("xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
-                              "width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
-                              "font-family=\"{2}\"",
-                              px(width), px(height), kFontFamily));
+  if (options.xml_declaration) svg.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+  // Whole pixels and the font as a style: what HTML validators accept for inline SVG too.
+  const std::string size = fmt::format("width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\"",
+                                       std::ceil(width), std::ceil(height));
+  svg.open("svg", fmt::format("xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" {} "
+                              "style=\"font-family: {}\"",
+                              size, kFontFamily));
   svg.raw(fmt::format("<title>{}</title>\n", io_detail::xml_escape(title)));
   svg.empty("rect", "x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"white\"");
   svg.raw(header.take());

@@ -1,6 +1,7 @@
 #pragma once
 // `modeler plot`: measurements and models as an SVG figure of small multiples, one panel per
-// kernel (docs/output-formats.md, "SVG plot").
+// kernel, or per group of kernels drawn as lines of one panel (PlotOptions::series_columns)
+// (docs/output-formats.md, "SVG plot").
 //
 // Each panel shows the thread axis on a log2 scale with ticks at powers of two; the measured
 // points (the aggregated value of each ClassModel::points entry) with whiskers from the smallest
@@ -35,6 +36,14 @@ struct PlotOptions {
   bool log_y = false;
   /// Figure title; default: "Scaling models" and the key values all plotted kernels share.
   std::string title;
+  /// Key columns that make lines rather than panels: kernels whose keys differ only in these
+  /// columns share one panel, one curve each, coloured and named in the legend by these columns'
+  /// values (models over several parameters: one line per value of the second).
+  std::vector<std::string> series_columns;
+  /// Prefix of every element id, so several figures can be inlined in one HTML page.
+  std::string id_prefix;
+  /// Start with an XML declaration (a standalone .svg file); off for SVG inlined in HTML.
+  bool xml_declaration = true;
 };
 
 /// The figure for `results` (one panel each, in order; each result's `kernel` indexes

@@ -19,20 +19,21 @@
 #include "common/error.h"
 #include "modeler/io/read_common.h"
 
-namespace ompscale::modeler::io_detail {
+namespace ompscale::modeler {
 
-namespace {
-
-// ompbench columns that vary between the measurements of one kernel; every other column, including
-// any the file adds, identifies the kernel.
-constexpr std::array<std::string_view, 9> kPerMeasurementColumns = {
-    "threads",   "thread_class", "rep",       "value",         "valid",
-    "canary_ns", "run_id",       "timestamp", "oversubscribed"};
-
-bool is_per_measurement(std::string_view column) {
+bool is_per_measurement_column(std::string_view column) {
+  constexpr std::array<std::string_view, 9> kPerMeasurementColumns = {
+      "threads",   "thread_class", "rep",       "value",         "valid",
+      "canary_ns", "run_id",       "timestamp", "oversubscribed"};
   return std::find(kPerMeasurementColumns.begin(), kPerMeasurementColumns.end(), column) !=
          kPerMeasurementColumns.end();
 }
+
+}  // namespace ompscale::modeler
+
+namespace ompscale::modeler::io_detail {
+
+namespace {
 
 // Which column plays which role.
 struct Layout {
@@ -116,7 +117,7 @@ Layout ompbench_layout(const Header& header, const ReadOptions& options) {
   layout.value_column = header.require("value", "ompbench results: the measured value");
   layout.valid_column = header.find("valid");
   for (std::size_t i = 0; i < header.size(); ++i) {
-    if (!is_per_measurement(header.names()[i]) && !is_parameter(layout, i)) {
+    if (!is_per_measurement_column(header.names()[i]) && !is_parameter(layout, i)) {
       layout.key_columns.push_back(i);
     }
   }

@@ -55,6 +55,11 @@ struct ReadOptions {
   bool include_invalid = false;
 };
 
+/// Whether an ompbench results column varies between the measurements of one kernel (threads,
+/// thread_class, rep, value, valid, canary_ns, run_id, timestamp, oversubscribed). Every other
+/// column, including any a file adds, is part of the kernel's key.
+bool is_per_measurement_column(std::string_view column);
+
 /// Reads the file at `path` ("-" reads standard input, named "<stdin>" in messages).
 Dataset read_dataset(const std::string& path, const ReadOptions& options);
 

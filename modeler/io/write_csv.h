@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "modeler/kernel.h"
+#include "modeler/multi_fit.h"
 #include "modeler/result.h"
 
 namespace ompscale::modeler {
@@ -22,5 +23,16 @@ namespace ompscale::modeler {
 /// any carries a budget crossing, the budget columns follow those. Numbers are written so they
 /// read back exactly; cells without a value are empty.
 std::string format_models_csv(const Dataset& dataset, const std::vector<KernelResult>& results);
+
+/// Models over several parameters, one row per (kernel, class) model:
+///
+///   construct,class,model,constant,term1_coefficient,term1_threads_exponent,
+///   term1_threads_log_exponent,term1_size_exponent,...,adjusted_r2,smape,cv_error,rss,points
+///
+/// then, when there are predictions, one column per predicted point
+/// ("predicted_threads_64_size_27", no interval: the multi-parameter models carry none), and with
+/// budgets "budget" and one column per combination of the other parameters
+/// ("budget_threads_size_27"). A term's exponents are empty for a parameter it does not depend on.
+std::string format_multi_csv(const Dataset& dataset, const std::vector<MultiResult>& results);
 
 }  // namespace ompscale::modeler

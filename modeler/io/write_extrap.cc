@@ -26,10 +26,38 @@ std::string single_line(std::string_view text) {
   return out;
 }
 
-std::string points_line(std::span<const double> params) {
+// "POINTS ( 1 ) ( 2 )", or with several parameters "POINTS ( 1 27 ) ( 2 27 )".
+std::string points_line(const Kernel& kernel) {
   std::string out = "POINTS";
-  for (double p : params) out += fmt::format(" ( {} )", format_exact(p));
+  for (std::size_t point = 0; point < kernel.size(); ++point) {
+    out += " (";
+    for (std::size_t d = 0; d < kernel.dimensions(); ++d)
+      out += ' ' + format_exact(kernel.coordinate(point, d));
+    out += " )";
+  }
   return out + "\n";
+}
+
+// "1,2,4", or with several parameters "(1 27),(2 27)", for messages.
+std::string points_text(const Kernel& kernel) {
+  if (kernel.dimensions() == 1) return fmt::format("{}", fmt::join(kernel.params(), ","));
+  std::vector<std::string> points;
+  for (std::size_t point = 0; point < kernel.size(); ++point) {
+    std::vector<double> x;
+    for (std::size_t d = 0; d < kernel.dimensions(); ++d) x.push_back(kernel.coordinate(point, d));
+    points.push_back(fmt::format("({})", fmt::join(x, " ")));
+  }
+  return fmt::format("{}", fmt::join(points, ","));
+}
+
+bool same_points(const Kernel& a, const Kernel& b) {
+  if (a.size() != b.size() || a.dimensions() != b.dimensions()) return false;
+  for (std::size_t point = 0; point < a.size(); ++point) {
+    for (std::size_t d = 0; d < a.dimensions(); ++d) {
+      if (a.coordinate(point, d) != b.coordinate(point, d)) return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -40,13 +68,13 @@ std::string format_extrap_text(const Dataset& dataset) {
   const Kernel& first = dataset.kernels.front();
   if (first.empty()) throw UsageError("no measurements to export in Extra-P format");
   for (const Kernel& kernel : dataset.kernels) {
-    if (std::ranges::equal(kernel.params(), first.params())) continue;
+    if (same_points(kernel, first)) continue;
     throw UsageError(fmt::format(
         "cannot export to Extra-P text: kernels '{}' and '{}' were measured at different {} values "
         "({} and {}), and an Extra-P file has one list of points; export each class or subset of "
         "kernels that shares its points separately",
         io_detail::kernel_label(dataset, first), io_detail::kernel_label(dataset, kernel),
-        dataset.parameter, fmt::join(first.params(), ","), fmt::join(kernel.params(), ",")));
+        fmt::join(dataset.parameter_names(), ","), points_text(first), points_text(kernel)));
   }
 
   const std::size_t metric_column = io_detail::key_column_index(dataset, "metric");
@@ -79,8 +107,9 @@ std::string format_extrap_text(const Dataset& dataset) {
     it->second.emplace_back(std::move(region), &kernel);
   }
 
-  std::string out = fmt::format("PARAMETER {}\n", single_line(dataset.parameter));
-  out += points_line(first.params());
+  std::string out = "PARAMETER";
+  for (const std::string& name : dataset.parameter_names()) out += ' ' + single_line(name);
+  out += '\n' + points_line(first);
   for (const std::string& metric : metrics) {
     out += fmt::format("\nMETRIC {}\n", metric);
     for (const auto& [region, kernel] : regions_by_metric[metric]) {

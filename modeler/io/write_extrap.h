@@ -2,8 +2,8 @@
 // The measurements in Extra-P's text format, so a user can load our data into Extra-P and compare
 // its models with ours (docs/output-formats.md, "Extra-P text").
 //
-//   PARAMETER t
-//   POINTS ( 1 ) ( 2 ) ( 4 ) ( 8 )
+//   PARAMETER t                   with several parameters: PARAMETER t n
+//   POINTS ( 1 ) ( 2 ) ( 4 ) ( 8 )  and POINTS ( 1 27 ) ( 2 27 ) ...
 //
 //   METRIC overhead
 //   REGION barrier/epcc

@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 
 #include "common/error.h"
+#include "common/message_groups.h"
 #include "common/text.h"
 #include "modeler/io/write_common.h"
 
@@ -44,15 +46,37 @@ std::string rendered(const TextTable& table, std::size_t width) {
   return std::move(out).str();
 }
 
+bool has_classes(const std::vector<MultiResult>& results) {
+  return std::any_of(results.begin(), results.end(),
+                     [](const MultiResult& r) { return r.thread_class != "all"; });
+}
+
+// "construct=copy", or with classes "construct=copy [po2]": a result's name in tables.
+std::string result_label(const Dataset& dataset, const MultiResult& r,
+                         const io_detail::KeyLabels& labels, bool classes) {
+  const std::string label = labels.label(dataset.kernels.at(r.kernel));
+  return classes ? fmt::format("{} [{}]", label, r.thread_class) : label;
+}
+
 std::string models_table(const Dataset& dataset, const std::vector<MultiResult>& results,
                          const io_detail::KeyLabels& labels, std::size_t width) {
-  TextTable table({Align::kLeft, Align::kLeft, Align::kRight, Align::kRight, Align::kRight});
-  table.add_row({"kernel", "model", "adj.R2", "SMAPE%", "points"});
+  const bool classes = has_classes(results);
+  std::vector<Align> align = {Align::kLeft, Align::kLeft, Align::kRight, Align::kRight,
+                              Align::kRight};
+  std::vector<std::string> head = {"kernel", "model", "adj.R2", "SMAPE%", "points"};
+  if (classes) {
+    align.insert(align.begin() + 1, Align::kLeft);
+    head.insert(head.begin() + 1, "class");
+  }
+  TextTable table(align);
+  table.add_row(head);
   for (const MultiResult& r : results) {
-    table.add_row({labels.label(dataset.kernels.at(r.kernel)),
-                   r.model.to_string(dataset.parameter_names(), 4),
-                   format_fixed(r.stats.adjusted_r2, 4), format_fixed(r.stats.smape, 2),
-                   std::to_string(r.points.size())});
+    std::vector<std::string> row = {
+        labels.label(dataset.kernels.at(r.kernel)), r.model.to_string(dataset.parameter_names(), 4),
+        format_fixed(r.stats.adjusted_r2, 4), format_fixed(r.stats.smape, 2),
+        std::to_string(r.points.size())};
+    if (classes) row.insert(row.begin() + 1, r.thread_class);
+    table.add_row(row);
   }
   return rendered(table, width);
 }
@@ -69,9 +93,10 @@ std::string predictions_table(const Dataset& dataset, const std::vector<MultiRes
   head.push_back("predicted");
   TextTable table(align);
   table.add_row(head);
+  const bool classes = has_classes(results);
   for (const MultiResult& r : results) {
     for (const MultiPrediction& p : r.predictions) {
-      std::vector<std::string> row = {labels.label(dataset.kernels.at(r.kernel))};
+      std::vector<std::string> row = {result_label(dataset, r, labels, classes)};
       for (double v : p.at) row.push_back(format_significant(v, 6));
       row.push_back(format_significant(p.value, 4));
       table.add_row(row);
@@ -93,9 +118,10 @@ std::string budgets_table(const Dataset& dataset, const std::vector<MultiResult>
   head.insert(head.end(), {"budget", "exceeded at " + names[0]});
   TextTable table(align);
   table.add_row(head);
+  const bool classes = has_classes(results);
   for (const MultiResult& r : results) {
     for (const MultiBudget& b : r.budgets) {
-      std::vector<std::string> row = {labels.label(dataset.kernels.at(r.kernel))};
+      std::vector<std::string> row = {result_label(dataset, r, labels, classes)};
       for (double v : b.others) row.push_back(format_significant(v, 6));
       row.push_back(format_significant(b.crossing.budget, 4));
       row.push_back(b.crossing.threads ? format_significant(*b.crossing.threads, 6)
@@ -142,6 +168,8 @@ Json kernel_json(const Dataset& dataset, const MultiResult& r) {
                        {"search_limit", b.crossing.search_limit}});
   }
   return {{"key", std::move(key)},
+          {"class", r.thread_class},
+          {"class_decision", r.class_decision},
           {"model", r.model.to_string(names, 17)},
           {"constant", r.model.constant},
           {"terms", terms_json(r.model, names)},
@@ -182,13 +210,23 @@ std::string format_multi_text(const Dataset& dataset, const std::vector<MultiRes
     for (const std::string& n : notes) out += wrap(n, width, "  ", "    ");
   }
   std::string warnings;
-  for (const MultiResult& r : results) {
+  const bool classes = has_classes(results);
+  MessageGroups decisions("kernel", "kernels");
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const MultiResult& r = results[i];
     for (const std::string& w : r.warnings) {
-      warnings += wrap(fmt::format("{}: {}", labels.label(dataset.kernels.at(r.kernel)), w), width,
+      warnings += wrap(fmt::format("{}: {}", result_label(dataset, r, labels, classes), w), width,
                        "  ", "    ");
     }
+    // Said once per kernel: its classes' results carry the same decision.
+    const bool first_of_kernel = i == 0 || results[i - 1].kernel != r.kernel;
+    if (first_of_kernel && !r.class_decision.empty())
+      decisions.add(r.class_decision, labels.label(dataset.kernels.at(r.kernel)));
   }
   if (!warnings.empty()) out += "\nWarnings:\n" + warnings;
+  if (!decisions.empty()) {
+    out += "\nClass decisions:\n" + decisions.render(width, "  ", width == 0 ? 0 : 3);
+  }
   return out;
 }
 
@@ -236,6 +274,10 @@ MultiResult read_multi_kernel(const Json& entry, const Dataset& dataset, std::si
     }
   }
   if (entry.contains("warnings")) r.warnings = entry.at("warnings").get<std::vector<std::string>>();
+  // Written since thread-count classes apply to several parameters; older files have one model.
+  if (entry.contains("class")) r.thread_class = entry.at("class").get<std::string>();
+  if (entry.contains("class_decision"))
+    r.class_decision = entry.at("class_decision").get<std::string>();
   return r;
 }
 
@@ -253,6 +295,8 @@ MultiModelsFile parse_multi_models_json(std::string_view text, const std::string
       file.dataset.sources = document.at("sources").get<std::vector<std::string>>();
     }
     if (document.contains("options")) file.options_json = document.at("options").dump();
+    if (document.contains("ompscale_version"))
+      file.ompscale_version = document.at("ompscale_version").get<std::string>();
     for (const Json& entry : document.at("kernels")) {
       std::vector<std::string> key;
       for (const std::string& column : file.dataset.key_columns) {

@@ -36,6 +36,7 @@ std::string format_multi_json(const Dataset& dataset, const std::vector<MultiRes
 /// A models.json with several parameters, read back: the dataset's parameters, key columns and
 /// sources with one (sample-less) kernel per entry, and the results (model, statistics, points).
 struct MultiModelsFile {
+  std::string ompscale_version;  ///< of the writer
   std::string options_json = "{}";
   Dataset dataset;
   std::vector<MultiResult> results;

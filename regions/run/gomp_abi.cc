@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "common/executable_path.h"
+#include "common/library_shim.h"
 
 #ifndef OMPSCALE_LIBOMP_DIR
 #error "OMPSCALE_LIBOMP_DIR must name the directory of libomp.so.5 (regions/CMakeLists.txt)"
@@ -68,8 +69,7 @@ bool check_gomp_abi(const std::string& app, const ElfDynamicInfo& app_info,
 }
 
 void make_gomp_shim(const std::string& directory, const std::string& libomp) {
-  std::filesystem::create_directories(directory);
-  std::filesystem::create_symlink(libomp, std::filesystem::path(directory) / kLibgompSoname);
+  make_library_shim(directory, kLibgompSoname, libomp);
 }
 
 }  // namespace ompscale::regions

@@ -262,6 +262,41 @@ TEST_F(OmpbenchCli, OversubscribedRowsAreMarked) {
   EXPECT_TRUE(meta["runs"][0]["oversubscribed"].get<bool>());
 }
 
+// --runtime-lib: the worker of that runtime loads the given build (here a copy of the installed
+// one, as a freshly built runtime would be) and the sidecar names it.
+TEST_F(OmpbenchCli, RuntimeLibMeasuresThatBuild) {
+  const Outcome installed =
+      run({"--construct", "barrier", "--reps", "3", "--runtime", "gnu", "-o", path("i.csv")});
+  ASSERT_EQ(installed.status, 0) << installed.err;
+  const std::string library =
+      nlohmann::json::parse(slurp(path("i.csv.meta.json")))["runs"][0]["workers"]["gnu"]["library"];
+  fs::create_directories(dir_ / "fresh");
+  const std::string fresh = path("fresh/libgomp.so.1");
+  fs::copy_file(library, fresh);
+  const Outcome out = run({"--construct", "barrier", "--reps", "3", "--runtime", "gnu",
+                           "--runtime-lib", fresh, "-o", path("f.csv")});
+  ASSERT_EQ(out.status, 0) << out.err;
+  const nlohmann::json meta = nlohmann::json::parse(slurp(path("f.csv.meta.json")));
+  EXPECT_EQ(meta["runs"][0]["workers"]["gnu"]["library"], fresh);
+  EXPECT_FALSE(read_rows(slurp(path("f.csv"))).empty());
+  if (llvm_worker_built()) {
+    fs::copy_file("/usr/lib/llvm-14/lib/libomp.so.5", path("fresh/build.so"));
+    const Outcome llvm =
+        run({"--construct", "barrier", "--reps", "3", "--runtime", "llvm", "--runtime-lib",
+             "llvm=" + path("fresh/build.so"), "-o", path("l.csv")});
+    ASSERT_EQ(llvm.status, 0) << llvm.err;
+    EXPECT_EQ(nlohmann::json::parse(
+                  slurp(path("l.csv.meta.json")))["runs"][0]["workers"]["llvm"]["library"],
+              path("fresh/build.so"));
+  }
+  const Outcome missing = run({"--construct", "barrier", "--runtime-lib", path("none/libomp.so")});
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_THAT(missing.err, HasSubstr("no such library file"));
+  const Outcome unnamed = run({"--construct", "barrier", "--runtime-lib", path("i.csv")});
+  EXPECT_EQ(unnamed.status, 2);
+  EXPECT_THAT(unnamed.err, HasSubstr("gnu=PATH or llvm=PATH"));
+}
+
 // The interrupt test: SIGINT while a sweep runs leaves a valid file with only whole batches, exit
 // status 130 and the resume command; running that command completes the sweep.
 TEST_F(OmpbenchCli, SigintKeepsWholeBatchesAndResumes) {

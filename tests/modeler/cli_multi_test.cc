@@ -117,11 +117,118 @@ TEST_F(CliMulti, GenericCsvWithSeveralParameters) {
                             "--key", "kernel", "-o", (dir_ / "grid.svg").string()});
   ASSERT_EQ(plot.status, 0) << plot.err;
   const std::string svg = ompscale::test_support::slurp(dir_ / "grid.svg");
-  for (const std::string size : {"size=100", "size=800"}) EXPECT_THAT(svg, HasSubstr(size));
-  const Outcome csv_out =
-      run({"fit", in.string(), "--param", "threads,size", "--value", "time", "--format", "csv"});
-  EXPECT_EQ(csv_out.status, 2);
-  EXPECT_THAT(csv_out.err, HasSubstr("with several use text or json"));
+  // One panel for the kernel, one line (and legend entry) per size.
+  std::size_t panels = 0;
+  for (auto at = svg.find("class=\"panel\""); at != std::string::npos;
+       at = svg.find("class=\"panel\"", at + 1)) {
+    ++panels;
+  }
+  EXPECT_EQ(panels, 1u);
+  for (const std::string size : {"size=100", "size=200", "size=400", "size=800"})
+    EXPECT_THAT(svg, HasSubstr("model, " + size));
+}
+
+TEST_F(CliMulti, CsvAndExtrapFormatsWithSeveralParameters) {
+  std::string csv = "kernel,threads,size,time\n";
+  for (int t : {1, 2, 4, 8}) {
+    for (int n : {100, 200, 400, 800}) {
+      for (int r = 0; r < 3; ++r) {
+        csv += "copy," + std::to_string(t) + "," + std::to_string(n) + "," +
+               std::to_string((0.5 + 0.01 * n / t) * (1.0 + 0.001 * r)) + "\n";
+      }
+    }
+  }
+  const fs::path in = write("grid.csv", csv);
+  const std::vector<std::string> args = {"fit",     in.string(), "--param", "threads,size",
+                                         "--value", "time",      "--key",   "kernel"};
+  auto with = [&](std::vector<std::string> more) {
+    std::vector<std::string> all = args;
+    all.insert(all.end(), more.begin(), more.end());
+    return run(all);
+  };
+  const Outcome table = with({"--format", "csv", "--predict", "16"});
+  ASSERT_EQ(table.status, 0) << table.err;
+  EXPECT_THAT(table.out, HasSubstr("kernel,class,model,constant,term1_coefficient,"
+                                   "term1_threads_exponent,term1_threads_log_exponent,"
+                                   "term1_size_exponent,term1_size_log_exponent,"));
+  EXPECT_THAT(table.out, HasSubstr("predicted_threads_16_size_800"));
+  EXPECT_THAT(table.out, HasSubstr("\ncopy,all,"));
+  // The measurements as Extra-P text, which fits to the same model.
+  const Outcome extrap = with({"--format", "extrap"});
+  ASSERT_EQ(extrap.status, 0) << extrap.err;
+  EXPECT_THAT(extrap.out, HasSubstr("PARAMETER threads size\nPOINTS ( 1 100 ) ( 1 200 )"));
+  const fs::path exported = write("grid.txt", extrap.out);
+  const Outcome refit = run({"fit", exported.string()});
+  ASSERT_EQ(refit.status, 0) << refit.err;
+  EXPECT_THAT(refit.out, HasSubstr("threads^(-1) * size^(1)"));
+}
+
+// time over threads at two sizes; with `split`, the powers of two follow another law.
+std::string classes_csv(bool split) {
+  std::string csv = "kernel,threads,size,time\n";
+  for (int t = 1; t <= 16; ++t) {
+    const bool po2 = (t & (t - 1)) == 0;
+    for (int n : {100, 400, 1600}) {
+      for (int r = 0; r < 3; ++r) {
+        const double law = split && po2 ? 1.0 + 0.5 * t : 1.0 + 2.0 * t;
+        csv += "k," + std::to_string(t) + "," + std::to_string(n) + "," +
+               std::to_string(law * n / 100.0 * (1.0 + 0.002 * (r - 1))) + "\n";
+      }
+    }
+  }
+  return csv;
+}
+
+TEST_F(CliMulti, ThreadCountClassesWithSeveralParameters) {
+  const fs::path split = write("split.csv", classes_csv(true));
+  const Outcome listed = run({"fit", split.string(), "--param", "threads,size", "--value", "time",
+                              "--key", "kernel", "--classes", "po2", "--format", "json"});
+  ASSERT_EQ(listed.status, 0) << listed.err;
+  const auto doc = nlohmann::json::parse(listed.out);
+  ASSERT_EQ(doc.at("kernels").size(), 2u);
+  EXPECT_EQ(doc.at("kernels").at(0).at("class"), "po2");
+  EXPECT_EQ(doc.at("kernels").at(0).at("points").size(), 15u);  // 5 powers of two x 3 sizes
+  EXPECT_EQ(doc.at("kernels").at(1).at("class"), "other");
+
+  const Outcome automatic = run({"fit", split.string(), "--param", "threads,size", "--value",
+                                 "time", "--key", "kernel", "--classes", "auto"});
+  ASSERT_EQ(automatic.status, 0) << automatic.err;
+  EXPECT_THAT(automatic.out, HasSubstr("split into po2 | other: each of the 3 line(s)"));
+  const fs::path one_law = write("one.csv", classes_csv(false));
+  const Outcome kept = run({"fit", one_law.string(), "--param", "threads,size", "--value", "time",
+                            "--key", "kernel", "--classes", "auto"});
+  ASSERT_EQ(kept.status, 0) << kept.err;
+  EXPECT_THAT(kept.out, HasSubstr("one model: each of the 3 line(s) along threads"));
+  EXPECT_THAT(kept.out, Not(HasSubstr("other")));
+}
+
+TEST_F(CliMulti, CompareWithSeveralParametersGoesLineByLine) {
+  std::string csv = "kernel,runtime,threads,size,time\n";
+  for (int t : {1, 2, 4, 8, 16}) {
+    for (int n : {100, 800}) {
+      for (int r = 0; r < 3; ++r) {
+        const double noise = 1.0 + 0.001 * r;
+        csv += "copy,a," + std::to_string(t) + "," + std::to_string(n) + "," +
+               std::to_string((0.5 + 0.01 * n * std::log2(2.0 * t)) * noise) + "\n";
+        csv += "copy,b," + std::to_string(t) + "," + std::to_string(n) + "," +
+               std::to_string((0.5 + 0.01 * n * t) * noise) + "\n";
+      }
+    }
+  }
+  const fs::path in = write("two.csv", csv);
+  for (const std::string runtime : {"a", "b"}) {
+    const Outcome r = run({"fit", in.string(), "--param", "threads,size", "--value", "time",
+                           "--key", "kernel,runtime", "--where", "runtime=" + runtime, "--format",
+                           "json", "-o", (dir_ / (runtime + ".json")).string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+  const Outcome cmp = run({"compare", (dir_ / "a.json").string(), (dir_ / "b.json").string(),
+                           "--names", "a,b", "--wide"});
+  ASSERT_EQ(cmp.status, 0) << cmp.err;
+  EXPECT_THAT(cmp.out, HasSubstr("compared across runtime"));
+  EXPECT_THAT(cmp.out, HasSubstr("size=100"));
+  EXPECT_THAT(cmp.out, HasSubstr("size=800"));
+  EXPECT_THAT(cmp.out, HasSubstr("2 models compared, 2 with a different growth class"));
 }
 
 TEST_F(CliMulti, OmpbenchArraySizeWithTwoThreadCountsIsModeledAlone) {

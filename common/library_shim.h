@@ -1,0 +1,24 @@
+#pragma once
+// Making a program load another build of a shared library than the one it was linked with: a
+// directory holding a symlink named by the library's soname points to the other build, and goes
+// first on LD_LIBRARY_PATH (which the dynamic loader searches before DT_RUNPATH). Used to run
+// GCC-built applications on libomp (ompscan) and to measure a freshly built runtime (ompbench
+// --runtime-lib).
+
+#include <string>
+
+namespace ompscale {
+
+/// Creates `directory` (and its parents) holding the symlink `soname` -> `target`. Throws
+/// std::filesystem::filesystem_error on failure.
+void make_library_shim(const std::string& directory, const std::string& soname,
+                       const std::string& target);
+
+/// A fresh, empty directory under $TMPDIR (or /tmp) named PREFIX.XXXXXX, for a shim; throws
+/// std::runtime_error when it cannot be made.
+std::string make_temporary_directory(const std::string& prefix);
+
+/// "LD_LIBRARY_PATH=DIRECTORY" followed by ":" and the current value, when there is one.
+std::string library_path_with(const std::string& directory);
+
+}  // namespace ompscale

@@ -1,0 +1,41 @@
+#pragma once
+// Model-aware regression checks: for every model dated on or after `since`, against the earlier
+// models of the same kernel and thread-count class:
+// - the growth class changed (valid models), e.g. logarithmic -> linear: the form of the model
+//   that established the growth so far, its coefficients fitted anew to the new points, misses
+//   them by more than the practical threshold (SMAPE) beyond the errors both models make on
+//   their own points;
+// and, against the previous model:
+// - the value measured at the largest thread count lies outside the previous model's prediction
+//   interval there, and differs from the prediction by more than the practical threshold and the
+//   kernel's noise floor;
+// - the budget crossing ("too many threads" count) left the previous crossing's interval
+//   [threads_early, threads_late].
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "dashboard/analysis/findings.h"
+#include "dashboard/store/history.h"
+
+namespace ompscale::dashboard {
+
+struct ModelCheckOptions {
+  std::string since;
+  double threshold = 0.05;
+  double interval_level = 0.99;
+  /// The noise floor of a series at a thread count (NaN when unknown).
+  std::function<double(std::int64_t series, int threads)> noise_floor;
+};
+
+std::vector<Finding> model_findings(const std::vector<ModelHistory>& histories,
+                                    const std::map<std::int64_t, SeriesInfo>& series,
+                                    const ModelCheckOptions& options);
+
+/// The rank of a growth class name, slowest first (decreasing 0 ... superlinear 5); -1 unknown.
+int growth_rank(const std::string& growth);
+
+}  // namespace ompscale::dashboard

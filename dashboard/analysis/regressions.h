@@ -1,0 +1,43 @@
+#pragma once
+// Regression detection over the history (docs/ompdash.md, "Regressions"):
+//
+// - every run dated on or after `since` against its history, per kernel and thread count: the
+//   Mann-Whitney rank test of its valid repetitions against those of the last `baseline_runs`
+//   runs since the last change point (Holm-corrected over all comparisons), and the change of the
+//   median beyond both the practical threshold and the kernel's noise floor (noise_floor.h);
+// - change points across each kernel's whole history (change_points.h), steps and drifts dated
+//   to the run where they start;
+// - model-aware checks (model_checks.h);
+// - runs in an unusual canary phase are reported as such and left out of every baseline, noise
+//   estimate and change-point series.
+
+#include <string>
+#include <vector>
+
+#include "dashboard/analysis/change_points.h"
+#include "dashboard/analysis/findings.h"
+#include "dashboard/store/sqlite.h"
+
+namespace ompscale::dashboard {
+
+struct RegressionOptions {
+  /// Judge runs and report findings dated on or after this (ISO 8601, a prefix such as
+  /// "2026-11-22" works); empty: the date of the history's latest run.
+  std::string since;
+  /// Practical threshold: a relative change below it is never reported.
+  double threshold = 0.05;
+  /// Family-wise significance over all comparisons of one report.
+  double significance = 0.01;
+  /// Runs the latest is compared with (the most recent ones since the last change point).
+  std::size_t baseline_runs = 5;
+  /// Metrics judged (the primary ones of each method); empty: every metric.
+  std::vector<std::string> metrics = {"avg_cost", "overhead"};
+  /// Smallest number of runs on each side of a change point.
+  std::size_t min_segment = 3;
+  /// Level of the prediction interval the latest value is checked against.
+  double interval_level = 0.99;
+};
+
+RegressionReport find_regressions(Database& db, const RegressionOptions& options = {});
+
+}  // namespace ompscale::dashboard

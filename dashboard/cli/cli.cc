@@ -1,0 +1,131 @@
+#include "dashboard/cli/cli.h"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "common/error.h"
+#include "dashboard/cli/commands.h"
+
+namespace ompscale::dashboard {
+
+namespace {
+
+CLI::App* add_ingest(CLI::App& app, IngestArguments& a) {
+  CLI::App* cmd = app.add_subcommand(
+      "ingest", "Add ompbench results (with their sidecar), models.json and ompscan reports");
+  cmd->add_option("files", a.files, "Results CSV, models.json or ompscan report JSON files")
+      ->required();
+  cmd->add_option("--db", a.db, "History database (created when missing)")->required();
+  cmd->add_option("--label", a.options.label, "Label stored with everything ingested");
+  cmd->add_option("--application", a.options.reports.application,
+                  "Application name of ompscan reports (default: their executable)");
+  cmd->add_option("--date", a.options.reports.date,
+                  "Date of ompscan reports, ISO 8601 UTC (default: from their run files)");
+  return cmd;
+}
+
+CLI::App* add_list(CLI::App& app, ListArguments& a) {
+  CLI::App* cmd = app.add_subcommand("list", "The runs, kernels, model sets and applications");
+  cmd->add_option("--db", a.db, "History database")->required();
+  cmd->add_option("--what", a.what, "runs, kernels, models, apps or all")->capture_default_str();
+  cmd->add_option("--format", a.format, "text or json")->capture_default_str();
+  return cmd;
+}
+
+CLI::App* add_regressions(CLI::App& app, RegressionsArguments& a) {
+  CLI::App* cmd = app.add_subcommand(
+      "regressions", "Regressions, steps, drifts and model changes, most severe first");
+  cmd->add_option("--db", a.db, "History database")->required();
+  cmd->add_option("--since", a.options.since,
+                  "Judge runs and report findings dated on or after this (ISO 8601; default: "
+                  "the latest run's date)");
+  cmd->add_option("--format", a.format, "text or json")->capture_default_str();
+  cmd->add_option("-o,--output", a.output, "Output file (default: stdout)");
+  cmd->add_flag("--fail-on-regression", a.fail_on_regression, "Exit 1 when a regression is found");
+  cmd->add_option("--threshold", a.options.threshold,
+                  "Practical threshold: smallest relative change reported")
+      ->capture_default_str();
+  cmd->add_option("--significance", a.options.significance,
+                  "Family-wise significance over all comparisons")
+      ->capture_default_str();
+  cmd->add_option("--baseline-runs", a.options.baseline_runs,
+                  "Runs a run is compared with (since the last change point)")
+      ->capture_default_str();
+  cmd->add_option("--min-segment", a.options.min_segment,
+                  "Smallest number of runs on each side of a change point")
+      ->capture_default_str();
+  cmd->add_option("--metrics", a.options.metrics, "Metrics judged (empty: all)")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_flag("--noise", a.noise, "List every judged kernel's noise floor (text)");
+  return cmd;
+}
+
+CLI::App* add_render(CLI::App& app, RenderArguments& a) {
+  CLI::App* cmd =
+      app.add_subcommand("render", "The static site (self-contained HTML) of a history");
+  cmd->add_option("--db", a.db, "History database")->required();
+  cmd->add_option("--out", a.out, "Directory of the site (created when missing)")->required();
+  cmd->add_option("--threshold", a.options.threshold, "Practical threshold of the findings shown")
+      ->capture_default_str();
+  cmd->add_option("--significance", a.options.significance, "Family-wise significance")
+      ->capture_default_str();
+  cmd->add_option("--metrics", a.options.metrics, "Metrics shown and judged (empty: all)")
+      ->delimiter(',')
+      ->capture_default_str();
+  return cmd;
+}
+
+CLI::App* add_nightly(CLI::App& app, NightlyArguments& a) {
+  CLI::App* cmd = app.add_subcommand(
+      "nightly", "One night: sweep, fit, ingest, render, regressions (docs/ompdash.md)");
+  cmd->add_option("--config", a.config, "Nightly configuration (JSON)")->required();
+  return cmd;
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{
+      "ompdash: the history of OpenMP runtime scalability (ompbench runs, models, ompscan\n"
+      "reports), its regressions and a static site."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", version_string());
+  IngestArguments ingest;
+  ListArguments list;
+  CLI::App* ingest_cmd = add_ingest(app, ingest);
+  CLI::App* list_cmd = add_list(app, list);
+  RegressionsArguments regressions;
+  CLI::App* regressions_cmd = add_regressions(app, regressions);
+  RenderArguments render;
+  CLI::App* render_cmd = add_render(app, render);
+  NightlyArguments nightly;
+  CLI::App* nightly_cmd = add_nightly(app, nightly);
+  const std::vector<CLI::App*> commands = {ingest_cmd, list_cmd, regressions_cmd, render_cmd,
+                                           nightly_cmd};
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::string help = "ompdash --help";
+    for (const CLI::App* sub : commands) {
+      if (argc > 1 && sub->get_name() == argv[1]) help = "ompdash " + sub->get_name() + " --help";
+    }
+    std::cerr << "ompdash: " << e.what() << " (see " << help << ")\n";
+    return 2;
+  }
+  try {
+    if (ingest_cmd->parsed()) return run_ingest(ingest);
+    if (list_cmd->parsed()) return run_list(list);
+    if (regressions_cmd->parsed()) return run_regressions(regressions);
+    if (render_cmd->parsed()) return run_render(render);
+    if (nightly_cmd->parsed()) return run_nightly_command(nightly);
+  } catch (const std::exception& e) {
+    // InputError, UsageError, SQLite and file errors: one line, exit status 2.
+    std::cerr << "ompdash: " << e.what() << "\n";
+    return 2;
+  }
+  return 2;
+}
+
+}  // namespace ompscale::dashboard

@@ -1,0 +1,51 @@
+#pragma once
+// One function per `ompdash` subcommand, each with its arguments as CLI11 fills them. They
+// throw InputError / UsageError / std::runtime_error; cli.cc turns those into exit status 2.
+
+#include <string>
+#include <vector>
+
+#include "dashboard/analysis/regressions.h"
+#include "dashboard/ingest/ingest.h"
+
+namespace ompscale::dashboard {
+
+struct IngestArguments {
+  std::vector<std::string> files;
+  std::string db;
+  IngestOptions options;
+};
+/// Prints one line per input (added or already present) on stdout.
+int run_ingest(const IngestArguments& a);
+
+struct ListArguments {
+  std::string db;
+  std::string what = "all";  ///< runs, kernels, models, apps or all
+  std::string format = "text";
+};
+int run_list(const ListArguments& a);
+
+struct RegressionsArguments {
+  std::string db;
+  RegressionOptions options;
+  std::string format = "text";
+  std::string output;
+  bool fail_on_regression = false;
+  bool noise = false;  ///< list every kernel's noise floor (text)
+};
+/// Exit status 1 when asked to fail and a regression was found.
+int run_regressions(const RegressionsArguments& a);
+
+struct RenderArguments {
+  std::string db;
+  std::string out;
+  RegressionOptions options;
+};
+int run_render(const RenderArguments& a);
+
+struct NightlyArguments {
+  std::string config;
+};
+int run_nightly_command(const NightlyArguments& a);
+
+}  // namespace ompscale::dashboard

@@ -1,0 +1,32 @@
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "common/output_file.h"
+#include "dashboard/cli/commands.h"
+#include "dashboard/store/history.h"
+
+namespace ompscale::dashboard {
+
+int run_regressions(const RegressionsArguments& a) {
+  if (a.format != "text" && a.format != "json") {
+    throw UsageError(fmt::format("bad --format '{}': use text or json", a.format));
+  }
+  if (!(a.options.threshold >= 0) || !(a.options.significance > 0 && a.options.significance < 1)) {
+    throw UsageError("--threshold must be >= 0 and --significance in (0, 1)");
+  }
+  if (a.options.baseline_runs < 1 || a.options.min_segment < 2) {
+    throw UsageError("--baseline-runs must be >= 1 and --min-segment >= 2");
+  }
+  Database db = open_history(a.db, true);
+  const RegressionReport report = find_regressions(db, a.options);
+  std::string text =
+      a.format == "json" ? format_findings_json(report) : format_findings_text(report);
+  if (a.format == "text" && a.noise) {
+    text += '\n';
+    text += format_noise_text(report);
+  }
+  write_output(a.output, text);
+  return a.fail_on_regression && report.regressions() > 0 ? 1 : 0;
+}
+
+}  // namespace ompscale::dashboard

@@ -1,0 +1,270 @@
+#include "dashboard/store/history.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "common/text.h"
+#include "dashboard/store/records.h"
+#include "dashboard/store/schema.h"
+
+namespace ompscale::dashboard {
+
+namespace {
+
+// The key columns from the stored key_json, in the file's column order.
+std::vector<std::pair<std::string, std::string>> key_columns(const std::string& key_json) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const nlohmann::ordered_json object = nlohmann::ordered_json::parse(key_json);
+  for (const auto& [column, value] : object.items()) {
+    out.emplace_back(column, value.get<std::string>());
+  }
+  return out;
+}
+
+}  // namespace
+
+Database open_history(const std::string& path, bool read_only) {
+  if (read_only && !std::filesystem::exists(path)) {
+    throw std::runtime_error(fmt::format("{}: no such history (ompdash ingest creates it)", path));
+  }
+  Database db = Database::open(path, {.read_only = read_only});
+  const auto migrations = history_migrations();
+  if (!read_only) {
+    migrate(db, migrations);
+  } else if (schema_version(db) != migrations.back().version) {
+    throw std::runtime_error(fmt::format("{}: history schema version {}, this ompdash reads {}",
+                                         path, schema_version(db), migrations.back().version));
+  }
+  return db;
+}
+
+std::vector<RunInfo> list_runs(Database& db) {
+  Statement s = db.prepare(
+      "SELECT r.id, run_id, host, date, label, platform, runtimes, compilers, status, source, "
+      "unusual_phase, phase_note, canary_median_ns, "
+      "(SELECT count(*) FROM summaries WHERE run = r.id) "
+      "FROM runs r ORDER BY date, run_id, host");
+  std::vector<RunInfo> out;
+  while (s.step()) {
+    RunInfo r;
+    r.id = s.integer(0);
+    r.run_id = s.text(1);
+    r.host = s.text(2);
+    r.date = s.text(3);
+    r.label = s.text(4);
+    r.platform = s.text(5);
+    r.runtimes = s.text(6);
+    r.compilers = s.text(7);
+    r.status = s.text(8);
+    r.source = s.text(9);
+    r.unusual_phase = s.integer(10) != 0;
+    r.phase_note = s.text(11);
+    r.canary_median_ns = s.real(12);
+    r.configurations = s.integer(13);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<SeriesInfo> list_series(Database& db) {
+  Statement s = db.prepare(
+      "SELECT id, key, key_json, construct, method, metric, bind, places, runtime, platform, "
+      "param, param_value, unit, "
+      "(SELECT group_concat(DISTINCT threads) FROM summaries WHERE series = series.id), "
+      "(SELECT count(DISTINCT run) FROM summaries WHERE series = series.id) "
+      "FROM series ORDER BY construct, runtime, platform, key");
+  std::vector<SeriesInfo> out;
+  while (s.step()) {
+    SeriesInfo i;
+    i.id = s.integer(0);
+    i.key = s.text(1);
+    i.columns = key_columns(s.text(2));
+    i.description = SeriesKey{i.columns}.describe();
+    i.construct = s.text(3);
+    i.method = s.text(4);
+    i.metric = s.text(5);
+    i.bind = s.text(6);
+    i.places = s.text(7);
+    i.runtime = s.text(8);
+    i.platform = s.text(9);
+    i.param = s.text(10);
+    i.param_value = s.text(11);
+    i.unit = s.text(12);
+    for (const std::string& t : split(s.text(13), ',')) {
+      if (!t.empty()) i.threads.push_back(std::stoi(t));
+    }
+    std::sort(i.threads.begin(), i.threads.end());
+    i.runs = s.integer(14);
+    out.push_back(std::move(i));
+  }
+  return out;
+}
+
+std::vector<SeriesHistory> load_histories(Database& db) {
+  // Several runtime builds of one run (rare) count as one point each; the median of the first.
+  Statement s = db.prepare(
+      "SELECT m.series, m.threads, r.id, r.run_id, r.date, r.label, m.runtime_version, "
+      "m.canary_state, r.unusual_phase, m.n, m.n_total, m.median, m.q1, m.q3, m.min, m.max, "
+      "m.mean, m.valid_share FROM summaries m JOIN runs r ON r.id = m.run "
+      "ORDER BY m.series, m.threads, r.date, r.run_id, r.host");
+  std::vector<SeriesHistory> out;
+  while (s.step()) {
+    const std::int64_t series = s.integer(0);
+    const int threads = static_cast<int>(s.integer(1));
+    if (out.empty() || out.back().series != series || out.back().threads != threads) {
+      out.push_back({series, threads, {}});
+    }
+    HistoryPoint p;
+    p.run = s.integer(2);
+    if (!out.back().points.empty() && out.back().points.back().run == p.run) continue;
+    p.run_id = s.text(3);
+    p.date = s.text(4);
+    p.label = s.text(5);
+    p.runtime_version = s.text(6);
+    p.canary_state = s.text(7);
+    p.unusual_phase = s.integer(8) != 0;
+    p.n = s.integer(9);
+    p.total = s.integer(10);
+    p.median = s.real(11);
+    p.q1 = s.real(12);
+    p.q3 = s.real(13);
+    p.min = s.real(14);
+    p.max = s.real(15);
+    p.mean = s.real(16);
+    p.valid_share = s.real(17);
+    out.back().points.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::vector<double> load_samples(Database& db, std::int64_t run, std::int64_t series, int threads) {
+  Statement s =
+      db.prepare("SELECT samples FROM summaries WHERE run = ? AND series = ? AND threads = ?");
+  s.bind_all(run, series, threads);
+  std::vector<double> out;
+  while (s.step()) {
+    const std::vector<double> part = from_blob(s.blob(0));
+    out.insert(out.end(), part.begin(), part.end());
+  }
+  return out;
+}
+
+std::vector<ModelHistory> load_model_histories(Database& db) {
+  Statement s = db.prepare(
+      "SELECT m.series, m.class, m.model_set, ms.date, ms.label, m.runtime_version, m.model, "
+      "m.growth, m.document, m.valid, m.adjusted_r2, m.largest_threads, m.budget, "
+      "m.budget_threads, (SELECT group_concat(run) FROM model_set_runs WHERE model_set = "
+      "m.model_set), m.noise_dominates, m.budget_threads_early, m.budget_threads_late, "
+      "(SELECT r.run_id FROM model_set_runs l JOIN runs r ON r.id = l.run WHERE l.model_set = "
+      "m.model_set ORDER BY r.date DESC LIMIT 1), m.points FROM models m JOIN model_sets ms ON "
+      "ms.id = "
+      "m.model_set "
+      "ORDER BY m.series, m.class, ms.date, ms.id");
+  std::vector<ModelHistory> out;
+  while (s.step()) {
+    const std::int64_t series = s.integer(0);
+    const std::string thread_class = s.text(1);
+    if (out.empty() || out.back().series != series || out.back().thread_class != thread_class) {
+      out.push_back({series, thread_class, {}});
+    }
+    ModelPoint p;
+    p.model_set = s.integer(2);
+    p.date = s.text(3);
+    p.label = s.text(4);
+    p.runtime_version = s.text(5);
+    p.thread_class = thread_class;
+    p.model = s.text(6);
+    p.growth = s.text(7);
+    p.document = s.text(8);
+    p.valid = s.integer(9) != 0;
+    p.adjusted_r2 = s.real(10);
+    p.largest_threads = s.real(11);
+    p.budget = s.real(12);
+    p.budget_threads = s.real(13);
+    p.noise_dominates = s.integer(15) != 0;
+    p.budget_threads_early = s.real(16);
+    p.budget_threads_late = s.real(17);
+    p.run_id = s.text(18);
+    p.points = s.integer(19);
+    for (const std::string& run : split(s.text(14), ',')) {
+      if (!run.empty()) p.runs.push_back(std::stoll(run));
+    }
+    out.back().models.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::vector<ModelSetInfo> list_model_sets(Database& db) {
+  Statement s = db.prepare(
+      "SELECT id, date, label, source, parameter, (SELECT count(*) FROM models WHERE model_set = "
+      "model_sets.id) FROM model_sets ORDER BY date, id");
+  std::vector<ModelSetInfo> out;
+  while (s.step()) {
+    out.push_back({s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.integer(5)});
+  }
+  return out;
+}
+
+std::vector<AppReportInfo> list_app_reports(Database& db) {
+  Statement s = db.prepare(
+      "SELECT id, application, date, label, source, thread_counts, reference_input, "
+      "(SELECT count(*) FROM app_regions WHERE report = app_reports.id AND rank > 0), "
+      "runs_analysed, runs_failed FROM app_reports ORDER BY application, date, id");
+  std::vector<AppReportInfo> out;
+  while (s.step()) {
+    out.push_back({s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5), s.text(6),
+                   s.integer(7), s.integer(8), s.integer(9)});
+  }
+  return out;
+}
+
+std::vector<AppRegionInfo> load_app_regions(Database& db, std::int64_t report) {
+  Statement s = db.prepare(
+      "SELECT report, rank, key, label, kind, model, growth, hints, potential_gain_s FROM "
+      "app_regions WHERE report = ? ORDER BY rank, key");
+  s.bind_all(report);
+  std::vector<AppRegionInfo> out;
+  while (s.step()) {
+    out.push_back({s.integer(0), static_cast<int>(s.integer(1)), s.text(2), s.text(3), s.text(4),
+                   s.text(5), s.text(6), s.text(7), s.real(8)});
+  }
+  return out;
+}
+
+std::vector<AppPointInfo> load_app_points(Database& db, const std::string& application) {
+  Statement s = db.prepare(
+      "SELECT p.report, p.region, p.input, p.threads, p.time_s, p.time_min_s, p.time_max_s, "
+      "p.speedup, p.efficiency, p.lost_s, p.imbalance_s, p.walkthrough_s, p.startup_s, "
+      "p.lock_contention_s, p.lock_algorithm_s, p.other_s FROM app_points p JOIN app_reports r "
+      "ON r.id = p.report WHERE r.application = ? ORDER BY r.date, r.id, p.region, p.input, "
+      "p.threads");
+  s.bind_all(application);
+  std::vector<AppPointInfo> out;
+  while (s.step()) {
+    AppPointInfo p;
+    p.report = s.integer(0);
+    p.region = s.text(1);
+    p.input = s.text(2);
+    p.threads = static_cast<int>(s.integer(3));
+    p.time_s = s.real(4);
+    p.time_min_s = s.real(5);
+    p.time_max_s = s.real(6);
+    p.speedup = s.real(7);
+    p.efficiency = s.real(8);
+    p.lost_s = s.real(9);
+    p.imbalance_s = s.real(10);
+    p.walkthrough_s = s.real(11);
+    p.startup_s = s.real(12);
+    p.lock_contention_s = s.real(13);
+    p.lock_algorithm_s = s.real(14);
+    p.other_s = s.real(15);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace ompscale::dashboard
