@@ -19,12 +19,15 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "bench/bench_options.h"
 #include "common/output_file.h"
 #include "common/statistics.h"
+#include "common/text.h"
 #include "dashboard/nightly/run_tool.h"
 
 namespace {
@@ -39,27 +42,28 @@ struct Arguments {
   std::string keep;
 };
 
+constexpr std::string_view kUsage =
+    "usage: false_alarms [--pairs 10] [--nights 2] [--suite sync] [--threads 1,2] [--keep DIR]\n"
+    "  pairs of nightly runs of the unchanged runtimes, each pair a fresh history: the false\n"
+    "  alarms of the last night and each construct's smallest detectable change\n";
+
+int count_option(const std::string& flag, const std::string& value, long long max) {
+  const std::optional<long long> n = ompscale::parse_integer(value, 1, max);
+  if (!n) throw std::runtime_error(flag + ": expected a whole number in 1.." + std::to_string(max));
+  return static_cast<int>(*n);
+}
+
 Arguments parse(int argc, char** argv) {
   Arguments a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::runtime_error(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--pairs")
-      a.pairs = std::stoi(value());
-    else if (arg == "--nights")
-      a.nights = std::stoi(value());
-    else if (arg == "--suite")
-      a.suite = value();
-    else if (arg == "--threads")
-      a.threads = value();
-    else if (arg == "--keep")
-      a.keep = value();
-    else
-      throw std::runtime_error("unknown option " + arg);
+  for (const auto& [flag, value] : ompscale::bench::options(
+           argc, argv, kUsage, {"--pairs", "--nights", "--suite", "--threads", "--keep"})) {
+    if (flag == "--pairs") a.pairs = count_option(flag, value, 1000);
+    if (flag == "--nights") a.nights = count_option(flag, value, 100);
+    if (flag == "--suite") a.suite = value;
+    if (flag == "--threads") a.threads = value;
+    if (flag == "--keep") a.keep = value;
   }
+  if (a.nights < 2) throw std::runtime_error("--nights: at least 2 (one to judge against)");
   return a;
 }
 
