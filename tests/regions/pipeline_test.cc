@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tests/support/process.h"
@@ -36,6 +37,8 @@ using Json = nlohmann::json;
 using ::testing::HasSubstr;
 
 constexpr int kTimingAttempts = 3;
+// How an attempt says that its runs had fewer CPUs than threads (see expect_in_one_attempt).
+constexpr std::string_view kTimeShared = "time-shared";
 
 enum class Compiler { gnu, llvm };
 
@@ -186,15 +189,24 @@ class PipelineTest : public ::testing::TestWithParam<Compiler> {
   }
 
   // Runs `experiment` (one attempt: returns "" when its timing conditions held, else what it saw)
-  // until it succeeds, at most kTimingAttempts times.
+  // until it succeeds, at most kTimingAttempts times. An attempt whose runs were time-shared (the
+  // other core busy: fewer CPUs than threads) returns text starting with kTimeShared; when every
+  // attempt was, the timing condition cannot be judged on this machine now, and the test skips.
   void expect_in_one_attempt(const std::string& what,
                              const std::function<std::string(int attempt)>& experiment) {
     std::string seen;
+    int time_shared = 0;
     for (int attempt = 0; attempt < kTimingAttempts; ++attempt) {
       const std::string failure = experiment(attempt);
       if (HasFatalFailure()) return;
       if (failure.empty()) return;
+      if (failure.rfind(kTimeShared, 0) == 0) ++time_shared;
       seen += "attempt " + std::to_string(attempt + 1) + ": " + failure + "\n";
+    }
+    if (time_shared == kTimingAttempts) {
+      GTEST_SKIP() << what << ": every attempt's runs were time-shared (another process took a "
+                   << "CPU), so the timing condition cannot be judged:\n"
+                   << seen;
     }
     ADD_FAILURE() << what << " in none of " << kTimingAttempts << " attempts ("
                   << compiler_name(GetParam()) << "):\n"
@@ -233,8 +245,16 @@ TEST_P(PipelineTest, StaticMandelbrotImbalanceHintPredictsTheDynamicScheduleGain
         const Json* dynamic2 = point_at(*dynamic, 2);
         EXPECT_TRUE(static2 && dynamic1 && dynamic2) << region.dump();
         if (!(static2 && dynamic1 && dynamic2)) return "missing points";
-        EXPECT_EQ((*static2)["repetitions"], 3);
-        EXPECT_EQ((*dynamic2)["repetitions"], 3);
+        if ((*static2)["time_shared"] == true || (*dynamic2)["time_shared"] == true) {
+          return std::string(kTimeShared) +
+                 ": every run at 2 threads of a schedule had fewer CPUs "
+                 "than threads";
+        }
+        // 3 repetitions, fewer when time-shared ones were left out beside ones that ran alone.
+        for (const Json* point : {static2, dynamic2}) {
+          EXPECT_GE((*point)["repetitions"].get<int>(), 1);
+          EXPECT_LE((*point)["repetitions"].get<int>(), 3);
+        }
 
         // The static schedule's first hint: balance the loop with a dynamic or guided schedule.
         EXPECT_FALSE((*statics)["hints"].empty()) << statics->dump();
@@ -489,8 +509,8 @@ TEST_P(PipelineTest, TaskRegionExecutesTheTasksItCreates) {
 TEST_P(PipelineTest, TasksRunAtABarrierAreTaskWorkNotWalkthrough) {
   expect_in_one_attempt(
       "task time at the barrier kept out of the walkthrough", [&](int attempt) -> std::string {
-        const Json report = scan("task_sort" + std::to_string(attempt), {"--reps", "1"},
-                                 {"task_sort", "1000000"});
+        const Json report =
+            scan("task_sort" + std::to_string(attempt), {"--reps", "1"}, {"task_sort", "1000000"});
         if (report.is_null()) return "no report";
         const std::vector<const Json*> regions = parallel_regions(report, "task_sort.cc");
         EXPECT_EQ(regions.size(), 1u);
@@ -514,8 +534,8 @@ TEST_P(PipelineTest, TasksRunAtABarrierAreTaskWorkNotWalkthrough) {
         const double time = (*two)["time_s"];
         const double walkthrough = (*two)["cost"]["walkthrough_s"];
         std::ostringstream seen;
-        seen << "at 2 threads: time " << time << " s, cost " << (*two)["cost"].dump()
-             << ", hints " << (*series)["hints"].dump();
+        seen << "at 2 threads: time " << time << " s, cost " << (*two)["cost"].dump() << ", hints "
+             << (*series)["hints"].dump();
         if (!(walkthrough < 0.1 * time)) return seen.str();
         if (!(*series)["hints"].empty() && (*series)["hints"][0]["kind"] == "walkthrough") {
           return seen.str();
@@ -598,8 +618,8 @@ TEST_P(PipelineTest, SampledRegionTotalsMatchTheProcessAndTheLoopsOwnTime) {
           EXPECT_NEAR(total, process, 0.02 * process) << threads << " threads";
           const double loop = logged_seconds(runs_dir(tag) / file["log"].get<std::string>());
           EXPECT_GT(loop, 0) << threads;
-          seen << threads << " threads: region " << (*p)["time_s"] << " s + gaps "
-               << (*g)["time_s"] << " s, process " << process << " s, loop " << loop << " s; ";
+          seen << threads << " threads: region " << (*p)["time_s"] << " s + gaps " << (*g)["time_s"]
+               << " s, process " << process << " s, loop " << loop << " s; ";
           if (std::fabs(total - loop) > 0.3 * loop) return seen.str();
         }
         // The whole-run POP efficiencies stay within [0, 1].
@@ -678,18 +698,23 @@ TEST_P(PipelineTest, ReportNamesTheRuntimeAndComparesAGccBuildWithItsOwn) {
 // OMPT: their implicit barriers are rows of their own at the loops' lines.
 TEST_P(PipelineTest, ASingleRegionWithSeveralLoopsHasARowPerConstruct) {
   const bool gnu = GetParam() == Compiler::gnu;
-  expect_in_one_attempt(
-      "the imbalanced loop's row showing the imbalance", [&](int attempt) -> std::string {
-        const Json report = scan("loops" + std::to_string(attempt), {"--reps", "1"},
-                                 {"several_loops", "40000", "10"});
-        if (report.is_null()) return "no report";
-        const std::vector<const Json*> regions = parallel_regions(report, "several_loops.cc");
-        EXPECT_EQ(regions.size(), 1u);
-        if (regions.size() != 1) return "no region";
-        const Json& series = *series_at(*regions[0]);
-        std::vector<std::string> labels;
-        for (const Json& c : series["constructs"]) labels.push_back(c["label"]);
-        const std::vector<std::string> expected =
+  expect_in_one_attempt("the imbalanced loop's row showing the imbalance",
+                        [&](int attempt) -> std::
+                                             string {
+                                               const Json report =
+                                                   scan("loops" + std::to_string(attempt),
+                                                        {"--reps", "1"},
+                                                        {"several_loops", "40000", "10"});
+                                               if (report.is_null()) return "no report";
+                                               const std::vector<const Json*> regions =
+                                                   parallel_regions(report, "several_loops.cc");
+                                               EXPECT_EQ(regions.size(), 1u);
+                                               if (regions.size() != 1) return "no region";
+                                               const Json& series = *series_at(*regions[0]);
+                                               std::vector<std::string> labels;
+                                               for (const Json& c : series["constructs"])
+                                                 labels.push_back(c["label"]);
+                                               const std::vector<std::string> expected =
             gnu ? std::vector<std::string>{"barrier at several_loops.cc:31",
                                            "barrier at several_loops.cc:33",
                                            "single at several_loops.cc:34",
@@ -698,41 +723,56 @@ TEST_P(PipelineTest, ASingleRegionWithSeveralLoopsHasARowPerConstruct) {
                                            "loop at several_loops.cc:32",
                                            "single at several_loops.cc:34",
                                            "loop at several_loops.cc:38", "end of the region"};
-        EXPECT_EQ(labels, expected);
-        if (labels != expected) return "other constructs";
-        const Json* region2 = point_at(series, 2);
-        double constructs = 0;
-        const Json* static_balanced = nullptr;
-        const Json* static_imbalanced = nullptr;
-        for (const Json& c : series["constructs"]) {
-          const Json* p = point_at(c, 2);
-          EXPECT_NE(p, nullptr) << c;
-          if (p == nullptr) return "a construct without a point at 2 threads";
-          EXPECT_EQ((*p)["executions"], c["kind"] == "end" ? 1 : 10) << c;
-          for (const char* k :
-               {"time_s", "imbalance_s", "walkthrough_s", "startup_s", "task_wait_s"}) {
-            constructs += (*p)[k].get<double>();
-          }
-          if (c["label"].get<std::string>().ends_with(gnu ? ":31" : ":30")) static_balanced = p;
-          if (c["label"].get<std::string>().ends_with(gnu ? ":33" : ":32")) {
-            static_imbalanced = p;
-            if (!gnu) {
-              EXPECT_EQ(c["schedule"], "static");
-            }
-          }
-          if (c["label"] == "loop at several_loops.cc:38") {
-            EXPECT_EQ(c["schedule"], gnu ? "dynamic" : "dynamic,64");
-          }
-        }
-        // The rows are parts of the region: per thread, no more than its time.
-        EXPECT_LE(constructs, (*region2)["time_s"].get<double>() * 1.01);
-        if (!((*static_imbalanced)["imbalance_s"].get<double>() >
-              (*static_balanced)["imbalance_s"].get<double>())) {
-          return "imbalance of the loop at line 32 " + (*static_imbalanced).dump() +
-                 " not above that at line 30 " + (*static_balanced).dump();
-        }
-        return "";
-      });
+                                               EXPECT_EQ(labels, expected);
+                                               if (labels != expected) return "other constructs";
+                                               const Json* region2 = point_at(series, 2);
+                                               double constructs = 0;
+                                               const Json* static_balanced = nullptr;
+                                               const Json* static_imbalanced = nullptr;
+                                               for (const Json& c : series["constructs"]) {
+                                                 const Json* p = point_at(c, 2);
+                                                 EXPECT_NE(p, nullptr) << c;
+                                                 if (p == nullptr)
+                                                   return "a construct without a point at 2 "
+                                                          "threads";
+                                                 EXPECT_EQ((*p)["executions"],
+                                                           c["kind"] == "end" ? 1 : 10)
+                                                     << c;
+                                                 for (const char* k :
+                                                      {"time_s", "imbalance_s", "walkthrough_s",
+                                                       "startup_s", "task_wait_s"}) {
+                                                   constructs += (*p)[k].get<double>();
+                                                 }
+                                                 if (c["label"].get<std::string>().ends_with(
+                                                         gnu ? ":31" : ":30"))
+                                                   static_balanced = p;
+                                                 if (c["label"].get<std::string>().ends_with(
+                                                         gnu ? ":33" : ":32")) {
+                                                   static_imbalanced = p;
+                                                   if (!gnu) {
+                                                     EXPECT_EQ(c["schedule"], "static");
+                                                   }
+                                                 }
+                                                 if (c["label"] == "loop at several_loops.cc:38") {
+                                                   EXPECT_EQ(c["schedule"],
+                                                             gnu ? "dynamic" : "dynamic,64");
+                                                 }
+                                               }
+                                               // The rows are parts of the region: per thread, no
+                                               // more than its time.
+                                               EXPECT_LE(constructs,
+                                                         (*region2)["time_s"].get<double>() * 1.01);
+                                               if (!((*static_imbalanced)["imbalance_s"]
+                                                         .get<double>() >
+                                                     (*static_balanced)["imbalance_s"]
+                                                         .get<double>())) {
+                                                 return "imbalance of the loop at line 32 " +
+                                                        (*static_imbalanced).dump() +
+                                                        " not above that at line 30 " +
+                                                        (*static_balanced).dump();
+                                               }
+                                               return "";
+                                             });
 }
 
 // Issue 12, defect 5: an application that sets its own thread count (tests/apps/sets_threads.cc:
@@ -812,8 +852,8 @@ TEST_P(PipelineTest, AWrapperScriptsApplicationIsMeasured) {
 // thread count. Before, the report advised schedules and wait policies for time sharing.
 TEST_P(PipelineTest, ATimeSharedRunIsMarkedAndItsWaitingMakesNoHint) {
   const test_support::Outcome ran = test_support::run_program(
-      {"/usr/bin/taskset", "-c", "0", OMPSCALE_OMPSCAN_BIN, "run", "--threads", "1,2",
-       "--progress", "never", "--no-native-runs", "--tool", OMPSCALE_OMPSCAN_TOOL, "-o",
+      {"/usr/bin/taskset", "-c", "0", OMPSCALE_OMPSCAN_BIN, "run", "--threads", "1,2", "--progress",
+       "never", "--no-native-runs", "--tool", OMPSCALE_OMPSCAN_TOOL, "-o",
        runs_dir("shared").string(), "--", app("mandelbrot"), "300", "static"},
       scratch_);
   ASSERT_EQ(ran.status, 0) << ran.err;
@@ -838,7 +878,8 @@ TEST_P(PipelineTest, ATimeSharedRunIsMarkedAndItsWaitingMakesNoHint) {
   }
   // The static schedule's imbalance is there, but not advised on.
   bool withheld = false;
-  for (const Json& hint : series["withheld_hints"]) withheld = withheld || hint["kind"] == "imbalance";
+  for (const Json& hint : series["withheld_hints"])
+    withheld = withheld || hint["kind"] == "imbalance";
   EXPECT_TRUE(withheld) << series["withheld_hints"];
 }
 
@@ -862,10 +903,11 @@ TEST_P(PipelineTest, AggregatedFullBuffersAreNotReportedAsDropped) {
   }
 }
 
-// Issue 12, defect 6: a dynamic loop with chunks too large to balance (tests/apps/dynamic_chunks.cc:
-// two chunks, one with three times the other's work). clang's loop is a dispatched one, which
-// libomp 14 reports without its kind: the tool reads the schedule and chunk from the call, and
-// the advice is smaller chunks, not schedule(dynamic). Before, it said "schedule(dynamic)".
+// Issue 12, defect 6: a dynamic loop with chunks too large to balance
+// (tests/apps/dynamic_chunks.cc: two chunks, one with three times the other's work). clang's loop
+// is a dispatched one, which libomp 14 reports without its kind: the tool reads the schedule and
+// chunk from the call, and the advice is smaller chunks, not schedule(dynamic). Before, it said
+// "schedule(dynamic)".
 TEST_P(PipelineTest, ADynamicChunkLoopIsToldSmallerChunks) {
   const Json report = scan("chunks", {"--reps", "1", "--no-native-runs"}, {"dynamic_chunks"});
   ASSERT_FALSE(report.is_null());
@@ -898,8 +940,9 @@ TEST_P(PipelineTest, InlinedRegionsHaveShortNamesWithTheirCallSites) {
   }
   ASSERT_EQ(labels.size(), 2u);
   std::sort(labels.begin(), labels.end());
-  const std::string name = "inlined_region.cc:19 (solver::detail::accumulate_hashed<double>, "
-                           "inlined at inlined_region.cc:";
+  const std::string name =
+      "inlined_region.cc:19 (solver::detail::accumulate_hashed<double>, "
+      "inlined at inlined_region.cc:";
   if (GetParam() == Compiler::llvm) {
     EXPECT_EQ(labels, (std::vector<std::string>{name + "34)", name + "35)"}));
   } else {
@@ -912,8 +955,8 @@ TEST_P(PipelineTest, InlinedRegionsHaveShortNamesWithTheirCallSites) {
   }
   // Code inside GCC's outlined region bodies: a function name, not "sum_critical(long) [clone
   // ._omp_fn.0]".
-  const Json critical = scan("named", {"--reps", "1", "--no-native-runs"},
-                             {"critical_reduction", "1000"});
+  const Json critical =
+      scan("named", {"--reps", "1", "--no-native-runs"}, {"critical_reduction", "1000"});
   ASSERT_FALSE(critical.is_null());
   for (const Json* r : parallel_regions(critical, "critical_reduction.cc")) {
     for (const Json& site : (*r)["locks"]) {
