@@ -9,7 +9,7 @@
 #            (openmp-threading)
 #
 #   bench/real_apps.sh [build|check|overhead|all] [--mirrors DIR] [--lulesh PATH] [--xsbench PATH]
-#                      [--rsbench PATH] [--out DIR] [--ompscan BIN] [--rounds N]
+#                      [--rsbench PATH] [--out DIR] [--ompscan BIN] [--rounds N] [--reps N]
 #
 # Sources: PATH is a checkout or a git directory (a bare mirror); --mirrors DIR looks for each as
 # DIR/<owner>+<name>/repo, DIR/<name>.git or DIR/<name>. The pinned commit is exported with git
@@ -20,8 +20,9 @@
 # OMPSCAN_SAMPLING=all measuring every execution), `ompscan report --format json`, and the issue 12
 # "Done means" checks on each report: POP efficiencies within [0, 1]; no hint predicting more than
 # its region's time; the runtime named (GCC builds: libomp through its GOMP ABI, compared with their
-# own libgomp); each region's time with default sampling against every execution measured (two
-# runs: on a busy machine their difference is mostly the runs' own spread, printed with it).
+# own libgomp); each region's time with default sampling against every execution measured (medians
+# of --reps repetitions, 3 by default), over the points sampled by default, with the points that
+# both measured in full beside them: their difference is the runs' own spread.
 #
 # overhead: LULESH and XSBench, both builds, 2 threads: rounds of a run without the tool and one
 # with it as `ompscan run` loads it, order alternating; prints each round's ratio and the median
@@ -44,6 +45,7 @@ declare -A source=([lulesh]="" [xsbench]="" [rsbench]="")
 out="$root/build/real-apps"
 ompscan="$root/build/regions/ompscan"
 rounds=7
+reps=3
 
 die() {
   echo "real_apps.sh: $*" >&2
@@ -58,12 +60,14 @@ while [ $# -gt 0 ]; do
     --out) out=${2:?--out needs a directory}; shift ;;
     --ompscan) ompscan=${2:?--ompscan needs a binary}; shift ;;
     --rounds) rounds=${2:?--rounds needs a count}; shift ;;
+    --reps) reps=${2:?--reps needs a count}; shift ;;
     -h | --help) sed -n '2,/^$/p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
   shift
 done
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "--rounds $rounds: expected a positive count"
+[[ "$reps" =~ ^[1-9][0-9]*$ ]] || die "--reps $reps: expected a positive count"
 command -v jq > /dev/null || die "needs jq (scripts/install-deps.sh installs it)"
 
 # app -> "owner name commit"
@@ -127,11 +131,11 @@ report_of() {  # binary mode -> report JSON path
   read -r expect args <<< "$(arguments "${bin%-*}")"
   rm -rf "$dir"
   if [ "$mode" = all ]; then
-    OMPSCAN_SAMPLING=all "$ompscan" run --threads 1,2 --progress never --no-native-runs \
-      --expect-exit "$expect" -o "$dir" -- "$out/bin/$bin" $args > /dev/null 2>&1
+    OMPSCAN_SAMPLING=all "$ompscan" run --threads 1,2 --reps "$reps" --progress never \
+      --no-native-runs --expect-exit "$expect" -o "$dir" -- "$out/bin/$bin" $args > /dev/null 2>&1
   else
-    "$ompscan" run --threads 1,2 --progress never --expect-exit "$expect" -o "$dir" -- \
-      "$out/bin/$bin" $args > /dev/null 2>&1
+    "$ompscan" run --threads 1,2 --reps "$reps" --progress never --expect-exit "$expect" \
+      -o "$dir" -- "$out/bin/$bin" $args > /dev/null 2>&1
   fi
   "$ompscan" report "$dir" --format json -o "$dir/report.json" > /dev/null
   echo "$dir/report.json"
@@ -163,19 +167,24 @@ check() {
       if [ "$compiler" = gcc ] && { [ "$gomp" != true ] || [ "$native" = 0 ]; }; then
         failures=$((failures + 1))
       fi
-      # Each region's time sampled against measured in full, at 1 and 2 threads.
-      local n sampled_points median max
-      read -r n sampled_points median max <<< "$(jq -r --slurpfile all "$all" '
+      # Each region's time (median of the repetitions) by default against every execution
+      # measured, at 1 and 2 threads: the points sampled by default are the ones the target is
+      # about; the points measured in full in both are the runs' own spread, printed beside them.
+      local stats
+      stats=$(jq -r --slurpfile all "$all" '
         def times(r): [r.regions[] | select(.kind == "parallel") | .key as $k
                        | .series[0].points[] | {key: ($k + "@" + (.threads | tostring)),
                          time: .time_s, ratio: .sampling_ratio}];
+        def median: sort | if length == 0 then null else .[length / 2 | floor] end;
+        def pct: if . == null then "-" else (. * 1000 | round / 10 | tostring) + "%" end;
         (times($all[0]) | map({(.key): .time}) | add) as $full
-        | [times(.)[] | select($full[.key] != null)
+        | [times(.)[] | select($full[.key] != null and $full[.key] > 0)
            | {sampled: (.ratio < 1), d: ((.time - $full[.key]) / $full[.key] | fabs)}]
-        | [length, (map(select(.sampled)) | length), (map(.d) | sort | .[length / 2 | floor]),
-           (map(.d) | max)] | @tsv' "$sampled")"
-      printf '   %s regions x threads, %s of them sampled; |default - every execution| / every: median %.1f%%, max %.1f%% (two runs)\n' \
-        "$n" "$sampled_points" "$(echo "$median * 100" | bc -l)" "$(echo "$max * 100" | bc -l)"
+        | (map(select(.sampled)) | map(.d)) as $s | (map(select(.sampled | not)) | map(.d)) as $u
+        | "\($s | length) sampled points: median \($s | median | pct), max \($s | max | pct);"
+          + " \($u | length) measured in full in both: median \($u | median | pct),"
+          + " max \($u | max | pct)"' "$sampled")
+      echo "   |default - every execution| / every execution, medians of $reps repetitions: $stats"
       # Within one run: the sampled estimates of the outermost regions and serial gaps, before
       # the report calibrates them, against the process time they tile.
       local coverage=""
