@@ -22,7 +22,8 @@
 # its region's time; the runtime named (GCC builds: libomp through its GOMP ABI, compared with their
 # own libgomp); each region's time with default sampling against every execution measured (medians
 # of --reps repetitions, 3 by default), over the points sampled by default, with the points that
-# both measured in full beside them: their difference is the runs' own spread.
+# both measured in full beside them: their difference is the runs' own spread. Points whose every
+# repetition was time-shared (fewer CPUs free than threads) in either report are left out.
 #
 # overhead: LULESH and XSBench, both builds, 2 threads: rounds of a run without the tool and one
 # with it as `ompscan run` loads it, order alternating; prints each round's ratio and the median
@@ -174,16 +175,18 @@ check() {
       stats=$(jq -r --slurpfile all "$all" '
         def times(r): [r.regions[] | select(.kind == "parallel") | .key as $k
                        | .series[0].points[] | {key: ($k + "@" + (.threads | tostring)),
-                         time: .time_s, ratio: .sampling_ratio}];
+                         time: .time_s, ratio: .sampling_ratio, shared: .time_shared}];
         def median: sort | if length == 0 then null else .[length / 2 | floor] end;
         def pct: if . == null then "-" else (. * 1000 | round / 10 | tostring) + "%" end;
-        (times($all[0]) | map({(.key): .time}) | add) as $full
-        | [times(.)[] | select($full[.key] != null and $full[.key] > 0)
-           | {sampled: (.ratio < 1), d: ((.time - $full[.key]) / $full[.key] | fabs)}]
+        (times($all[0]) | map({(.key): .}) | add) as $full
+        | [times(.)[] | select($full[.key] != null and $full[.key].time > 0)
+           | {sampled: (.ratio < 1), shared: (.shared or $full[.key].shared),
+              d: ((.time - $full[.key].time) / $full[.key].time | fabs)}]
+        | (map(select(.shared)) | length) as $left_out | map(select(.shared | not))
         | (map(select(.sampled)) | map(.d)) as $s | (map(select(.sampled | not)) | map(.d)) as $u
         | "\($s | length) sampled points: median \($s | median | pct), max \($s | max | pct);"
           + " \($u | length) measured in full in both: median \($u | median | pct),"
-          + " max \($u | max | pct)"' "$sampled")
+          + " max \($u | max | pct); \($left_out) left out (every repetition time-shared)"' "$sampled")
       echo "   |default - every execution| / every execution, medians of $reps repetitions: $stats"
       # Within one run: the sampled estimates of the outermost regions and serial gaps, before
       # the report calibrates them, against the process time they tile.
