@@ -54,6 +54,12 @@ class JsonStream {
   void value(const char* text) { value(std::string_view(text)); }
   void value(const std::string& text) { value(std::string_view(text)); }
   void null();
+  /// One member of the current object: key(name) then value(v).
+  template <typename Value>
+  void member(std::string_view name, const Value& v) {
+    key(name);
+    value(v);
+  }
   /// A value another JsonStream formatted at the depth of this one's next value.
   void raw_value(std::string_view formatted);
 

@@ -46,14 +46,10 @@ void write_terms(JsonStream& json, const std::vector<Term>& terms) {
   json.begin_array();
   for (const Term& term : terms) {
     json.begin_object();
-    json.key("coefficient");
-    json.value(term.coefficient);
-    json.key("exponent");
-    json.value(format_exponent(term.shape.exponent));
-    json.key("exponent_value");
-    json.value(term.shape.exponent);
-    json.key("log_exponent");
-    json.value(term.shape.log_exponent);
+    json.member("coefficient", term.coefficient);
+    json.member("exponent", format_exponent(term.shape.exponent));
+    json.member("exponent_value", term.shape.exponent);
+    json.member("log_exponent", term.shape.log_exponent);
     json.end_object();
   }
   json.end_array();
@@ -82,18 +78,12 @@ void write_points(JsonStream& json, const std::vector<PointSummary>& points) {
   json.begin_array();
   for (const PointSummary& p : points) {
     json.begin_object();
-    json.key("param");
-    json.value(p.param);
-    json.key("value");
-    json.value(p.value);
-    json.key("min");
-    json.value(p.min);
-    json.key("max");
-    json.value(p.max);
-    json.key("cv");
-    json.value(p.cv);
-    json.key("repetitions");
-    json.value(static_cast<std::uint64_t>(p.repetitions));
+    json.member("param", p.param);
+    json.member("value", p.value);
+    json.member("min", p.min);
+    json.member("max", p.max);
+    json.member("cv", p.cv);
+    json.member("repetitions", static_cast<std::uint64_t>(p.repetitions));
     json.end_object();
   }
   json.end_array();
@@ -101,18 +91,12 @@ void write_points(JsonStream& json, const std::vector<PointSummary>& points) {
 
 void write_statistics(JsonStream& json, const FitStatistics& s) {
   json.begin_object();
-  json.key("points");
-  json.value(static_cast<std::uint64_t>(s.points));
-  json.key("rss");
-  json.value(s.rss);
-  json.key("tss");
-  json.value(s.tss);
-  json.key("adjusted_r2");
-  json.value(s.adjusted_r2);
-  json.key("smape");
-  json.value(s.smape);
-  json.key("cv_error");
-  json.value(s.cv_error);
+  json.member("points", static_cast<std::uint64_t>(s.points));
+  json.member("rss", s.rss);
+  json.member("tss", s.tss);
+  json.member("adjusted_r2", s.adjusted_r2);
+  json.member("smape", s.smape);
+  json.member("cv_error", s.cv_error);
   json.end_object();
 }
 
@@ -120,10 +104,8 @@ void write_intervals(JsonStream& json, const std::vector<Interval>& intervals) {
   json.begin_array();
   for (const Interval& i : intervals) {
     json.begin_object();
-    json.key("low");
-    json.value(i.low);
-    json.key("high");
-    json.value(i.high);
+    json.member("low", i.low);
+    json.member("high", i.high);
     json.end_object();
   }
   json.end_array();
@@ -133,16 +115,11 @@ void write_predictions(JsonStream& json, const std::vector<Prediction>& predicti
   json.begin_array();
   for (const Prediction& p : predictions) {
     json.begin_object();
-    json.key("param");
-    json.value(p.param);
-    json.key("value");
-    json.value(p.value);
-    json.key("low");
-    json.value(p.interval.low);
-    json.key("high");
-    json.value(p.interval.high);
-    json.key("level");
-    json.value(p.level);
+    json.member("param", p.param);
+    json.member("value", p.value);
+    json.member("low", p.interval.low);
+    json.member("high", p.interval.high);
+    json.member("level", p.level);
     json.end_object();
   }
   json.end_array();
@@ -151,15 +128,12 @@ void write_predictions(JsonStream& json, const std::vector<Prediction>& predicti
 void write_budget(JsonStream& json, const std::optional<BudgetCrossing>& budget) {
   if (!budget) return json.null();
   json.begin_object();
-  json.key("budget");
-  json.value(budget->budget);
+  json.member("budget", budget->budget);
   json.key("base");
   if (budget->base) {
     json.begin_object();
-    json.key("param");
-    json.value(budget->base->param);
-    json.key("value");
-    json.value(budget->base->value);
+    json.member("param", budget->base->param);
+    json.member("value", budget->base->value);
     json.end_object();
   } else {
     json.null();
@@ -170,33 +144,25 @@ void write_budget(JsonStream& json, const std::optional<BudgetCrossing>& budget)
   write_optional(json, budget->threads_early);
   json.key("threads_late");
   write_optional(json, budget->threads_late);
-  json.key("search_limit");
-  json.value(budget->search_limit);
+  json.member("search_limit", budget->search_limit);
   json.end_object();
 }
 
 void write_component(JsonStream& json, const PredictiveComponent& c) {
   json.begin_object();
-  json.key("weight");
-  json.value(c.weight);
-  json.key("constant");
-  json.value(c.model.constant);
+  json.member("weight", c.weight);
+  json.member("constant", c.model.constant);
   json.key("terms");
   write_terms(json, c.model.terms);
   json.key("covariance");
   write_covariance(json, c.covariance);
-  json.key("dof");
-  json.value(c.dof);
-  json.key("noise_sd_absolute");
-  json.value(c.noise_sd_absolute);
-  json.key("noise_sd_relative");
-  json.value(c.noise_sd_relative);
-  json.key("drift_sd_relative");
-  json.value(c.drift_sd_relative);
+  json.member("dof", c.dof);
+  json.member("noise_sd_absolute", c.noise_sd_absolute);
+  json.member("noise_sd_relative", c.noise_sd_relative);
+  json.member("drift_sd_relative", c.drift_sd_relative);
   json.key("range");
   write_numbers(json, std::array{c.range_low, c.range_high});
-  json.key("positive");
-  json.value(c.positive);
+  json.member("positive", c.positive);
   json.end_object();
 }
 
@@ -208,32 +174,25 @@ void write_strings(JsonStream& json, const std::vector<std::string>& strings) {
 
 void write_class_model(JsonStream& json, const ClassModel& m, const std::string& parameter) {
   json.begin_object();
-  json.key("class");
-  json.value(m.thread_class);
+  json.member("class", m.thread_class);
   json.key("model");
   m.has_model() ? json.value(m.model.to_string(parameter)) : json.null();
   json.key("no_model");
   m.has_model() ? json.null() : json.value(m.no_model);
-  json.key("resolution");
-  json.value(m.resolution);
+  json.member("resolution", m.resolution);
   json.key("terms");
   write_terms(json, m.model.terms);
-  json.key("constant");
-  json.value(m.model.constant);
+  json.member("constant", m.model.constant);
   json.key("points");
   write_points(json, m.points);
   json.key("statistics");
   write_statistics(json, m.stats);
   json.key("coefficient_intervals");
   write_intervals(json, m.coefficient_intervals);
-  json.key("growth");
-  json.value(to_string(m.growth));
-  json.key("valid");
-  json.value(m.valid);
-  json.key("worse_than_log");
-  json.value(m.worse_than_log);
-  json.key("noise_dominates");
-  json.value(m.noise_dominates);
+  json.member("growth", to_string(m.growth));
+  json.member("valid", m.valid);
+  json.member("worse_than_log", m.worse_than_log);
+  json.member("noise_dominates", m.noise_dominates);
   json.key("warnings");
   write_strings(json, m.warnings);
   json.key("predictions");
@@ -529,8 +488,7 @@ void write_kernel(JsonStream& json, const Dataset& dataset, const KernelResult& 
     json.value(kernel.key_value(c));
   }
   json.end_object();
-  json.key("class_decision");
-  json.value(result.class_decision);
+  json.member("class_decision", result.class_decision);
   json.key("models");
   json.begin_array();
   for (const ClassModel& m : result.models) write_class_model(json, m, dataset.parameter);
