@@ -225,6 +225,9 @@ int run_cli(int argc, char** argv) {
   summary->add_flag("--include-invalid", summary_options.include_invalid,
                     "Also use valid=0 values");
   summary->add_option("-o,--output", summary_output, "Output file (default: stdout)");
+  bool summary_wide = false;
+  summary->add_flag("--wide", summary_wide,
+                    "One line per configuration, however wide (default on a terminal: fit it)");
 
   if (const auto unknown = unknown_subcommand(app, argc, argv)) {
     std::fprintf(stderr, "ompbench: %s (see ompbench --help)\n", unknown->c_str());
@@ -242,6 +245,8 @@ int run_cli(int argc, char** argv) {
     if (list->parsed()) return list_constructs();
     if (platform->parsed()) return print_platform(platform_name, platform_max);
     if (summary->parsed()) {
+      const bool to_terminal = summary_output.empty() || summary_output == "-";
+      summary_options.width = summary_wide || !to_terminal ? 0 : output_width(STDOUT_FILENO);
       write_output(summary_output,
                    summarize_results(read_input(summary_file), summary_file, summary_options));
       return 0;

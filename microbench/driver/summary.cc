@@ -11,6 +11,7 @@
 #include "common/csv.h"
 #include "common/error.h"
 #include "common/statistics.h"
+#include "common/text.h"
 
 namespace ompscale::microbench {
 
@@ -21,6 +22,37 @@ struct Series {
   int invalid = 0;
   std::string unit;
 };
+
+// One configuration's statistics, as the text table prints them.
+struct TextRow {
+  std::string label;  // the configuration without its thread count
+  std::string threads;
+  std::string numbers;  // n through inv
+};
+
+// The text table: one line per configuration, or, when that is wider than `width` (a terminal),
+// each configuration's name on a line of its own above its thread counts' rows.
+std::string render_text(const std::vector<TextRow>& rows, std::size_t width) {
+  const std::string kNumbersHeader =
+      fmt::format("{:>5} {:>10} {:>10} {:>10} {:>10} {:>9} {:>21} {:>4} {:>4}", "n", "mean",
+                  "median", "min", "max", "sd", "95% CI of the mean", "out", "inv");
+  std::size_t label_width = 44;
+  for (const TextRow& r : rows) label_width = std::max(label_width, r.label.size());
+  const std::size_t line_width = label_width + 5 + kNumbersHeader.size();
+  std::string out;
+  if (width == 0 || line_width <= width) {
+    out += fmt::format("{:<{}} {:>3} {}\n", "configuration", label_width, "t", kNumbersHeader);
+    for (const TextRow& r : rows)
+      out += fmt::format("{:<{}} {:>3} {}\n", r.label, label_width, r.threads, r.numbers);
+    return out;
+  }
+  out += fmt::format("configuration\n  {:>3} {}\n", "t", kNumbersHeader);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (i == 0 || rows[i].label != rows[i - 1].label) out += rows[i].label + "\n";
+    out += fmt::format("  {:>3} {}\n", rows[i].threads, rows[i].numbers);
+  }
+  return out;
+}
 
 // The configuration columns, in the order the summary prints them.
 constexpr const char* kKeyColumns[] = {"construct", "method", "metric",      "runtime", "bind",
@@ -72,11 +104,8 @@ std::string summarize_results(const std::string& text, const std::string& file,
   if (options.format == "csv") {
     for (const char* name : kKeyColumns) out += fmt::format("{},", name);
     out += "n,mean,median,min,max,sd,ci95_low,ci95_high,outliers,invalid,unit\n";
-  } else {
-    out += fmt::format("{:<44} {:>3} {:>5} {:>10} {:>10} {:>10} {:>10} {:>9} {:>21} {:>4} {:>4}\n",
-                       "configuration", "t", "n", "mean", "median", "min", "max", "sd",
-                       "95% CI of the mean", "out", "inv");
   }
+  std::vector<TextRow> rows;
   for (const auto& [key, s] : series) {
     const std::size_t n = s.values.size();
     double mean = 0, median = 0, low = 0, high = 0, sd = 0, lo_ci = 0, hi_ci = 0;
@@ -106,16 +135,18 @@ std::string summarize_results(const std::string& text, const std::string& file,
     }
     std::string label = fmt::format("{} {} {} {} {}", key[0], key[1], key[2], key[3], key[4]);
     if (!key[7].empty()) label += fmt::format(" {}={}", key[6], key[7]);
-    out += fmt::format(
-        "{:<44} {:>3} {:>5} {:>10.4f} {:>10.4f} {:>10.4f} {:>10.4f} {:>9.4f} "
-        "[{:>9.4f},{:>9.4f}] {:>4} {:>4}\n",
-        label, key[8], n, mean, median, low, high, sd, lo_ci, hi_ci, outliers, s.invalid);
+    rows.push_back(
+        {std::move(label), key[8],
+         fmt::format("{:>5} {:>10.4f} {:>10.4f} {:>10.4f} {:>10.4f} {:>9.4f} "
+                     "[{:>9.4f},{:>9.4f}] {:>4} {:>4}",
+                     n, mean, median, low, high, sd, lo_ci, hi_ci, outliers, s.invalid)});
   }
   if (options.format != "csv")
-    out +=
-        "times in the file's unit (us); out: values more than 3 sd from the mean (EPCC's "
-        "rule); inv: valid=0 values" +
-        std::string(options.include_invalid ? " (included)" : " (excluded)") + "\n";
+    out += render_text(rows, options.width) +
+           wrap(std::string("times in the file's unit (us); out: values more than 3 sd from the "
+                            "mean (EPCC's rule); inv: valid=0 values") +
+                    (options.include_invalid ? " (included)" : " (excluded)"),
+                options.width);
   return out;
 }
 

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "common/error.h"
 #include "microbench/result_row.h"
 
@@ -55,6 +57,20 @@ TEST(Summary, ConfidenceIntervalIsStudentT) {
       results({{1, true}, {2, true}, {3, true}, {4, true}, {5, true}}), "r.csv", {"csv", false});
   EXPECT_THAT(out, HasSubstr(",3.000000,3.000000,1.000000,5.000000,1.581139,1.036"));
   EXPECT_THAT(out, HasSubstr(",4.963"));
+}
+
+TEST(Summary, TextFitsATerminalWithTheConfigurationOnItsOwnLine) {
+  const std::string text = results({{1, true}, {2, true}, {3, true}});
+  SummaryOptions wide;  // width 0: a file or --wide, one line per configuration
+  const std::string whole = summarize_results(text, "r.csv", wide);
+  EXPECT_THAT(whole, HasSubstr("barrier epcc overhead libgomp spread"));
+  EXPECT_THAT(whole, ::testing::ContainsRegex("libgomp spread +2 +3 +2\\.0000"));
+  SummaryOptions narrow;
+  narrow.width = 100;
+  const std::string fitted = summarize_results(text, "r.csv", narrow);
+  std::istringstream lines(fitted);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 100u) << line;
+  EXPECT_THAT(fitted, HasSubstr("\nbarrier epcc overhead libgomp spread\n    2     3     2.0000"));
 }
 
 TEST(Summary, ForeignFileIsAnInputError) {
