@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "regions/tool/record.h"
 #include "regions/tool/code_location.h"
+#include "regions/tool/record.h"
 
 namespace ompscale::regions::tool {
 
@@ -32,7 +32,7 @@ struct ThreadStats {
   std::uint64_t tasks_created = 0;
   std::uint64_t tasks_completed = 0;
   std::uint64_t task_ticks = 0;
-  std::uint64_t end_task_ticks = 0;  // explicit tasks run inside the end barrier
+  std::uint64_t end_task_ticks = 0;      // explicit tasks run inside the end barrier
   std::uint64_t barrier_task_ticks = 0;  // explicit tasks run inside any barrier
   std::uint64_t task_wait_ticks = 0;     // barriers waiting for the team's last tasks to end
   std::uint64_t taskwait_ticks = 0;      // taskwaits and taskgroup ends not running a task
@@ -95,8 +95,8 @@ struct RegionStats {
   std::uint32_t team_max = 0;
   std::vector<ThreadStats> threads;  // by thread number
   std::vector<LockStats> locks;
-  std::vector<LoopStats> loops;  // every worksharing construct (the profile's loops[]: loops)
-  std::vector<SiteStats> sites;  // by site index (region_table.h)
+  std::vector<LoopStats> loops;       // every worksharing construct (the profile's loops[]: loops)
+  std::vector<SiteStats> sites;       // by site index (region_table.h)
   std::uint64_t serial_measured = 0;  // the serial gap before this region
   std::uint64_t serial_ticks = 0;
   double serial_variance = 0;

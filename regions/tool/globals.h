@@ -46,8 +46,8 @@ struct Globals {
   std::atomic<std::uint32_t> initial_encountered{0};
 
   // The initial thread's time outside parallel regions (written only by the initial thread).
-  std::uint64_t serial_start = 0;  // the last outermost parallel end, or tool start
-  bool serial_pending = false;     // serial_start is a measured stamp
+  std::uint64_t serial_start = 0;   // the last outermost parallel end, or tool start
+  bool serial_pending = false;      // serial_start is a measured stamp
   unsigned serial_log2_weight = 0;  // a gap is measured when the execution before it was
 
   SpinLock aggregation_lock;  // guards the aggregated statistics (aggregate.h)

@@ -55,23 +55,30 @@ void write_departed(ThreadState& ts, const Instance& instance, const ThreadSlot&
   const BarrierBoard& entry = instance.board[barrier % kBoardSize];
   const std::uint64_t first_departure = entry.first_departure.load(std::memory_order_acquire);
   const std::uint64_t tasks_done = entry.tasks_done.load(std::memory_order_acquire);
-  write_barrier(ts, instance.record_region, thread, false, slot.departed_site,
-                barrier_phases(slot.departed_arrival, slot.departed_departure,
-                               slot.departed_last_arrival, first_departure,
-                               slot.departed_task_ticks, tasks_done),
-                slot.departed_task_ticks);
+  write_barrier(
+      ts, instance.record_region, thread, false, slot.departed_site,
+      barrier_phases(slot.departed_arrival, slot.departed_departure, slot.departed_last_arrival,
+                     first_departure, slot.departed_task_ticks, tasks_done),
+      slot.departed_task_ticks);
 }
 
-// A measured execution of `region` took `wall` ticks with `team` threads: the moving average of
-// its executions and the sampling period it implies for the next ones.
+// A measured execution of `region` took `wall` ticks with `team` threads: the moving averages of
+// its executions' time and relative second moment, and the sampling period they imply for the
+// next ones. The second moment's average is slower: a pattern of a few long executions among
+// many short ones (work per call that cycles) must show in it.
 void update_sampling(std::uint32_t id, std::uint64_t wall, std::uint32_t team) {
   Region* region = region_by_id(id);
   if (region == nullptr) return;
   const std::uint64_t mean = region->mean_wall_ticks.load(std::memory_order_relaxed);
   const std::uint64_t updated = mean == 0 ? wall : mean - mean / 8 + wall / 8;
   region->mean_wall_ticks.store(updated, std::memory_order_relaxed);
+  const double ratio = updated > 0 ? static_cast<double>(wall) / static_cast<double>(updated) : 1.0;
+  const double m2 = region->relative_second_moment.load(std::memory_order_relaxed);
+  const double m2_updated = mean == 0 ? ratio * ratio : m2 + (ratio * ratio - m2) / 64;
+  region->relative_second_moment.store(m2_updated, std::memory_order_relaxed);
   const double mean_ns = sync::ticks_to_ns(static_cast<double>(updated));
-  region->log2_period.store(g.region_sampling.log2_period(mean_ns, team),
+  const std::uint64_t executions = region->executions.load(std::memory_order_relaxed);
+  region->log2_period.store(g.region_sampling.log2_period(mean_ns, team, executions, m2_updated),
                             std::memory_order_relaxed);
 }
 
@@ -191,8 +198,8 @@ void finish_instance(ThreadState& ts, Instance& instance, std::uint64_t end) {
       span_end = slot.arrival;
     }
     append(ts, RecordType::span, instance.record_region, thread, 0,
-           ticks_between(slot.begin, span_end),
-           ticks_between(instance.begin, slot.begin), in_end_barrier ? end_tasks : 0);
+           ticks_between(slot.begin, span_end), ticks_between(instance.begin, slot.begin),
+           in_end_barrier ? end_tasks : 0);
   }
   const std::uint64_t wall = ticks_between(instance.begin, end);
   append(ts, RecordType::instance, instance.record_region, 0, 0, wall, team);

@@ -50,10 +50,10 @@ struct alignas(64) BarrierBoard {
 /// Written by its thread during the instance, read by the master at parallel end (after the
 /// runtime's join, which orders them). Plain fields except where another thread may still write.
 struct alignas(64) ThreadSlot {
-  std::uint64_t begin = 0;     // implicit-task begin; 0 = this thread did not join
-  std::uint64_t task_end = 0;  // implicit-task end (the master's only, seen before the join)
-  std::uint32_t arrivals = 0;  // barriers arrived at
-  std::uint64_t arrival = 0;   // the latest arrival
+  std::uint64_t begin = 0;         // implicit-task begin; 0 = this thread did not join
+  std::uint64_t task_end = 0;      // implicit-task end (the master's only, seen before the join)
+  std::uint32_t arrivals = 0;      // barriers arrived at
+  std::uint64_t arrival = 0;       // the latest arrival
   std::uint8_t arrival_site = 0;   // its construct site (region_table.h)
   std::uint8_t departed_site = 0;  // that of the latest departed barrier
   // Explicit-task ticks since the latest arrival: at the end barrier, tasks may still finish

@@ -394,6 +394,7 @@ Json build(std::uint64_t end_ticks) {
         {"always_first", g.sample_all ? 0 : g.region_sampling.always_first},
         {"measure_cost_ns_per_thread", g.region_sampling.cost_ns_per_thread},
         {"budget", g.region_sampling.budget},
+        {"relative_error", g.region_sampling.relative_error},
         {"lock_always_first", g.sample_all ? 0 : g.lock_sampler.always_first},
         {"lock_per_doubling", g.sample_all ? 0 : g.lock_sampler.always_first / 2},
         {"lock_max_period", 1ull << g.lock_sampler.max_log2_period},

@@ -49,8 +49,10 @@ struct Region {
   std::atomic<std::uint64_t> serial_executions{0};  // initial-thread outermost begins (the gaps)
   std::atomic<std::uint64_t> ends{0};               // manual regions: ends matched to a begin
   // Parallel regions' sampling (sampling.h), kept by the masters of measured executions: the
-  // mean wall time of the measured executions (a moving average) and the period now in use.
+  // mean wall time of the measured executions and its second moment over the squared mean
+  // (moving averages) and the period now in use.
   std::atomic<std::uint64_t> mean_wall_ticks{0};
+  std::atomic<double> relative_second_moment{1.0};
   std::atomic<std::uint32_t> log2_period{0};
 
   alignas(64) std::uint32_t id = 0;

@@ -4,14 +4,20 @@
 // Parallel regions (RegionSampling): measured in full unless measuring costs more than a budget
 // of the region's own time. Each execution is measured with probability 2^-k, with k chosen from
 // what measuring costs (a fixed cost per thread of the team) against the region's mean
-// execution time so far: a region whose executions take a hundred times the cost or more (every
-// region of loop codes like LULESH) is measured in full; one of 2 us executions at a few
-// hundred ns of cost is measured about one time in 32. The decision for execution n uses only
-// past executions, and each measured execution carries its weight 2^k (record.h), so the
-// profile's sums are Horvitz-Thompson estimates of the totals over all executions: unbiased
-// whatever the executions' times do over the run (a warm-up, a slow phase). A count-based rule
-// (the first 64 measured, then fewer and fewer, every one scaled by executions / measured)
-// counted each early execution as many later ones.
+// execution time so far: a region whose executions take a hundred times the cost or more is
+// measured in full; one of 2 us executions at a few hundred ns of cost is measured about one
+// time in 32. The decision for execution n uses only past executions, and each measured
+// execution carries its weight 2^k (record.h), so the profile's sums are Horvitz-Thompson
+// estimates of the totals over all executions: unbiased whatever the executions' times do over
+// the run (a warm-up, a slow phase). A count-based rule (the first 64 measured, then fewer and
+// fewer, every one scaled by executions / measured) counted each early execution as many later
+// ones.
+//
+// Unbiased is not precise: the estimate's relative standard error is about
+// sqrt((2^k - 1) / n * E[x^2] / E[x]^2) after n executions, and executions whose times differ
+// widely (LULESH's equation-of-state regions run once per material region, whose sizes differ
+// tenfold) make E[x^2] / E[x]^2 large. So k is also bounded by a target precision: sparser
+// sampling only as the executions seen so far make it precise enough.
 //
 // Which executions are picked is decided by Fibonacci hashing of n (the Weyl sequence n * phi mod
 // 1 falls below 2^-k for one n in 2^k, evenly spread), not by "every 2^k-th": a strided pick
@@ -86,17 +92,32 @@ struct RegionSampling {
   double budget = 0.01;
   /// The sparsest sampling: one execution in 2^16.
   unsigned max_log2_period = 16;
+  /// The relative standard error of a region's estimated total time that sampling may cost
+  /// (the 95% confidence interval is about twice as wide either side).
+  double relative_error = 0.025;
   bool all = false;  ///< OMPSCAN_SAMPLING=all: every execution
 
-  /// k for a region whose executions take `mean_ns` on average with teams of `team` threads:
-  /// the smallest k with cost * 2^-k <= budget * mean; 0 (all) before any is measured.
-  /// Applies from execution always_first on.
-  unsigned log2_period(double mean_ns, unsigned team) const {
+  /// k for a region whose executions take `mean_ns` on average with teams of `team` threads,
+  /// after `executions` executions whose times have second moment `relative_second_moment`
+  /// times the squared mean (1 + their squared coefficient of variation): the smallest k with
+  /// cost * 2^-k <= budget * mean, but no larger than the precision target allows. 0 (all)
+  /// before any is measured. Applies from execution always_first on.
+  unsigned log2_period(double mean_ns, unsigned team, std::uint64_t executions,
+                       double relative_second_moment) const {
     if (all || !(mean_ns > 0)) return 0;
     const double ratio = cost_ns_per_thread * std::max(team, 1u) / (budget * mean_ns);
     if (ratio <= 1.0) return 0;
     const auto k = static_cast<unsigned>(std::ceil(std::log2(ratio)));
-    return std::min(k, max_log2_period);
+    return std::min({k, precise_log2_period(executions, relative_second_moment), max_log2_period});
+  }
+
+  /// The largest k whose estimate after `executions` executions keeps relative_error:
+  /// (2^k - 1) / n * m2 <= relative_error^2.
+  unsigned precise_log2_period(std::uint64_t executions, double relative_second_moment) const {
+    const double m2 = std::max(relative_second_moment, 1.0);
+    const double periods =
+        1.0 + static_cast<double>(executions) * relative_error * relative_error / m2;
+    return static_cast<unsigned>(std::floor(std::log2(periods)));
   }
 };
 

@@ -79,7 +79,7 @@ struct TaskContext {
   std::uint32_t barriers = 0;            // arrivals so far: the next barrier's number
   std::uint64_t barrier_task_ticks = 0;  // explicit-task ticks inside the current barrier
   std::uint64_t barrier_task_end = 0;    // the last of them ended; 0 = none
-  std::uint64_t taskwait_begin = 0;      // a taskwait or taskgroup end of the implicit task; 0 = none
+  std::uint64_t taskwait_begin = 0;  // a taskwait or taskgroup end of the implicit task; 0 = none
   std::uint64_t taskwait_task_ticks = 0;  // explicit-task ticks inside it
 
   std::uint64_t locks_seen = 0;     // acquisitions, for the timing sampler

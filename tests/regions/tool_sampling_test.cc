@@ -15,29 +15,52 @@
 namespace ompscale::regions::tool {
 namespace {
 
+// Executions enough that the precision bound allows any period (the cost rule alone decides).
+constexpr std::uint64_t kMany = std::uint64_t{1} << 62;
+
 // Issue 12, defect 3: regions are sampled by what measuring costs against their own time, not by
 // their execution count.
 TEST(ToolSampling, RegionsMuchLongerThanTheCostOfMeasuringAreMeasuredInFull) {
-  const RegionSampling sampling;  // 250 ns per thread, 1% budget
-  EXPECT_EQ(sampling.log2_period(0, 2), 0u);  // nothing measured yet: measure
-  EXPECT_EQ(sampling.log2_period(50'000, 2), 0u);  // 0.5 us of 50 us = 1%
-  EXPECT_EQ(sampling.log2_period(2e6, 64), 0u);  // 16 us of a 2 ms region of 64 threads
+  const RegionSampling sampling;                               // 250 ns per thread, 1% budget
+  EXPECT_EQ(sampling.log2_period(0, 2, kMany, 1.0), 0u);       // nothing measured yet: measure
+  EXPECT_EQ(sampling.log2_period(50'000, 2, kMany, 1.0), 0u);  // 0.5 us of 50 us = 1%
+  EXPECT_EQ(sampling.log2_period(2e6, 64, kMany, 1.0), 0u);  // 16 us of a 2 ms region of 64 threads
 }
 
 TEST(ToolSampling, ShortRegionsAreSampledSoMeasuringStaysWithinTheBudget) {
   const RegionSampling sampling;
   // 2 us executions of 2 threads: 0.5 us to measure, 25 times the 1% budget -> 1 in 32.
-  EXPECT_EQ(sampling.log2_period(2'000, 2), 5u);
-  EXPECT_EQ(sampling.log2_period(25'000, 2), 1u);
+  EXPECT_EQ(sampling.log2_period(2'000, 2, kMany, 1.0), 5u);
+  EXPECT_EQ(sampling.log2_period(25'000, 2, kMany, 1.0), 1u);
   for (double mean : {100.0, 1'000.0, 10'000.0, 40'000.0}) {
-    const unsigned k = sampling.log2_period(mean, 2);
+    const unsigned k = sampling.log2_period(mean, 2, kMany, 1.0);
     EXPECT_LE(500.0 / std::ldexp(1.0, static_cast<int>(k)), 0.01 * mean + 1e-9) << mean;
     EXPECT_GT(500.0 / std::ldexp(1.0, static_cast<int>(k) - 1), 0.01 * mean) << mean;
   }
-  EXPECT_EQ(sampling.log2_period(1.0, 2), sampling.max_log2_period);
+  EXPECT_EQ(sampling.log2_period(1.0, 2, kMany, 1.0), sampling.max_log2_period);
   RegionSampling all = sampling;
   all.all = true;
-  EXPECT_EQ(all.log2_period(1.0, 2), 0u);
+  EXPECT_EQ(all.log2_period(1.0, 2, kMany, 1.0), 0u);
+}
+
+// Executions whose times differ widely (LULESH's equation-of-state regions, once per material
+// region of very different sizes) need more of them measured for the same precision: the
+// estimate's relative standard error sqrt((2^k - 1) / n * m2) stays within the target.
+TEST(ToolSampling, SamplingIsNoSparserThanTheTargetPrecisionAllows) {
+  const RegionSampling sampling;  // 2.5% relative standard error
+  // 2 us executions: the cost rule alone gives 1 in 32.
+  EXPECT_EQ(sampling.log2_period(2'000, 2, 700, 1.0), 0u);        // 700 alike: measure all
+  EXPECT_EQ(sampling.log2_period(2'000, 2, 700, 9.0), 0u);        // 700 varied: all the more
+  EXPECT_EQ(sampling.log2_period(2'000, 2, 1'000'000, 1.0), 5u);  // many alike: cost decides
+  EXPECT_LT(sampling.log2_period(2'000, 2, 100'000, 9.0),
+            sampling.log2_period(2'000, 2, 100'000, 1.0));
+  for (std::uint64_t n : {100ull, 10'000ull, 1'000'000ull}) {
+    for (double m2 : {1.0, 3.0, 30.0}) {
+      const unsigned k = sampling.precise_log2_period(n, m2);
+      const double error = std::sqrt((std::ldexp(1.0, static_cast<int>(k)) - 1) / n * m2);
+      EXPECT_LE(error, sampling.relative_error + 1e-12) << n << " " << m2;
+    }
+  }
 }
 
 TEST(ToolSampling, APeriodMeasuresItsShareEvenlySpread) {
@@ -71,30 +94,29 @@ TEST(ToolSampling, DoesNotAliasWithAlternatingExecutions) {
 // tests/apps/llvm/several_loops and mandelbrot): the sched_type in edx, the chunk on the stack.
 TEST(ToolLoopSchedule, DispatchedLoopsScheduleAndChunkAreReadFromTheCall) {
   const unsigned char dynamic64[] = {
-      0x41, 0xb9, 0x01, 0x00, 0x00, 0x00,        // mov $0x1,%r9d
-      0x48, 0x89, 0xdf,                          // mov %rbx,%rdi
-      0x44, 0x89, 0xfe,                          // mov %r15d,%esi
-      0xba, 0x23, 0x00, 0x00, 0x40,              // mov $0x40000023,%edx: dynamic, nonmonotonic
-      0x31, 0xc9,                                // xor %ecx,%ecx
-      0x6a, 0x40};                               // push $0x40: chunk 64
+      0x41, 0xb9, 0x01, 0x00, 0x00, 0x00,  // mov $0x1,%r9d
+      0x48, 0x89, 0xdf,                    // mov %rbx,%rdi
+      0x44, 0x89, 0xfe,                    // mov %r15d,%esi
+      0xba, 0x23, 0x00, 0x00, 0x40,        // mov $0x40000023,%edx: dynamic, nonmonotonic
+      0x31, 0xc9,                          // xor %ecx,%ecx
+      0x6a, 0x40};                         // push $0x40: chunk 64
   const LoopSchedule a = decode_dispatch(dynamic64, sizeof(dynamic64));
   EXPECT_STREQ(a.schedule, "dynamic");
   EXPECT_EQ(a.chunk, 64u);
-  const unsigned char runtime1[] = {
-      0xc7, 0x04, 0x24, 0x01, 0x00, 0x00, 0x00,  // movl $0x1,(%rsp)
-      0x4c, 0x89, 0xf7,                          // mov %r14,%rdi
-      0x89, 0xee,                                // mov %ebp,%esi
-      0xba, 0x25, 0x00, 0x00, 0x40,              // mov $0x40000025,%edx: runtime
-      0x31, 0xc9,                                // xor %ecx,%ecx
-      0x41, 0xb9, 0x01, 0x00, 0x00, 0x00};       // mov $0x1,%r9d
+  const unsigned char runtime1[] = {0xc7, 0x04, 0x24, 0x01, 0x00, 0x00, 0x00,  // movl $0x1,(%rsp)
+                                    0x4c, 0x89, 0xf7,                          // mov %r14,%rdi
+                                    0x89, 0xee,                                // mov %ebp,%esi
+                                    0xba, 0x25, 0x00, 0x00, 0x40,  // mov $0x40000025,%edx: runtime
+                                    0x31, 0xc9,                    // xor %ecx,%ecx
+                                    0x41, 0xb9, 0x01, 0x00, 0x00, 0x00};  // mov $0x1,%r9d
   const LoopSchedule b = decode_dispatch(runtime1, sizeof(runtime1));
   EXPECT_STREQ(b.schedule, "runtime");
   EXPECT_EQ(b.chunk, 0u);  // a runtime schedule's chunk is OMP_SCHEDULE's
-  const unsigned char dynamic4096[] = {
-      0x48, 0xc7, 0x04, 0x24, 0x00, 0x10, 0x00, 0x00,  // movq $0x1000,(%rsp): before edx
-      0x41, 0xb9, 0x01, 0x00, 0x00, 0x00,              // mov $0x1,%r9d
-      0xba, 0x23, 0x00, 0x00, 0x40,                    // mov $0x40000023,%edx
-      0x31, 0xc9};                                     // xor %ecx,%ecx
+  const unsigned char dynamic4096[] = {0x48, 0xc7, 0x04, 0x24, 0x00, 0x10,
+                                       0x00, 0x00,  // movq $0x1000,(%rsp): before edx
+                                       0x41, 0xb9, 0x01, 0x00, 0x00, 0x00,  // mov $0x1,%r9d
+                                       0xba, 0x23, 0x00, 0x00, 0x40,        // mov $0x40000023,%edx
+                                       0x31, 0xc9};                         // xor %ecx,%ecx
   const LoopSchedule c = decode_dispatch(dynamic4096, sizeof(dynamic4096));
   EXPECT_STREQ(c.schedule, "dynamic");
   EXPECT_EQ(c.chunk, 4096u);
