@@ -16,14 +16,15 @@
 # archive (a checkout at another commit is refused). Binaries: OUT/bin/<app>-{gcc,clang}, -O3 -g
 # -fopenmp (OUT defaults to build/real-apps).
 #
-# check: `ompscan run --threads 1,2` of every binary twice (default sampling, and
-# OMPSCAN_SAMPLING=all measuring every execution), `ompscan report --format json`, and the issue 12
-# "Done means" checks on each report: POP efficiencies within [0, 1]; no hint predicting more than
+# check: `ompscan run --threads 1,2` of every binary, then again with default sampling and
+# OMPSCAN_SAMPLING=all (every execution measured) as two inputs of one experiment, interleaved
+# repetition by repetition (a wrapper script sets the variable), `ompscan report --format json`,
+# and the issue 12 "Done means" checks on each report: POP efficiencies within [0, 1]; no hint predicting more than
 # its region's time; the runtime named (GCC builds: libomp through its GOMP ABI, compared with their
 # own libgomp); each region's time with default sampling against every execution measured (medians
 # of --reps repetitions, 3 by default), over the points sampled by default, with the points that
 # both measured in full beside them: their difference is the runs' own spread. Points whose every
-# repetition was time-shared (fewer CPUs free than threads) in either report are left out.
+# repetition was time-shared (fewer CPUs free than threads) are left out.
 #
 # overhead: LULESH and XSBench, both builds, 2 threads: rounds of a run without the tool and one
 # with it as `ompscan run` loads it, order alternating; prints each round's ratio and the median
@@ -131,9 +132,15 @@ report_of() {  # binary mode -> report JSON path
   local expect args
   read -r expect args <<< "$(arguments "${bin%-*}")"
   rm -rf "$dir"
-  if [ "$mode" = all ]; then
-    OMPSCAN_SAMPLING=all "$ompscan" run --threads 1,2 --reps "$reps" --progress never \
-      --no-native-runs --expect-exit "$expect" -o "$dir" -- "$out/bin/$bin" $args > /dev/null 2>&1
+  if [ "$mode" = paired ]; then
+    # The tool's sampling and every execution measured as two inputs of one experiment: ompscan
+    # interleaves them repetition by repetition, so a slow phase of the machine hits both.
+    local wrapper="$out/sampling-as-input.sh"
+    printf '#!/bin/sh\n# OMPSCAN_SAMPLING=$1 for the application that follows\nOMPSCAN_SAMPLING=$1\nexport OMPSCAN_SAMPLING\nshift\nexec "$@"\n' > "$wrapper"
+    chmod +x "$wrapper"
+    "$ompscan" run --threads 1,2 --reps "$reps" --progress never --no-native-runs \
+      --inputs adaptive all --expect-exit "$expect" -o "$dir" -- \
+      "$wrapper" "{input}" "$out/bin/$bin" $args > /dev/null 2>&1
   else
     "$ompscan" run --threads 1,2 --reps "$reps" --progress never --expect-exit "$expect" \
       -o "$dir" -- "$out/bin/$bin" $args > /dev/null 2>&1
@@ -150,7 +157,7 @@ check() {
       [ -x "$out/bin/$bin" ] || die "$out/bin/$bin is not built (run: $0 build ...)"
       local sampled all
       sampled=$(report_of "$bin" sampled)
-      all=$(report_of "$bin" all)
+      paired=$(report_of "$bin" paired)
       local pop hints gomp native summary
       pop=$(jq '[.pop[] | (.parallel_regions, .whole_run)
                  | (.load_balance, .communication_efficiency, .parallel_efficiency)
@@ -168,25 +175,28 @@ check() {
       if [ "$compiler" = gcc ] && { [ "$gomp" != true ] || [ "$native" = 0 ]; }; then
         failures=$((failures + 1))
       fi
-      # Each region's time (median of the repetitions) by default against every execution
-      # measured, at 1 and 2 threads: the points sampled by default are the ones the target is
-      # about; the points measured in full in both are the runs' own spread, printed beside them.
+      # Each region's time (median of the repetitions) sampled by default against every execution
+      # measured, at 1 and 2 threads, from one interleaved experiment: the points sampled by
+      # default are the ones the target is about; the points measured in full in both are the
+      # runs' own spread, printed beside them. Points whose every repetition was time-shared
+      # (fewer CPUs free than threads) are left out.
       local stats
-      stats=$(jq -r --slurpfile all "$all" '
-        def times(r): [r.regions[] | select(.kind == "parallel") | .key as $k
-                       | .series[0].points[] | {key: ($k + "@" + (.threads | tostring)),
-                         time: .time_s, ratio: .sampling_ratio, shared: .time_shared}];
+      stats=$(jq -r '
+        def points(input): [.regions[] | select(.kind == "parallel") | .key as $k
+                            | .series[] | select(.input == input) | .points[]
+                            | {key: ($k + "@" + (.threads | tostring)), time: .time_s,
+                               ratio: .sampling_ratio, shared: .time_shared}];
         def median: sort | if length == 0 then null else .[length / 2 | floor] end;
         def pct: if . == null then "-" else (. * 1000 | round / 10 | tostring) + "%" end;
-        (times($all[0]) | map({(.key): .}) | add) as $full
-        | [times(.)[] | select($full[.key] != null and $full[.key].time > 0)
+        (points("all") | map({(.key): .}) | add // {}) as $full
+        | [points("adaptive")[] | select($full[.key] != null and $full[.key].time > 0)
            | {sampled: (.ratio < 1), shared: (.shared or $full[.key].shared),
               d: ((.time - $full[.key].time) / $full[.key].time | fabs)}]
         | (map(select(.shared)) | length) as $left_out | map(select(.shared | not))
         | (map(select(.sampled)) | map(.d)) as $s | (map(select(.sampled | not)) | map(.d)) as $u
         | "\($s | length) sampled points: median \($s | median | pct), max \($s | max | pct);"
           + " \($u | length) measured in full in both: median \($u | median | pct),"
-          + " max \($u | max | pct); \($left_out) left out (every repetition time-shared)"' "$sampled")
+          + " max \($u | max | pct); \($left_out) left out (every repetition time-shared)"' "$paired")
       echo "   |default - every execution| / every execution, medians of $reps repetitions: $stats"
       # Within one run: the sampled estimates of the outermost regions and serial gaps, before
       # the report calibrates them, against the process time they tile.
