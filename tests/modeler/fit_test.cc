@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <numeric>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -887,6 +889,42 @@ TEST(FitDataset, ResultsInKernelOrderAndSameAsFitKernel) {
     EXPECT_EQ(results.back().models[0].points.size(), 2u);
     EXPECT_FALSE(results.back().models[0].has_model());
   }
+}
+
+TEST(FitDataset, StreamedInKernelOrderWithTheirTexts) {
+  const Dataset data = mixed_dataset();
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(threads);
+    ModelerOptions options;
+    options.threads = threads;
+    std::vector<std::size_t> order;
+    fit_dataset(
+        data, options,
+        [](const KernelResult& r) {
+          return std::to_string(r.kernel) + r.models[0].model.to_string();
+        },
+        [&](KernelResult&& r, std::string&& text) {
+          EXPECT_EQ(text, std::to_string(r.kernel) + r.models[0].model.to_string());
+          order.push_back(r.kernel);
+        });
+    std::vector<std::size_t> expected(data.kernels.size());
+    std::iota(expected.begin(), expected.end(), std::size_t{0});
+    EXPECT_EQ(order, expected);
+  }
+}
+
+TEST(FitDataset, StreamedSinkErrorStopsTheSinkAndIsRethrown) {
+  const Dataset data = mixed_dataset();
+  ModelerOptions options;
+  options.threads = 2;
+  std::size_t calls = 0;
+  EXPECT_THROW(fit_dataset(data, options, {},
+                           [&](KernelResult&&, std::string&&) {
+                             ++calls;
+                             throw std::runtime_error("disk full");
+                           }),
+               std::runtime_error);
+  EXPECT_EQ(calls, 1u);
 }
 
 TEST(FitDataset, EmptyDataset) {
