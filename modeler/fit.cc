@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
 #include <exception>
 #include <limits>
 #include <map>
@@ -249,22 +250,31 @@ namespace {
 
 /// Hands results to a sink in kernel order from inside a parallel loop. A thread that completes
 /// a kernel leaves it here; if no thread is writing, it writes every result that is next in order
-/// (its own and those others left before). Only results that finished before an earlier, slower
-/// kernel wait here.
+/// (its own and those others left before). Results that finished before an earlier kernel wait
+/// here; when kMaxWaiting of them wait, the threads that bring more sleep until the writing
+/// thread catches up (one preempted writer must not let the others pile up the whole dataset).
 class OrderedHandOff {
  public:
   using Sink = std::function<void(KernelResult&&, std::string&&)>;
+  static constexpr std::size_t kMaxWaiting = 64;
   explicit OrderedHandOff(const Sink& sink) : sink_(sink) {}
 
   void put(std::size_t kernel, KernelResult&& result, std::string&& text) {
     std::unique_lock lock(mutex_);
     ready_.emplace(kernel, Ready{std::move(result), std::move(text)});
-    if (writing_) return;  // the writing thread takes this one when its turn comes
+    if (writing_ || ready_.begin()->first != next_) {
+      // The writing thread, or the one that brings the next kernel in order, takes this one when
+      // its turn comes. That thread has not left its kernel yet, so it is not among the
+      // sleepers: no deadlock.
+      drained_.wait(lock, [&] { return ready_.size() <= kMaxWaiting; });
+      return;
+    }
     writing_ = true;
     while (!ready_.empty() && ready_.begin()->first == next_) {
       auto node = ready_.extract(ready_.begin());
       ++next_;
       lock.unlock();
+      drained_.notify_all();
       if (!error_) {
         try {
           sink_(std::move(node.mapped().result), std::move(node.mapped().text));
@@ -289,6 +299,7 @@ class OrderedHandOff {
   };
   const Sink& sink_;
   std::mutex mutex_;
+  std::condition_variable drained_;  ///< signalled as the writing thread takes results
   std::map<std::size_t, Ready> ready_;
   std::size_t next_ = 0;
   bool writing_ = false;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <exception>
@@ -15,6 +16,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -911,6 +913,25 @@ TEST(FitDataset, StreamedInKernelOrderWithTheirTexts) {
     std::iota(expected.begin(), expected.end(), std::size_t{0});
     EXPECT_EQ(order, expected);
   }
+}
+
+TEST(FitDataset, StreamedInOrderWhenTheSinkIsSlowerThanTheFits) {
+  // A slow sink lets the other threads run ahead: they must wait (bounded backlog) and
+  // every result must still come, in order.
+  const Dataset one = mixed_dataset();
+  Dataset data = one;
+  for (int copy = 0; copy < 20; ++copy)
+    data.kernels.insert(data.kernels.end(), one.kernels.begin(), one.kernels.end());
+  ModelerOptions options;
+  options.threads = 2;
+  std::vector<std::size_t> order;
+  fit_dataset(data, options, {}, [&](KernelResult&& r, std::string&&) {
+    if (r.kernel % 50 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    order.push_back(r.kernel);
+  });
+  std::vector<std::size_t> expected(data.kernels.size());
+  std::iota(expected.begin(), expected.end(), std::size_t{0});
+  EXPECT_EQ(order, expected);
 }
 
 TEST(FitDataset, StreamedSinkErrorStopsTheSinkAndIsRethrown) {
