@@ -893,6 +893,13 @@ TEST(FitDataset, ResultsInKernelOrderAndSameAsFitKernel) {
   }
 }
 
+/// 0, 1, ..., the dataset's kernels in order.
+std::vector<std::size_t> every_kernel(const Dataset& data) {
+  std::vector<std::size_t> kernels(data.kernels.size());
+  std::iota(kernels.begin(), kernels.end(), std::size_t{0});
+  return kernels;
+}
+
 TEST(FitDataset, StreamedInKernelOrderWithTheirTexts) {
   const Dataset data = mixed_dataset();
   for (int threads : {1, 2}) {
@@ -909,9 +916,7 @@ TEST(FitDataset, StreamedInKernelOrderWithTheirTexts) {
           EXPECT_EQ(text, std::to_string(r.kernel) + r.models[0].model.to_string());
           order.push_back(r.kernel);
         });
-    std::vector<std::size_t> expected(data.kernels.size());
-    std::iota(expected.begin(), expected.end(), std::size_t{0});
-    EXPECT_EQ(order, expected);
+    EXPECT_EQ(order, every_kernel(data));
   }
 }
 
@@ -929,9 +934,7 @@ TEST(FitDataset, StreamedInOrderWhenTheSinkIsSlowerThanTheFits) {
     if (r.kernel % 50 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
     order.push_back(r.kernel);
   });
-  std::vector<std::size_t> expected(data.kernels.size());
-  std::iota(expected.begin(), expected.end(), std::size_t{0});
-  EXPECT_EQ(order, expected);
+  EXPECT_EQ(order, every_kernel(data));
 }
 
 TEST(FitDataset, StreamedSinkErrorStopsTheSinkAndIsRethrown) {
