@@ -398,10 +398,10 @@ int run_fit(const FitArguments& a, const Output& to, bool fail_on_worse) {
                          to.width());
   }
   if (format == "text") {
-    // Fitted and reported in chunks: memory stays at the data plus the report's text.
+    // Reported as kernels are fitted: memory stays at the data plus the report's text.
     TextReport report(data, {.width = to.width()});
     bool worse = false;
-    fit_dataset(data, options, 64, [&](KernelResult&& result) {
+    fit_dataset(data, options, {}, [&](KernelResult&& result, std::string&&) {
       for (const auto& m : result.models) worse |= m.worse_than_log;
       report.add(result);
     });
@@ -411,16 +411,15 @@ int run_fit(const FitArguments& a, const Output& to, bool fail_on_worse) {
     return fail_on_worse && worse ? 1 : 0;
   }
   if (format == "json") {
-    // Streamed like the text report: memory stays at the data plus one chunk of results.
+    // Streamed like the text report; each kernel is formatted by the thread that fitted it.
     OutputFile out(output);
-    ModelsJsonWriter writer(out.stream(), data, options_json(a, options).dump(), options.threads);
+    ModelsJsonWriter writer(out.stream(), data, options_json(a, options).dump());
     bool worse = false;
-    // Each kernel is formatted by the thread that fitted it, then written in order.
     fit_dataset(
-        data, options, 64, [&](const KernelResult& result) { writer.prepare(result); },
-        [&](KernelResult&& result) {
+        data, options, [&](const KernelResult& result) { return writer.format(result); },
+        [&](KernelResult&& result, std::string&& text) {
           for (const auto& m : result.models) worse |= m.worse_than_log;
-          writer.add_prepared(result);
+          writer.add_formatted(text);
         });
     writer.finish();
     out.commit();

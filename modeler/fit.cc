@@ -5,7 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
+#include <exception>
 #include <limits>
+#include <map>
+#include <mutex>
 #include <numeric>
 
 #include "modeler/budget.h"
@@ -242,14 +246,71 @@ KernelResult fit_kernel(const Kernel& kernel, const ModelerOptions& options) {
   return fit_kernel_with_budget(kernel, options, options.budget);
 }
 
-void fit_dataset(const Dataset& dataset, const ModelerOptions& options, std::size_t chunk,
-                 const std::function<void(KernelResult&&)>& sink) {
-  fit_dataset(dataset, options, chunk, {}, sink);
-}
+namespace {
 
-void fit_dataset(const Dataset& dataset, const ModelerOptions& options, std::size_t chunk,
-                 const std::function<void(const KernelResult&)>& prepare,
-                 const std::function<void(KernelResult&&)>& sink) {
+/// Hands results to a sink in kernel order from inside a parallel loop. A thread that completes
+/// a kernel leaves it here; if no thread is writing, it writes every result that is next in order
+/// (its own and those others left before). Results that finished before an earlier kernel wait
+/// here; when kMaxWaiting of them wait, the threads that bring more sleep until the writing
+/// thread catches up (one preempted writer must not let the others pile up the whole dataset).
+class OrderedHandOff {
+ public:
+  using Sink = std::function<void(KernelResult&&, std::string&&)>;
+  static constexpr std::size_t kMaxWaiting = 64;
+  explicit OrderedHandOff(const Sink& sink) : sink_(sink) {}
+
+  void put(std::size_t kernel, KernelResult&& result, std::string&& text) {
+    std::unique_lock lock(mutex_);
+    ready_.emplace(kernel, Ready{std::move(result), std::move(text)});
+    if (writing_ || ready_.begin()->first != next_) {
+      // The writing thread, or the one that brings the next kernel in order, takes this one when
+      // its turn comes. That thread has not left its kernel yet, so it is not among the
+      // sleepers: no deadlock.
+      drained_.wait(lock, [&] { return ready_.size() <= kMaxWaiting; });
+      return;
+    }
+    writing_ = true;
+    while (!ready_.empty() && ready_.begin()->first == next_) {
+      auto node = ready_.extract(ready_.begin());
+      ++next_;
+      lock.unlock();
+      drained_.notify_all();
+      if (!error_) {
+        try {
+          sink_(std::move(node.mapped().result), std::move(node.mapped().text));
+        } catch (...) {
+          error_ = std::current_exception();
+        }
+      }
+      lock.lock();
+    }
+    writing_ = false;
+  }
+
+  /// After the loop: what the sink threw, if anything.
+  void rethrow() const {
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  struct Ready {
+    KernelResult result;
+    std::string text;
+  };
+  const Sink& sink_;
+  std::mutex mutex_;
+  std::condition_variable drained_;  ///< signalled as the writing thread takes results
+  std::map<std::size_t, Ready> ready_;
+  std::size_t next_ = 0;
+  bool writing_ = false;
+  std::exception_ptr error_;  ///< touched by the writing thread only
+};
+
+}  // namespace
+
+void fit_dataset(const Dataset& dataset, const ModelerOptions& options,
+                 const std::function<std::string(const KernelResult&)>& format,
+                 const std::function<void(KernelResult&&, std::string&&)>& sink) {
   // Budgets are converted to each kernel's unit first: errors must not escape the parallel loop.
   std::vector<std::optional<BudgetSpec>> budgets;
   if (options.budget) {
@@ -260,28 +321,25 @@ void fit_dataset(const Dataset& dataset, const ModelerOptions& options, std::siz
   }
   const std::optional<BudgetSpec> no_budget;
   const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
-  chunk = std::max<std::size_t>(chunk, 1);
-  std::vector<KernelResult> results;
-  for (std::size_t first = 0; first < dataset.kernels.size(); first += chunk) {
-    const std::size_t count = std::min(chunk, dataset.kernels.size() - first);
-    results.assign(count, {});
-#pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
-    for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(count); ++i) {
-      const std::size_t k = first + static_cast<std::size_t>(i);
-      results[static_cast<std::size_t>(i)] = fit_kernel_with_budget(
-          dataset.kernels[k], options, budgets.empty() ? no_budget : budgets[k]);
-      results[static_cast<std::size_t>(i)].kernel = k;
-      if (prepare) prepare(results[static_cast<std::size_t>(i)]);
-    }
-    for (KernelResult& result : results) sink(std::move(result));
+  OrderedHandOff hand_off(sink);
+  const auto count = static_cast<std::ptrdiff_t>(dataset.kernels.size());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (std::ptrdiff_t i = 0; i < count; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    KernelResult result = fit_kernel_with_budget(dataset.kernels[k], options,
+                                                 budgets.empty() ? no_budget : budgets[k]);
+    result.kernel = k;
+    std::string text = format ? format(result) : std::string();
+    hand_off.put(k, std::move(result), std::move(text));
   }
+  hand_off.rethrow();
 }
 
 std::vector<KernelResult> fit_dataset(const Dataset& dataset, const ModelerOptions& options) {
-  std::vector<KernelResult> results;
-  results.reserve(dataset.kernels.size());
-  fit_dataset(dataset, options, dataset.kernels.size(),
-              [&](KernelResult&& result) { results.push_back(std::move(result)); });
+  std::vector<KernelResult> results(dataset.kernels.size());
+  fit_dataset(dataset, options, {}, [&](KernelResult&& result, std::string&&) {
+    results[result.kernel] = std::move(result);
+  });
   return results;
 }
 

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "modeler/kernel.h"
@@ -18,16 +19,15 @@ KernelResult fit_kernel(const Kernel& kernel, const ModelerOptions& options);
 /// Models every kernel, in parallel over kernels; results are in kernel order.
 std::vector<KernelResult> fit_dataset(const Dataset& dataset, const ModelerOptions& options);
 
-/// The same, handing each result to `sink` in kernel order as soon as its chunk of `chunk`
-/// kernels is fitted, so a report can be built without holding every result at once.
-void fit_dataset(const Dataset& dataset, const ModelerOptions& options, std::size_t chunk,
-                 const std::function<void(KernelResult&&)>& sink);
-
-/// The same, with `prepare` called on each result inside the parallel loop, by the thread that
-/// fitted it (formatting it, say), before `sink` receives the results in kernel order. `prepare`
-/// must be safe to call from several threads at once.
-void fit_dataset(const Dataset& dataset, const ModelerOptions& options, std::size_t chunk,
-                 const std::function<void(const KernelResult&)>& prepare,
-                 const std::function<void(KernelResult&&)>& sink);
+/// The same, streamed: each result is handed to `sink` in kernel order as soon as every kernel
+/// before it is fitted, so a report can be built without holding every result at once. `format`
+/// (may be empty) is called on each result by the thread that fitted it, inside the parallel loop
+/// (it must be safe to call from several threads at once); its text goes to `sink` with the
+/// result. One parallel region covers the whole dataset: threads do not wait for each other
+/// between kernels, and whichever thread completes the next kernel in order calls `sink` (one
+/// call at a time). An exception from `sink` stops further calls and is rethrown after the loop.
+void fit_dataset(const Dataset& dataset, const ModelerOptions& options,
+                 const std::function<std::string(const KernelResult&)>& format,
+                 const std::function<void(KernelResult&&, std::string&&)>& sink);
 
 }  // namespace ompscale::modeler

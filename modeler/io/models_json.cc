@@ -1,7 +1,6 @@
 #include "modeler/io/models_json.h"
 
 #include <fmt/format.h>
-#include <omp.h>
 
 #include <algorithm>
 #include <array>
@@ -499,12 +498,8 @@ void write_kernel(JsonStream& json, const Dataset& dataset, const KernelResult& 
 }  // namespace
 
 ModelsJsonWriter::ModelsJsonWriter(std::ostream& out, const Dataset& dataset,
-                                   std::string_view options_json, int threads)
-    : out_(out),
-      dataset_(dataset),
-      json_(out, 1),
-      texts_(static_cast<std::size_t>(threads > 0 ? threads : omp_get_max_threads())),
-      slices_(dataset.kernels.size()) {
+                                   std::string_view options_json)
+    : out_(out), dataset_(dataset), json_(out, 1) {
   Json options;
   try {
     options = Json::parse(options_json);
@@ -529,23 +524,15 @@ void ModelsJsonWriter::add(const KernelResult& result) {
   write_kernel(json_, dataset_, result);
 }
 
-void ModelsJsonWriter::prepare(const KernelResult& result) {
-  const auto t = static_cast<std::size_t>(omp_get_thread_num());
-  std::string& text = texts_.at(t);
-  const std::size_t begin = text.size();
+std::string ModelsJsonWriter::format(const KernelResult& result) const {
+  std::string text;
   JsonStream json(text, 2);
   write_kernel(json, dataset_, result);
-  slices_.at(result.kernel) = {t, begin, text.size()};
-  ++pending_;
+  return text;
 }
 
-void ModelsJsonWriter::add_prepared(const KernelResult& result) {
-  const Slice& s = slices_.at(result.kernel);
-  json_.raw_value(std::string_view(texts_[s.text]).substr(s.begin, s.end - s.begin));
-  // Everything prepared is written: the buffers start again (keeping their memory).
-  if (--pending_ == 0) {
-    for (std::string& text : texts_) text.clear();
-  }
+void ModelsJsonWriter::add_formatted(std::string_view text) {
+  json_.raw_value(text);
 }
 
 void ModelsJsonWriter::finish() {

@@ -12,7 +12,6 @@
 // Doubles are written so they read back bit for bit; NaN and infinities (an adjusted R^2 of a
 // constant series, for example) are written as null and read back as NaN.
 
-#include <atomic>
 #include <cstddef>
 #include <ostream>
 #include <string>
@@ -44,29 +43,20 @@ struct ModelsFile {
 /// finish(). The text is the one format_models_json() returns for the same results.
 class ModelsJsonWriter {
  public:
-  /// Throws std::invalid_argument when `options_json` is not a JSON object. `threads`: the most
-  /// OpenMP threads that call prepare() (0: the runtime's default).
-  ModelsJsonWriter(std::ostream& out, const Dataset& dataset, std::string_view options_json,
-                   int threads = 0);
+  /// Throws std::invalid_argument when `options_json` is not a JSON object.
+  ModelsJsonWriter(std::ostream& out, const Dataset& dataset, std::string_view options_json);
   void add(const KernelResult& result);
-  /// The same in two steps, so the text can be made in parallel: prepare() formats a result
-  /// (thread-safe: each OpenMP thread formats into a buffer of its own), add_prepared() then
-  /// writes it; results are added in kernel order, each prepared once before.
-  void prepare(const KernelResult& result);
-  void add_prepared(const KernelResult& result);
+  /// The same in two steps, so the text can be made in parallel: format() returns a result's
+  /// text (safe to call from several threads at once), add_formatted() writes it; texts are
+  /// added in kernel order.
+  std::string format(const KernelResult& result) const;
+  void add_formatted(std::string_view text);
   void finish();
 
  private:
   std::ostream& out_;
   const Dataset& dataset_;
   JsonStream json_;  ///< the "kernels" array
-  /// Where prepare() put a kernel's text: a thread's buffer and the range in it.
-  struct Slice {
-    std::size_t text = 0, begin = 0, end = 0;
-  };
-  std::vector<std::string> texts_;       ///< per OpenMP thread: kernels formatted by prepare()
-  std::vector<Slice> slices_;            ///< per kernel (Dataset::kernels index)
-  std::atomic<std::size_t> pending_{0};  ///< prepared, not yet added
 };
 
 /// The models of `results` as a models.json document (two-space indentation, final newline).

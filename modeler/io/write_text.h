@@ -37,8 +37,8 @@ struct TextReportOptions {
   std::size_t width = 0;
 };
 
-/// Builds the report one kernel at a time, so a caller can fit and report in chunks without
-/// keeping every result: add() each result in order, then finish().
+/// Builds the report one kernel at a time, so a caller can fit and report as kernels complete
+/// without keeping every result: add() each result in order, then finish().
 class TextReport {
  public:
   TextReport(const Dataset& dataset, const TextReportOptions& options = {});

@@ -7,12 +7,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <numeric>
 #include <random>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -887,6 +891,64 @@ TEST(FitDataset, ResultsInKernelOrderAndSameAsFitKernel) {
     EXPECT_EQ(results.back().models[0].points.size(), 2u);
     EXPECT_FALSE(results.back().models[0].has_model());
   }
+}
+
+/// 0, 1, ..., the dataset's kernels in order.
+std::vector<std::size_t> every_kernel(const Dataset& data) {
+  std::vector<std::size_t> kernels(data.kernels.size());
+  std::iota(kernels.begin(), kernels.end(), std::size_t{0});
+  return kernels;
+}
+
+TEST(FitDataset, StreamedInKernelOrderWithTheirTexts) {
+  const Dataset data = mixed_dataset();
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(threads);
+    ModelerOptions options;
+    options.threads = threads;
+    std::vector<std::size_t> order;
+    fit_dataset(
+        data, options,
+        [](const KernelResult& r) {
+          return std::to_string(r.kernel) + r.models[0].model.to_string();
+        },
+        [&](KernelResult&& r, std::string&& text) {
+          EXPECT_EQ(text, std::to_string(r.kernel) + r.models[0].model.to_string());
+          order.push_back(r.kernel);
+        });
+    EXPECT_EQ(order, every_kernel(data));
+  }
+}
+
+TEST(FitDataset, StreamedInOrderWhenTheSinkIsSlowerThanTheFits) {
+  // A slow sink lets the other threads run ahead: they must wait (bounded backlog) and
+  // every result must still come, in order.
+  const Dataset one = mixed_dataset();
+  Dataset data = one;
+  for (int copy = 0; copy < 20; ++copy)
+    data.kernels.insert(data.kernels.end(), one.kernels.begin(), one.kernels.end());
+  ModelerOptions options;
+  options.threads = 2;
+  std::vector<std::size_t> order;
+  fit_dataset(data, options, {}, [&](KernelResult&& r, std::string&&) {
+    if (r.kernel % 50 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    order.push_back(r.kernel);
+  });
+  EXPECT_EQ(order, every_kernel(data));
+}
+
+TEST(FitDataset, StreamedSinkErrorStopsTheSinkAndIsRethrown) {
+  const Dataset data = mixed_dataset();
+  ModelerOptions options;
+  options.threads = 2;
+  std::size_t calls = 0;
+  EXPECT_THROW(fit_dataset(data, options, {},
+                           [&](KernelResult&&, std::string&&) {
+                             ++calls;
+                             throw std::runtime_error("disk full");
+                           }),
+               std::runtime_error);
+  EXPECT_EQ(calls, 1u);
 }
 
 TEST(FitDataset, EmptyDataset) {
