@@ -12,7 +12,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -23,6 +22,7 @@
 
 #include "common/error.h"
 #include "common/executable_path.h"
+#include "common/json_input.h"
 
 namespace ompscale::platforms {
 
@@ -57,53 +57,6 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
-// 1-based line of the character at 0-based `offset`.
-std::size_t line_of_offset(std::string_view text, std::size_t offset) {
-  offset = std::min(offset, text.size());
-  return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
-}
-
-// nlohmann::json keeps no source positions, so errors about a field would have no line. This scan
-// of the (already validated) JSON text finds the line of every key of the top-level object.
-std::map<std::string, std::size_t, std::less<>> top_level_key_lines(std::string_view text) {
-  std::map<std::string, std::size_t, std::less<>> lines;
-  std::size_t line = 1;
-  int depth = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '\n') {
-      ++line;
-    } else if (c == '{' || c == '[') {
-      ++depth;
-    } else if (c == '}' || c == ']') {
-      --depth;
-    } else if (c == '"') {
-      // JSON strings hold no raw newlines, so skipping one leaves `line` correct.
-      const std::size_t start = i + 1;
-      for (++i; i < text.size() && text[i] != '"'; ++i) {
-        if (text[i] == '\\') ++i;
-      }
-      const std::size_t next = text.find_first_not_of(" \t\r\n", i + 1);
-      if (depth == 1 && next != std::string_view::npos && text[next] == ':') {
-        lines[std::string(text.substr(start, i - start))] = line;
-      }
-    }
-  }
-  return lines;
-}
-
-// nlohmann's what() is "[json.exception.parse_error.101] parse error at line 1, column 2: CAUSE";
-// InputError supplies the location itself, so keep only CAUSE.
-std::string parse_error_cause(const json::parse_error& error) {
-  const std::string_view message = error.what();
-  const std::size_t after_prefix = message.find("parse error");
-  const std::size_t colon = message.find(": ", after_prefix);
-  if (after_prefix == std::string_view::npos || colon == std::string_view::npos) {
-    return std::string(message);
-  }
-  return std::string(message.substr(colon + 2));
-}
-
 std::string shorten(const json& value) {
   std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
   constexpr std::size_t kMaxLength = 40;
@@ -114,22 +67,13 @@ std::string shorten(const json& value) {
 // Reads one description file: every error names the file, the field's line and what is expected.
 class DescriptionReader {
  public:
-  DescriptionReader(std::string path, std::string text) : path_(std::move(path)) {
-    try {
-      document_ = json::parse(text);
-    } catch (const json::parse_error& error) {
-      // byte is 1-based and points at the character that broke the parse.
-      const std::size_t offset = error.byte == 0 ? 0 : error.byte - 1;
-      throw InputError(path_, line_of_offset(text, offset),
-                       fmt::format("invalid JSON: {}", parse_error_cause(error)));
-    }
+  DescriptionReader(std::string path, std::string text)
+      : path_(std::move(path)), text_(std::move(text)), parsed_(text_, path_) {
     if (!document_.is_object()) {
-      const std::size_t value_start = text.find_first_not_of(" \t\r\n");
       throw InputError(
-          path_, line_of_offset(text, value_start),
+          path_, parsed_.line_of(""),
           fmt::format("a platform description is a JSON object, got {}", document_.type_name()));
     }
-    key_lines_ = top_level_key_lines(text);
   }
 
   Platform read() {
@@ -165,8 +109,7 @@ class DescriptionReader {
 
  private:
   [[noreturn]] void fail(std::string_view field, const std::string& cause) const {
-    const auto line = key_lines_.find(field);
-    throw InputError(path_, line == key_lines_.end() ? 0 : line->second, cause);
+    throw InputError(path_, parsed_.line_of(field), cause);
   }
 
   const json* find(std::string_view field, std::string_view expected, bool required) const {
@@ -236,8 +179,9 @@ class DescriptionReader {
   }
 
   std::string path_;
-  json document_;
-  std::map<std::string, std::size_t, std::less<>> key_lines_;
+  std::string text_;
+  JsonDocument parsed_;
+  const json& document_ = parsed_.json();
 };
 
 std::vector<ThreadClass> default_classes() {

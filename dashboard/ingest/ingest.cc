@@ -2,13 +2,15 @@
 
 #include "common/csv.h"
 #include "common/error.h"
+#include "common/json_input.h"
 #include "common/output_file.h"
 #include "common/utc_time.h"
 #include "dashboard/ingest/read_models.h"
 #include "dashboard/ingest/read_results.h"
-#include "dashboard/json_input.h"
 
 namespace ompscale::dashboard {
+
+using Json = nlohmann::json;
 
 namespace {
 
@@ -22,8 +24,9 @@ std::string_view skip_blanks(std::string_view text) {
 }
 
 InputKind json_kind(std::string_view text, const std::string& file) {
-  const Json document = parse_json_text(text, file);
-  const JsonNode root(document, "", file);
+  const JsonDocument parsed(text, file);
+  const Json& document = parsed.json();
+  const JsonNode root = parsed.root();
   if (!document.is_object()) root.fail("expected a JSON object (models.json or ompscan report)");
   const std::string format = root.string_or("format", "");
   if (is_report_format(format)) return InputKind::kReport;

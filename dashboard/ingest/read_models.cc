@@ -6,13 +6,15 @@
 #include <filesystem>
 
 #include "common/error.h"
+#include "common/json_input.h"
 #include "common/output_file.h"
 #include "dashboard/ingest/read_results.h"
-#include "dashboard/json_input.h"
 #include "modeler/io/models_json.h"
 #include "modeler/model.h"
 
 namespace ompscale::dashboard {
+
+using Json = nlohmann::json;
 
 namespace fs = std::filesystem;
 
@@ -76,7 +78,8 @@ ModelRecord record_of(const modeler::ClassModel& m, SeriesKey key, std::string r
 
 ModelSet parse_models(std::string_view text, const std::string& file) {
   const modeler::ModelsFile models = modeler::parse_models_json(text, file);
-  const Json document = parse_json_text(text, file);  // the class models' own JSON, kept whole
+  const JsonDocument parsed(text, file);  // the class models' own JSON, kept whole
+  const Json& document = parsed.json();
   ModelSet set;
   set.source = file;
   set.fingerprint = fingerprint(text);

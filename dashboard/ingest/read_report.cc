@@ -6,11 +6,13 @@
 #include <filesystem>
 #include <map>
 
+#include "common/json_input.h"
 #include "common/output_file.h"
 #include "common/utc_time.h"
-#include "dashboard/json_input.h"
 
 namespace ompscale::dashboard {
+
+using Json = nlohmann::json;
 
 namespace fs = std::filesystem;
 
@@ -129,8 +131,9 @@ bool is_report_format(std::string_view format) {
 
 AppReport parse_report(std::string_view text, const std::string& file,
                        const ReportReadOptions& options) {
-  const Json document = parse_json_text(text, file);
-  const JsonNode root(document, "", file);
+  const JsonDocument parsed(text, file);
+  const Json& document = parsed.json();
+  const JsonNode root = parsed.root();
   if (!document.is_object() || !is_report_format(root.string_or("format", ""))) {
     root.fail("not an ompscan report (no \"format\": \"ompscan-report-1\")");
   }

@@ -4,11 +4,13 @@
 
 #include <filesystem>
 
+#include "common/json_input.h"
 #include "common/output_file.h"
 #include "common/statistics.h"
-#include "dashboard/json_input.h"
 
 namespace ompscale::dashboard {
+
+using Json = nlohmann::json;
 
 namespace {
 
@@ -81,8 +83,9 @@ SidecarRun read_record(const JsonNode& record) {
 }  // namespace
 
 std::map<std::string, SidecarRun> parse_sidecar(std::string_view text, const std::string& file) {
-  const Json document = parse_json_text(text, file);
-  const JsonNode root(document, "", file);
+  const JsonDocument parsed(text, file);
+  const Json& document = parsed.json();
+  const JsonNode root = parsed.root();
   if (!document.is_object() || root.string_or("format", "") != "ompbench-sidecar-1") {
     root.fail("not an ompbench sidecar (no \"format\": \"ompbench-sidecar-1\")");
   }

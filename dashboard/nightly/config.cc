@@ -2,10 +2,12 @@
 
 #include <filesystem>
 
+#include "common/json_input.h"
 #include "common/output_file.h"
-#include "dashboard/json_input.h"
 
 namespace ompscale::dashboard {
+
+using Json = nlohmann::json;
 
 namespace {
 
@@ -53,8 +55,9 @@ void read_regressions(const JsonNode& n, NightlyConfig& c) {
 
 NightlyConfig read_nightly_config(const std::string& path) {
   const std::string text = read_input(path);
-  const Json document = parse_json_text(text, path);
-  const JsonNode root(document, "", path);
+  const JsonDocument parsed(text, path);
+  const Json& document = parsed.json();
+  const JsonNode root = parsed.root();
   if (!document.is_object()) root.fail("expected a JSON object (a nightly configuration)");
   const std::string base = std::filesystem::path(path).parent_path().string();
   NightlyConfig c;

@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "common/host_name.h"
+#include "common/json_input.h"
 #include "common/output_file.h"
 
 extern char** environ;
@@ -26,10 +27,10 @@ nlohmann::json load(const std::string& path) {
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(
-        path, 0,
-        std::string("not valid JSON (") + e.what() + "); move it away or choose another --meta");
+  } catch (const nlohmann::json::exception& e) {  // syntax, or a number beyond a double
+    throw InputError(path, 0,
+                     std::string("not valid JSON (") + json_error_cause(e) +
+                         "); move it away or choose another --meta");
   }
   if (!doc.is_object() || doc.value("format", "") != kFormat || !doc["runs"].is_array())
     throw InputError(path, 0,

@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "common/error.h"
+#include "common/json_input.h"
 #include "common/json_stream.h"
 #include "common/output_file.h"
 #include "modeler/io/write_common.h"
@@ -211,94 +212,7 @@ void write_class_model(JsonStream& json, const ClassModel& m, const std::string&
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-// A JSON value together with where it sits ("kernels[3].models[0].statistics"), so every error
-// names the place a user has to look at.
-class Node {
- public:
-  Node(const Json& value, std::string path, const std::string& file)
-      : value_(value), path_(std::move(path)), file_(file) {}
-
-  const Json& json() const { return value_; }
-  const std::string& path() const { return path_; }
-
-  bool has(std::string_view name) const {
-    return value_.is_object() && value_.find(name) != value_.end();
-  }
-  Node field(std::string_view name) const {
-    expect_object();
-    const auto it = value_.find(name);
-    if (it == value_.end()) fail(fmt::format("missing field '{}'", name), path_);
-    return Node(*it, child_path(name), file_);
-  }
-  std::optional<Node> optional_field(std::string_view name) const {
-    expect_object();
-    const auto it = value_.find(name);
-    if (it == value_.end()) return std::nullopt;
-    return Node(*it, child_path(name), file_);
-  }
-  std::vector<Node> elements() const {
-    if (!value_.is_array()) fail_type("an array");
-    std::vector<Node> out;
-    out.reserve(value_.size());
-    for (std::size_t i = 0; i < value_.size(); ++i) {
-      out.emplace_back(value_[i], fmt::format("{}[{}]", path_, i), file_);
-    }
-    return out;
-  }
-
-  /// A number; null reads as NaN (the writer's spelling of non-finite values).
-  double number() const {
-    if (value_.is_null()) return std::numeric_limits<double>::quiet_NaN();
-    if (!value_.is_number()) fail_type("a number");
-    return value_.get<double>();
-  }
-  std::optional<double> optional_number() const {
-    if (value_.is_null()) return std::nullopt;
-    return number();
-  }
-  long long integer() const {
-    if (!value_.is_number_integer()) fail_type("an integer");
-    return value_.get<long long>();
-  }
-  std::size_t count() const {
-    const long long n = integer();
-    if (n < 0) fail(fmt::format("expected a count >= 0, found {}", n), path_);
-    return static_cast<std::size_t>(n);
-  }
-  bool boolean() const {
-    if (!value_.is_boolean()) fail_type("true or false");
-    return value_.get<bool>();
-  }
-  std::string string() const {
-    if (!value_.is_string()) fail_type("a string");
-    return value_.get<std::string>();
-  }
-  std::vector<std::string> strings() const {
-    std::vector<std::string> out;
-    for (const Node& element : elements()) out.push_back(element.string());
-    return out;
-  }
-
-  [[noreturn]] void fail(const std::string& cause, const std::string& where) const {
-    throw InputError(file_, 0, where.empty() ? cause : fmt::format("{}: {}", where, cause));
-  }
-  [[noreturn]] void fail(const std::string& cause) const { fail(cause, path_); }
-
- private:
-  std::string child_path(std::string_view name) const {
-    return path_.empty() ? std::string(name) : fmt::format("{}.{}", path_, name);
-  }
-  void expect_object() const {
-    if (!value_.is_object()) fail_type("an object");
-  }
-  [[noreturn]] void fail_type(std::string_view expected) const {
-    fail(fmt::format("expected {}, found {}", expected, value_.type_name()), path_);
-  }
-
-  const Json& value_;
-  std::string path_;
-  const std::string& file_;
-};
+using Node = OrderedJsonNode;
 
 double read_exponent(const Node& term) {
   if (term.has("exponent_value")) return term.field("exponent_value").number();
@@ -362,11 +276,11 @@ PredictiveComponent read_component(const Node& node) {
   c.noise_sd_absolute = node.field("noise_sd_absolute").number();
   c.noise_sd_relative = node.field("noise_sd_relative").number();
   // Written since the model-form term was added; older files predict without it.
-  if (auto drift = node.optional_field("drift_sd_relative")) c.drift_sd_relative = drift->number();
-  if (auto positive = node.optional_field("positive")) c.positive = positive->boolean();
-  if (auto range = node.optional_field("range")) {
+  if (auto drift = node.present_field("drift_sd_relative")) c.drift_sd_relative = drift->number();
+  if (auto positive = node.present_field("positive")) c.positive = positive->boolean();
+  if (auto range = node.present_field("range")) {
     const std::vector<Node> bounds = range->elements();
-    if (bounds.size() != 2) range->fail("expected [low, high]", range->path());
+    if (bounds.size() != 2) range->fail("expected [low, high]");
     c.range_low = bounds[0].number();
     c.range_high = bounds[1].number();
   }
@@ -389,13 +303,13 @@ ClassModel read_class_model(const Node& node) {
 
   m.growth = read_growth(node.field("growth"));
   m.valid = node.field("valid").boolean();
-  if (auto f = node.optional_field("worse_than_log")) m.worse_than_log = f->boolean();
-  if (auto f = node.optional_field("noise_dominates")) m.noise_dominates = f->boolean();
-  if (auto f = node.optional_field("warnings")) m.warnings = f->strings();
-  if (auto f = node.optional_field("no_model"); f && !f->json().is_null()) m.no_model = f->string();
-  if (auto f = node.optional_field("resolution")) m.resolution = f->number();
+  if (auto f = node.present_field("worse_than_log")) m.worse_than_log = f->boolean();
+  if (auto f = node.present_field("noise_dominates")) m.noise_dominates = f->boolean();
+  if (auto f = node.present_field("warnings")) m.warnings = f->strings();
+  if (auto f = node.optional_field("no_model")) m.no_model = f->string();
+  if (auto f = node.present_field("resolution")) m.resolution = f->number();
 
-  if (auto f = node.optional_field("points")) {
+  if (auto f = node.present_field("points")) {
     for (const Node& p : f->elements()) {
       m.points.push_back({.param = p.field("param").number(),
                           .value = p.field("value").number(),
@@ -405,12 +319,12 @@ ClassModel read_class_model(const Node& node) {
                           .repetitions = p.field("repetitions").count()});
     }
   }
-  if (auto f = node.optional_field("coefficient_intervals")) {
+  if (auto f = node.present_field("coefficient_intervals")) {
     for (const Node& i : f->elements()) {
       m.coefficient_intervals.push_back({i.field("low").number(), i.field("high").number()});
     }
   }
-  if (auto f = node.optional_field("predictions")) {
+  if (auto f = node.present_field("predictions")) {
     for (const Node& p : f->elements()) {
       Prediction prediction;
       prediction.param = p.field("param").number();
@@ -420,20 +334,20 @@ ClassModel read_class_model(const Node& node) {
       m.predictions.push_back(prediction);
     }
   }
-  if (auto f = node.optional_field("budget"); f && !f->json().is_null()) {
+  if (auto f = node.optional_field("budget")) {
     BudgetCrossing b;
     b.budget = f->field("budget").number();
     b.threads = f->field("threads").optional_number();
     b.threads_early = f->field("threads_early").optional_number();
     b.threads_late = f->field("threads_late").optional_number();
     b.search_limit = f->field("search_limit").number();
-    if (auto base = f->optional_field("base"); base && !base->json().is_null()) {
+    if (auto base = f->optional_field("base")) {
       b.base = PointSummary{.param = base->field("param").number(),
                             .value = base->field("value").number()};
     }
     m.budget = b;
   }
-  if (auto f = node.optional_field("predictive")) {
+  if (auto f = node.present_field("predictive")) {
     for (const Node& c : f->field("components").elements()) {
       m.predictive.components.push_back(read_component(c));
     }
@@ -445,24 +359,6 @@ ClassModel read_class_model(const Node& node) {
   }
   return m;
 }
-
-// 1-based line of byte offset `byte` (nlohmann counts the offending character, 1-based).
-std::size_t line_of(std::string_view text, std::size_t byte) {
-  const std::size_t end = std::min(text.size(), byte == 0 ? 0 : byte - 1);
-  return 1 + static_cast<std::size_t>(
-                 std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
-}
-
-// "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error ..." -> the part
-// after the location, which is what the user needs next to our own FILE:LINE prefix.
-std::string parse_error_cause(const std::string& what) {
-  const auto colon = what.find(": ");
-  return colon == std::string::npos ? what : what.substr(colon + 2);
-}
-
-}  // namespace
-
-namespace {
 
 // Invalid UTF-8 in a key value (from a Latin-1 CSV) is replaced, not fatal.
 std::string dump(const Json& value) {
@@ -555,25 +451,20 @@ std::string format_models_json(const ModelsFile& file) {
 }
 
 ModelsFile parse_models_json(std::string_view text, const std::string& name) {
-  Json document;
-  try {
-    document = Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    throw InputError(name, line_of(text, e.byte), parse_error_cause(e.what()));
-  }
-  const Node root(document, "", name);
-  if (!document.is_object()) root.fail("expected a JSON object (a models.json file)");
+  const OrderedJsonDocument document(text, name);
+  const Node root = document.root();
+  if (!document.json().is_object()) root.fail("expected a JSON object (a models.json file)");
 
   ModelsFile file;
-  if (auto f = root.optional_field("ompscale_version")) file.ompscale_version = f->string();
-  if (auto f = root.optional_field("options")) {
+  if (auto f = root.present_field("ompscale_version")) file.ompscale_version = f->string();
+  if (auto f = root.present_field("options")) {
     if (!f->json().is_object()) f->fail("expected an object");
     file.options_json = f->json().dump();
   }
   Dataset& dataset = file.dataset;
   dataset.parameter = root.field("parameter").string();
   dataset.key_columns = root.field("key_columns").strings();
-  if (auto f = root.optional_field("sources")) dataset.sources = f->strings();
+  if (auto f = root.present_field("sources")) dataset.sources = f->strings();
 
   for (const Node& kernel : root.field("kernels").elements()) {
     const Node key = kernel.field("key");
@@ -593,7 +484,7 @@ ModelsFile parse_models_json(std::string_view text, const std::string& name) {
     }
     KernelResult result;
     result.kernel = dataset.kernels.size();
-    if (auto f = kernel.optional_field("class_decision")) result.class_decision = f->string();
+    if (auto f = kernel.present_field("class_decision")) result.class_decision = f->string();
     for (const Node& model : kernel.field("models").elements()) {
       result.models.push_back(read_class_model(model));
     }

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/json_input.h"
 #include "modeler/io/read_common.h"
 
 namespace ompscale::modeler::io_detail {
@@ -35,21 +37,6 @@ using Json = nlohmann::ordered_json;
 // Extra-P's names for the callpath and metric of a JSON Lines object that has none.
 constexpr std::string_view kDefaultCallpath = "<root>";
 constexpr std::string_view kDefaultMetric = "<default>";
-
-// The 1-based line of nlohmann's 1-based byte position of the last character it read.
-std::size_t line_of_byte(std::string_view content, std::size_t byte) {
-  const std::size_t end = std::min(byte > 0 ? byte - 1 : 0, content.size());
-  return 1 + static_cast<std::size_t>(std::count(content.begin(), content.begin() + end, '\n'));
-}
-
-// nlohmann's message without its "[json.exception.parse_error.101] " prefix.
-std::string_view parse_error_cause(const nlohmann::json::exception& error) {
-  std::string_view message = error.what();
-  if (const auto end = message.find("] "); message.starts_with("[") && end != message.npos) {
-    message.remove_prefix(end + 2);
-  }
-  return message;
-}
 
 std::string_view type_of(const Json& value) {
   return value.type_name();
@@ -93,24 +80,16 @@ class Members {
     if (!value.is_number_integer()) {
       fail(fmt::format("{}.{} is a {}, not an integer id", where, key, type_of(value)));
     }
-    return value.get<std::int64_t>();
+    const auto id = json_integer(value, std::numeric_limits<std::int64_t>::min(),
+                                 std::numeric_limits<std::int64_t>::max());
+    if (!id) fail(fmt::format("{}.{} = {} is beyond a 64-bit id", where, key, value.dump()));
+    return *id;
   }
 
  private:
   const std::string& file_;
   std::size_t line_;
 };
-
-Json parse_document(std::string_view content, const std::string& file) {
-  try {
-    return Json::parse(content);
-  } catch (const nlohmann::json::parse_error& error) {
-    throw InputError(file, line_of_byte(content, error.byte),
-                     fmt::format("invalid JSON: {}", parse_error_cause(error)));
-  } catch (const nlohmann::json::exception& error) {  // e.g. a number too large for a double
-    throw InputError(file, 0, fmt::format("invalid JSON: {}", parse_error_cause(error)));
-  }
-}
 
 // The parameter names from an Extra-P parameter list.
 template <typename NameOf>
@@ -290,7 +269,7 @@ Dataset read_nested(const Json& document, const std::string& file) {
 }  // namespace
 
 Dataset read_extrap_json(std::string_view content, const std::string& file) {
-  const Json document = parse_document(content, file);
+  const Json document = parse_json<Json>(content, file);
   if (!document.is_object()) {
     throw InputError(
         file, 0,
@@ -313,12 +292,7 @@ Dataset read_extrap_json_lines(std::string_view content, const std::string& file
     ++line;
     if (text.empty()) continue;
 
-    Json object;
-    try {
-      object = Json::parse(text);
-    } catch (const nlohmann::json::exception& error) {
-      throw InputError(file, line, fmt::format("invalid JSON: {}", parse_error_cause(error)));
-    }
+    const Json object = parse_json<Json>(text, file, line);
     const Members members(file, line);
     if (!object.is_object()) {
       members.fail(fmt::format("the line is a {}, not a JSON object", type_of(object)));

@@ -3,11 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 #include <filesystem>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <system_error>
 
 #include "common/error.h"
+#include "common/json_input.h"
 #include "common/output_file.h"
 
 namespace ompscale::regions::report {
@@ -16,262 +19,211 @@ namespace {
 
 using nlohmann::json;
 
-// A field problem; parse_run_file turns it into InputError(path, 0, what()).
-struct FieldError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-std::string type_name(const json& value) {
-  return value.is_null() ? "null" : std::string(value.type_name());
-}
-
-std::string child(const std::string& where, std::string_view key) {
-  return where.empty() ? std::string(key) : fmt::format("{}.{}", where, key);
-}
-
-const json* find(const json& object, std::string_view key) {
-  const auto it = object.find(key);
-  return it == object.end() ? nullptr : &*it;
-}
-
-const json& require(const json& object, std::string_view key, const std::string& where) {
-  const json* v = find(object, key);
-  if (v == nullptr) throw FieldError(fmt::format("{}: missing", child(where, key)));
-  return *v;
-}
-
 // Missing or null numbers read as `fallback` ("not measured"); other types are errors.
-double number(const json& object, std::string_view key, const std::string& where,
-              double fallback = 0.0) {
-  const json* v = find(object, key);
-  if (v == nullptr || v->is_null()) return fallback;
-  if (!v->is_number()) {
-    throw FieldError(
-        fmt::format("{}: expected a number, got {}", child(where, key), type_name(*v)));
-  }
-  return v->get<double>();
+double number(const JsonNode& object, std::string_view key, double fallback = 0.0) {
+  const auto v = object.optional_field(key);
+  return v ? v->number() : fallback;
 }
 
-double required_number(const json& object, std::string_view key, const std::string& where) {
-  require(object, key, where);
-  const json& v = object.at(key);
-  if (!v.is_number()) {
-    throw FieldError(fmt::format("{}: expected a number, got {}", child(where, key), type_name(v)));
-  }
-  return v.get<double>();
+double required_number(const JsonNode& object, std::string_view key) {
+  const JsonNode v = object.field(key);
+  if (v.is_null()) v.fail("expected a number, found null");
+  return v.number();
 }
 
-int integer(const json& object, std::string_view key, const std::string& where, int fallback) {
-  const double v = number(object, key, where, fallback);
-  if (v != static_cast<double>(static_cast<int>(v))) {
-    throw FieldError(fmt::format("{}: expected an integer, got {}", child(where, key), v));
-  }
-  return static_cast<int>(v);
+int integer(const JsonNode& object, std::string_view key, int fallback) {
+  const auto v = object.optional_field(key);
+  return v ? static_cast<int>(v->whole_number(INT_MIN, INT_MAX)) : fallback;
 }
 
-std::optional<int> optional_integer(const json& object, std::string_view key,
-                                    const std::string& where) {
-  const json* v = find(object, key);
-  if (v == nullptr || v->is_null()) return std::nullopt;
-  return integer(object, key, where, 0);
+std::optional<int> optional_integer(const JsonNode& object, std::string_view key) {
+  if (!object.optional_field(key)) return std::nullopt;
+  return integer(object, key, 0);
 }
 
-std::string text(const json& object, std::string_view key, const std::string& where) {
-  const json* v = find(object, key);
-  if (v == nullptr || v->is_null()) return {};
-  if (!v->is_string()) {
-    throw FieldError(
-        fmt::format("{}: expected a string, got {}", child(where, key), type_name(*v)));
-  }
-  return v->get<std::string>();
+std::string text(const JsonNode& object, std::string_view key) {
+  return object.string_or(key, "");
 }
 
-const json* array(const json& object, std::string_view key, const std::string& where) {
-  const json* v = find(object, key);
-  if (v == nullptr || v->is_null()) return nullptr;
-  if (!v->is_array()) {
-    throw FieldError(
-        fmt::format("{}: expected an array, got {}", child(where, key), type_name(*v)));
+bool flag(const JsonNode& object, std::string_view key, bool fallback) {
+  const auto v = object.optional_field(key);
+  return v && v->json().is_boolean() ? v->boolean() : fallback;
+}
+
+std::vector<JsonNode> array(const JsonNode& object, std::string_view key) {
+  const auto v = object.optional_field(key);
+  return v ? v->elements() : std::vector<JsonNode>{};
+}
+
+std::optional<JsonNode> object_field(const JsonNode& object, std::string_view key) {
+  auto v = object.optional_field(key);
+  if (v && !v->json().is_object()) {
+    v->fail(fmt::format("expected an object, found {}", v->json().type_name()));
   }
   return v;
 }
 
-const json* object_field(const json& object, std::string_view key, const std::string& where) {
-  const json* v = find(object, key);
-  if (v == nullptr || v->is_null()) return nullptr;
-  if (!v->is_object()) {
-    throw FieldError(
-        fmt::format("{}: expected an object, got {}", child(where, key), type_name(*v)));
-  }
-  return v;
+void expect_object(const JsonNode& node) {
+  if (!node.json().is_object()) node.fail("expected an object");
 }
 
-Location read_location(const json* v, const std::string& where) {
+Location read_location(const std::optional<JsonNode>& v) {
   Location l;
-  if (v == nullptr) return l;
-  l.module = text(*v, "module", where);
-  l.build_id = text(*v, "build_id", where);
-  l.offset = text(*v, "offset", where);
-  l.file = text(*v, "file", where);
-  l.line = integer(*v, "line", where, 0);
-  l.function = text(*v, "function", where);
+  if (!v) return l;
+  l.module = text(*v, "module");
+  l.build_id = text(*v, "build_id");
+  l.offset = text(*v, "offset");
+  l.file = text(*v, "file");
+  l.line = integer(*v, "line", 0);
+  l.function = text(*v, "function");
   return l;
 }
 
-RegionKind read_kind(const json& region, const std::string& where) {
-  const std::string kind = text(region, "kind", where);
+RegionKind read_kind(const JsonNode& region) {
+  const std::string kind = text(region, "kind");
   if (kind == "parallel") return RegionKind::kParallel;
   if (kind == "manual") return RegionKind::kManual;
   if (kind == "serial") return RegionKind::kSerial;
-  throw FieldError(
-      fmt::format("{}: '{}' is not parallel, manual or serial", child(where, "kind"), kind));
+  const auto node = region.optional_field("kind");
+  (node ? *node : region).fail(fmt::format("'{}' is not parallel, manual or serial", kind));
 }
 
-std::string read_schedule(const json& entry, const std::string& where) {
-  const std::string schedule = text(entry, "schedule", where);
+std::string read_schedule(const JsonNode& entry) {
+  const std::string schedule = text(entry, "schedule");
   if (schedule.empty()) return schedule;
-  const json* omp = find(entry, "omp_schedule");
-  const std::string omp_schedule = omp != nullptr ? text(entry, "omp_schedule", where) : "";
-  return schedule_words(schedule, number(entry, "chunk", where), omp ? &omp_schedule : nullptr);
+  const bool has_omp = entry.has("omp_schedule");
+  const std::string omp_schedule = has_omp ? text(entry, "omp_schedule") : "";
+  return schedule_words(schedule, number(entry, "chunk"), has_omp ? &omp_schedule : nullptr);
 }
 
-ConstructRecord read_construct(const json& c, const std::string& where) {
-  if (!c.is_object()) throw FieldError(fmt::format("{}: expected an object", where));
+ConstructRecord read_construct(const JsonNode& c) {
+  expect_object(c);
   ConstructRecord out;
-  out.kind = text(c, "kind", where);
-  out.location = read_location(object_field(c, "location", where), child(where, "location"));
-  out.schedule = read_schedule(c, where);
-  if (const json* threads = array(c, "threads", where)) {
-    for (std::size_t i = 0; i < threads->size(); ++i) {
-      const json& t = (*threads)[i];
-      const std::string at = fmt::format("{}.threads[{}]", where, i);
-      if (!t.is_object()) throw FieldError(fmt::format("{}: expected an object", at));
-      ConstructRecord::Thread rec;
-      rec.thread = integer(t, "thread", at, static_cast<int>(i));
-      rec.executions = number(t, "executions", at);
-      rec.time_ns = number(t, "time_ns", at);
-      rec.barriers = number(t, "barriers", at);
-      rec.imbalance_ns = number(t, "imbalance_ns", at);
-      rec.walkthrough_ns = number(t, "walkthrough_ns", at);
-      rec.startup_ns = number(t, "startup_ns", at);
-      rec.task_wait_ns = number(t, "task_wait_ns", at);
-      out.threads.push_back(rec);
-    }
+  out.kind = text(c, "kind");
+  out.location = read_location(object_field(c, "location"));
+  out.schedule = read_schedule(c);
+  const std::vector<JsonNode> threads = array(c, "threads");
+  for (std::size_t i = 0; i < threads.size(); ++i) {
+    const JsonNode& t = threads[i];
+    expect_object(t);
+    ConstructRecord::Thread rec;
+    rec.thread = integer(t, "thread", static_cast<int>(i));
+    rec.executions = number(t, "executions");
+    rec.time_ns = number(t, "time_ns");
+    rec.barriers = number(t, "barriers");
+    rec.imbalance_ns = number(t, "imbalance_ns");
+    rec.walkthrough_ns = number(t, "walkthrough_ns");
+    rec.startup_ns = number(t, "startup_ns");
+    rec.task_wait_ns = number(t, "task_wait_ns");
+    out.threads.push_back(rec);
   }
   return out;
 }
 
-RegionRecord read_region(const json& r, const std::string& where) {
-  if (!r.is_object()) throw FieldError(fmt::format("{}: expected an object", where));
+ThreadRecord read_thread(const JsonNode& t, std::size_t i) {
+  expect_object(t);
+  ThreadRecord rec;
+  rec.thread = integer(t, "thread", static_cast<int>(i));
+  rec.work_ns = number(t, "work_ns");
+  rec.fork_ns = number(t, "fork_ns");
+  rec.imbalance_ns = number(t, "imbalance_ns");
+  rec.walkthrough_ns = number(t, "walkthrough_ns");
+  rec.startup_ns = number(t, "startup_ns");
+  rec.barriers = number(t, "barriers");
+  rec.lock_wait_ns = number(t, "lock_wait_ns");
+  rec.lock_acquisitions = number(t, "lock_acquisitions");
+  rec.lock_timed = number(t, "lock_timed");
+  rec.iterations = number(t, "iterations");
+  rec.task_ns = number(t, "task_ns");
+  rec.barrier_task_ns = number(t, "barrier_task_ns");
+  rec.task_wait_ns = number(t, "task_wait_ns");
+  rec.taskwait_ns = number(t, "taskwait_ns");
+  rec.tasks_created = number(t, "tasks_created");
+  return rec;
+}
+
+LockRecord read_lock(const JsonNode& l) {
+  expect_object(l);
+  LockRecord rec;
+  rec.kind = text(l, "kind");
+  rec.location = read_location(object_field(l, "location"));
+  rec.acquisitions = number(l, "acquisitions");
+  rec.timed = number(l, "timed");
+  rec.wait_ns = number(l, "wait_ns");
+  rec.wait_estimate_ns = number(l, "wait_estimate_ns");
+  rec.fastest_ns = number(l, "fastest_ns");
+  if (rec.timed > rec.acquisitions) {
+    l.fail(fmt::format("timed ({}) exceeds acquisitions ({})", rec.timed, rec.acquisitions));
+  }
+  return rec;
+}
+
+// Region ids and parents are 64-bit counters of the tool; a value past them is no id.
+long long region_id(const JsonNode& id) {
+  return id.whole_number(0, std::numeric_limits<long long>::max());
+}
+
+RegionRecord read_region(const JsonNode& r) {
+  expect_object(r);
   RegionRecord region;
-  region.id = static_cast<long long>(required_number(r, "id", where));
-  region.kind = read_kind(r, where);
-  region.name = text(r, "name", where);
-  region.location = read_location(object_field(r, "location", where), child(where, "location"));
-  if (const json* parent = find(r, "parent"); parent != nullptr && !parent->is_null()) {
-    region.parent = static_cast<long long>(number(r, "parent", where));
-  }
-  region.nesting_level = integer(r, "nesting_level", where, 0);
-  region.executions = required_number(r, "executions", where);
-  region.executions_measured = required_number(r, "executions_measured", where);
+  const JsonNode id = r.field("id");
+  if (id.is_null()) id.fail("expected a number, found null");
+  region.id = region_id(id);
+  region.kind = read_kind(r);
+  region.name = text(r, "name");
+  region.location = read_location(object_field(r, "location"));
+  if (const auto parent = r.optional_field("parent")) region.parent = region_id(*parent);
+  region.nesting_level = integer(r, "nesting_level", 0);
+  region.executions = required_number(r, "executions");
+  region.executions_measured = required_number(r, "executions_measured");
   if (region.executions_measured > region.executions) {
-    throw FieldError(fmt::format("{}: executions_measured ({}) exceeds executions ({})", where,
-                                 region.executions_measured, region.executions));
+    r.fail(fmt::format("executions_measured ({}) exceeds executions ({})",
+                       region.executions_measured, region.executions));
   }
-  if (const json* team = object_field(r, "team_size", where)) {
-    region.team_min = integer(*team, "min", child(where, "team_size"), 0);
-    region.team_max = integer(*team, "max", child(where, "team_size"), 0);
+  if (const auto team = object_field(r, "team_size")) {
+    region.team_min = integer(*team, "min", 0);
+    region.team_max = integer(*team, "max", 0);
   }
-  region.wall_ns = required_number(r, "wall_ns", where);
-  region.wall_se_ns = number(r, "wall_se_ns", where);
-  if (const json* threads = array(r, "threads", where)) {
-    for (std::size_t i = 0; i < threads->size(); ++i) {
-      const json& t = (*threads)[i];
-      const std::string at = fmt::format("{}.threads[{}]", where, i);
-      if (!t.is_object()) throw FieldError(fmt::format("{}: expected an object", at));
-      ThreadRecord rec;
-      rec.thread = integer(t, "thread", at, static_cast<int>(i));
-      rec.work_ns = number(t, "work_ns", at);
-      rec.fork_ns = number(t, "fork_ns", at);
-      rec.imbalance_ns = number(t, "imbalance_ns", at);
-      rec.walkthrough_ns = number(t, "walkthrough_ns", at);
-      rec.startup_ns = number(t, "startup_ns", at);
-      rec.barriers = number(t, "barriers", at);
-      rec.lock_wait_ns = number(t, "lock_wait_ns", at);
-      rec.lock_acquisitions = number(t, "lock_acquisitions", at);
-      rec.lock_timed = number(t, "lock_timed", at);
-      rec.iterations = number(t, "iterations", at);
-      rec.task_ns = number(t, "task_ns", at);
-      rec.barrier_task_ns = number(t, "barrier_task_ns", at);
-      rec.task_wait_ns = number(t, "task_wait_ns", at);
-      rec.taskwait_ns = number(t, "taskwait_ns", at);
-      rec.tasks_created = number(t, "tasks_created", at);
-      region.threads.push_back(rec);
-    }
+  region.wall_ns = required_number(r, "wall_ns");
+  region.wall_se_ns = number(r, "wall_se_ns");
+  const std::vector<JsonNode> threads = array(r, "threads");
+  for (std::size_t i = 0; i < threads.size(); ++i)
+    region.threads.push_back(read_thread(threads[i], i));
+  for (const JsonNode& l : array(r, "locks")) region.locks.push_back(read_lock(l));
+  for (const JsonNode& loop : array(r, "loops")) {
+    expect_object(loop);
+    region.loops.push_back({read_schedule(loop), number(loop, "executions")});
   }
-  if (const json* locks = array(r, "locks", where)) {
-    for (std::size_t i = 0; i < locks->size(); ++i) {
-      const json& l = (*locks)[i];
-      const std::string at = fmt::format("{}.locks[{}]", where, i);
-      if (!l.is_object()) throw FieldError(fmt::format("{}: expected an object", at));
-      LockRecord rec;
-      rec.kind = text(l, "kind", at);
-      rec.location = read_location(object_field(l, "location", at), child(at, "location"));
-      rec.acquisitions = number(l, "acquisitions", at);
-      rec.timed = number(l, "timed", at);
-      rec.wait_ns = number(l, "wait_ns", at);
-      rec.wait_estimate_ns = number(l, "wait_estimate_ns", at);
-      rec.fastest_ns = number(l, "fastest_ns", at);
-      if (rec.timed > rec.acquisitions) {
-        throw FieldError(fmt::format("{}: timed ({}) exceeds acquisitions ({})", at, rec.timed,
-                                     rec.acquisitions));
-      }
-      region.locks.push_back(rec);
-    }
-  }
-  if (const json* loops = array(r, "loops", where)) {
-    for (std::size_t i = 0; i < loops->size(); ++i) {
-      const std::string at = fmt::format("{}.loops[{}]", where, i);
-      if (!(*loops)[i].is_object()) throw FieldError(fmt::format("{}: expected an object", at));
-      region.loops.push_back({read_schedule((*loops)[i], at), number((*loops)[i], "executions", at)});
-    }
-  }
-  if (const json* constructs = array(r, "constructs", where)) {
-    for (std::size_t i = 0; i < constructs->size(); ++i) {
-      region.constructs.push_back(
-          read_construct((*constructs)[i], fmt::format("{}.constructs[{}]", where, i)));
-    }
-  }
-  if (const json* tasks = object_field(r, "tasks", where)) {
-    region.tasks_created = number(*tasks, "created", child(where, "tasks"));
-    region.tasks_executed = number(*tasks, "executed", child(where, "tasks"));
+  for (const JsonNode& c : array(r, "constructs")) region.constructs.push_back(read_construct(c));
+  if (const auto tasks = object_field(r, "tasks")) {
+    region.tasks_created = number(*tasks, "created");
+    region.tasks_executed = number(*tasks, "executed");
   }
   return region;
 }
 
-Profile read_profile(const json& p) {
-  if (!p.is_object()) {
-    throw FieldError(fmt::format("profile: expected an object or null, got {}", type_name(p)));
+Profile read_profile(const JsonNode& p) {
+  if (!p.json().is_object()) {
+    p.fail(fmt::format("expected an object or null, got {}", p.json().type_name()));
   }
-  const std::string format = text(p, "format", "profile");
+  const std::string format = text(p, "format");
   if (format != "ompscan-profile-1") {
-    throw FieldError(fmt::format("profile.format is '{}', expected ompscan-profile-1", format));
+    p.fail(fmt::format("format is '{}', expected ompscan-profile-1", format));
   }
   Profile profile;
-  profile.tool_version = text(p, "tool_version", "profile");
-  profile.runtime_version = text(p, "runtime_version", "profile");
-  profile.process_ns = number(p, "process_ns", "profile");
-  profile.max_threads = integer(p, "max_threads", "profile", 0);
-  if (const json* s = object_field(p, "sampling", "profile")) {
-    profile.sampling_policy = text(*s, "policy", "profile.sampling");
-    profile.estimator = text(*s, "estimator", "profile.sampling");
-    profile.dropped_events = number(*s, "dropped_events", "profile.sampling");
-    profile.buffer_full_events = number(*s, "buffer_full_events", "profile.sampling");
+  profile.tool_version = text(p, "tool_version");
+  profile.runtime_version = text(p, "runtime_version");
+  profile.process_ns = number(p, "process_ns");
+  profile.max_threads = integer(p, "max_threads", 0);
+  if (const auto s = object_field(p, "sampling")) {
+    profile.sampling_policy = text(*s, "policy");
+    profile.estimator = text(*s, "estimator");
+    profile.dropped_events = number(*s, "dropped_events");
+    profile.buffer_full_events = number(*s, "buffer_full_events");
   }
-  const json* regions = array(p, "regions", "profile");
-  if (regions == nullptr) throw FieldError("profile.regions: missing");
-  for (std::size_t i = 0; i < regions->size(); ++i) {
-    profile.regions.push_back(read_region((*regions)[i], fmt::format("profile.regions[{}]", i)));
+  if (!p.optional_field("regions")) p.fail("regions: missing");
+  for (const JsonNode& r : array(p, "regions")) {
+    profile.regions.push_back(read_region(r));
     profile.regions.back().weighted = profile.estimator == "horvitz-thompson";
   }
   return profile;
@@ -336,81 +288,64 @@ std::string describe_end(const RunFile& run) {
                     : fmt::format("exit status {}", run.exit_status.value_or(-1));
 }
 
+namespace {
+
+// The run file's own members; the profile is read by read_profile.
+RunFile read_run(const JsonNode& doc, const std::string& path) {
+  RunFile run;
+  run.path = path;
+  run.run_id = text(doc, "run_id");
+  if (run.run_id.empty()) run.run_id = std::filesystem::path(path).stem().string();
+  for (const JsonNode& arg : array(doc, "command")) {
+    if (arg.json().is_string()) run.command.push_back(arg.string());
+  }
+  const JsonNode threads = doc.field("threads");
+  run.threads = integer(doc, "threads", 0);
+  if (run.threads < 1) threads.fail(fmt::format("{} is not a thread count", run.threads));
+  run.input = text(doc, "input");
+  run.input_index = integer(doc, "input_index", 0);
+  run.repetition = integer(doc, "repetition", 0);
+  run.oversubscribed = flag(doc, "oversubscribed", run.oversubscribed);
+  const std::string status = text(doc, "status");
+  if (status != "ok" && status != "failed") {
+    doc.fail(fmt::format("status: '{}' is neither ok nor failed", status));
+  }
+  run.failed = status == "failed";
+  run.exit_status = optional_integer(doc, "exit_status");
+  run.signal = optional_integer(doc, "signal");
+  run.wall_ns = number(doc, "wall_ns");
+  if (const auto cpu = object_field(doc, "cpu")) {
+    run.cpu_ns = number(*cpu, "user_ns") + number(*cpu, "system_ns");
+  }
+  if (const auto runtime = object_field(doc, "runtime")) {
+    run.runtime_library = text(*runtime, "library");
+    run.gomp_abi = flag(*runtime, "gomp_abi", run.gomp_abi);
+  }
+  run.native = flag(doc, "native", run.native);
+  if (const auto sharing = object_field(doc, "time_sharing")) {
+    run.time_shared = flag(*sharing, "time_shared", run.time_shared);
+    run.time_sharing_reason = text(*sharing, "reason");
+  }
+  run.profile_error = text(doc, "profile_error");
+  return run;
+}
+
+}  // namespace
+
 RunFile parse_run_file(std::string_view content, const std::string& path) {
-  json doc;
-  try {
-    doc = json::parse(content);
-  } catch (const json::parse_error& e) {
-    // nlohmann prefixes "[json.exception.parse_error.101] parse error at ...": keep the position.
-    std::string what = e.what();
-    const auto at = what.find("parse error");
-    throw InputError(path, 0, "not JSON: " + (at == std::string::npos ? what : what.substr(at)));
+  const JsonDocument document(content, path);
+  const JsonNode doc = document.root();
+  if (!doc.json().is_object()) doc.fail("not an ompscan run file: the top level is not an object");
+  const std::string format = doc.has("format") ? text(doc, "format") : "";
+  if (format != "ompscan-run-1") {
+    doc.fail(fmt::format("not an ompscan run file: format is {}, expected ompscan-run-1",
+                         format.empty() ? std::string("missing") : "'" + format + "'"));
   }
-  try {
-    if (!doc.is_object())
-      throw FieldError("not an ompscan run file: the top level is not an object");
-    const std::string format = text(doc, "format", "");
-    if (format != "ompscan-run-1") {
-      throw FieldError(fmt::format("not an ompscan run file: format is {}, expected ompscan-run-1",
-                                   format.empty() ? std::string("missing") : "'" + format + "'"));
-    }
-    RunFile run;
-    run.path = path;
-    run.run_id = text(doc, "run_id", "");
-    if (run.run_id.empty()) run.run_id = std::filesystem::path(path).stem().string();
-    if (const json* command = array(doc, "command", "")) {
-      for (const json& arg : *command) {
-        if (arg.is_string()) run.command.push_back(arg.get<std::string>());
-      }
-    }
-    require(doc, "threads", "");
-    run.threads = integer(doc, "threads", "", 0);
-    if (run.threads < 1)
-      throw FieldError(fmt::format("threads: {} is not a thread count", run.threads));
-    run.input = text(doc, "input", "");
-    run.input_index = integer(doc, "input_index", "", 0);
-    run.repetition = integer(doc, "repetition", "", 0);
-    if (const json* o = find(doc, "oversubscribed"); o != nullptr && o->is_boolean()) {
-      run.oversubscribed = o->get<bool>();
-    }
-    const std::string status = text(doc, "status", "");
-    if (status != "ok" && status != "failed") {
-      throw FieldError(fmt::format("status: '{}' is neither ok nor failed", status));
-    }
-    run.failed = status == "failed";
-    run.exit_status = optional_integer(doc, "exit_status", "");
-    run.signal = optional_integer(doc, "signal", "");
-    run.wall_ns = number(doc, "wall_ns", "");
-    if (const json* cpu = object_field(doc, "cpu", "")) {
-      run.cpu_ns = number(*cpu, "user_ns", "cpu") + number(*cpu, "system_ns", "cpu");
-    }
-    if (const json* runtime = object_field(doc, "runtime", "")) {
-      run.runtime_library = text(*runtime, "library", "runtime");
-      if (const json* g = find(*runtime, "gomp_abi"); g != nullptr && g->is_boolean()) {
-        run.gomp_abi = g->get<bool>();
-      }
-    }
-    if (const json* n = find(doc, "native"); n != nullptr && n->is_boolean()) {
-      run.native = n->get<bool>();
-    }
-    if (const json* sharing = object_field(doc, "time_sharing", "")) {
-      if (const json* t = find(*sharing, "time_shared"); t != nullptr && t->is_boolean()) {
-        run.time_shared = t->get<bool>();
-      }
-      run.time_sharing_reason = text(*sharing, "reason", "time_sharing");
-    }
-    run.profile_error = text(doc, "profile_error", "");
-    if (const json* profile = find(doc, "profile"); profile != nullptr && !profile->is_null()) {
-      run.profile = read_profile(*profile);
-    }
-    run.requested_threads = run.threads;
-    run.threads = observed_threads(run);
-    return run;
-  } catch (const FieldError& e) {
-    throw InputError(path, 0, e.what());
-  } catch (const json::exception& e) {
-    throw InputError(path, 0, e.what());
-  }
+  RunFile run = read_run(doc, path);
+  if (const auto profile = doc.optional_field("profile")) run.profile = read_profile(*profile);
+  run.requested_threads = run.threads;
+  run.threads = observed_threads(run);
+  return run;
 }
 
 // Why the file is not a run file at all (a stray file next to the runs), or "" when it claims to

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -91,6 +92,14 @@ TEST_F(OmpbenchCli, PlatformPrintsTopologyAndClasses) {
   const Outcome bcs = run({"platform", "--platform", "rwth-bcs"});
   ASSERT_EQ(bcs.status, 0) << bcs.err;
   EXPECT_THAT(bcs.out, HasSubstr("128"));  // its PO2 class reaches 128
+}
+
+// Fuzzer-found (issue 14): a number beyond a double in a description exited 1, not 2.
+TEST_F(OmpbenchCli, PlatformFileWithANumberBeyondADoubleExits2) {
+  std::ofstream(path("overflow.json")) << "7e377";
+  const Outcome out = run({"platform", "--platform", path("overflow.json")});
+  EXPECT_EQ(out.status, 2) << out.err;
+  EXPECT_THAT(out.err, HasSubstr("overflow.json:1: invalid JSON: number overflow parsing '7e377'"));
 }
 
 TEST_F(OmpbenchCli, MalformedOptionsGiveOneLineAndStatus2) {

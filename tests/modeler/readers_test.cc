@@ -534,7 +534,7 @@ TEST(ExtrapJson, SyntaxErrorNamesTheLine) {
 
 TEST(ExtrapJson, NumberTooLargeForADoubleIsAnInputError) {
   EXPECT_THAT(parse_error(replaced(kIdBasedJson, "\"value\": 9", "\"value\": 1e999")),
-              HasSubstr("in.txt: invalid JSON: number overflow parsing '1e999'"));
+              HasSubstr("in.txt:14: invalid JSON: number overflow parsing '1e999'"));
   EXPECT_THAT(parse_error("{\"params\": {\"x\": 1}, \"value\": 1}\n{\"params\": {\"x\": 1e999}}\n"),
               HasSubstr("in.txt:2: invalid JSON: number overflow"));
 }

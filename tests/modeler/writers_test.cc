@@ -383,6 +383,19 @@ TEST(ModelsJson, MinimalFileFillsDefaults) {
   EXPECT_TRUE(std::isnan(file.results[1].models[0].stats.adjusted_r2));
 }
 
+// Fuzzer-found (issue 14): nlohmann's out_of_range for a number beyond a double escaped as an
+// uncaught exception; an integer beyond 64 bits wrapped.
+TEST(ModelsJson, NumbersThatDoNotFitAreInputErrors) {
+  EXPECT_EQ(input_error_of("7e377"), "m.json:1: invalid JSON: number overflow parsing '7e377'");
+  nlohmann::json doc = minimal_document();
+  doc["kernels"][0]["models"][0]["statistics"]["points"] = 19200000000000000000ULL;
+  EXPECT_THAT(
+      input_error_of(doc.dump(2)),
+      HasSubstr("kernels[0].models[0].statistics.points: expected an integer in 0..2^63-1"));
+  EXPECT_THAT(input_error_of(doc.dump(2)), ::testing::StartsWith("m.json:"));
+  EXPECT_THAT(input_error_of(doc.dump(2)), Not(::testing::StartsWith("m.json:1:")));
+}
+
 TEST(ModelsJson, MissingFieldNamesFieldAndKernel) {
   nlohmann::json doc = minimal_document();
   doc["kernels"][1]["models"][0].erase("constant");

@@ -190,6 +190,14 @@ TEST_F(DescriptionFileTest, BadJsonReportsTheLine) {
   EXPECT_THAT(error.what(), Not(HasSubstr("json.exception")));
 }
 
+// Fuzzer-found (issue 14): nlohmann's out_of_range (406) escaped the input-error path.
+TEST_F(DescriptionFileTest, NumberBeyondADoubleIsAnInputError) {
+  const InputError error = load_error("overflow.json", "7e377");
+  EXPECT_STREQ(error.what(),
+               (error.file() + ":1: invalid JSON: number overflow parsing '7e377'").c_str());
+  EXPECT_EQ(load_error("field.json", "{\n  \"name\": \"x\",\n  \"boards\": 1e999\n}").line(), 3u);
+}
+
 TEST_F(DescriptionFileTest, EmptyFileIsInvalidJson) {
   EXPECT_THAT(load_error("empty.json", "").what(), HasSubstr("invalid JSON"));
 }

@@ -1,6 +1,7 @@
 // Reading run files: the fields of a fixture, one-line errors naming the file and the field,
 // failed runs and runs without a profile set aside.
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -143,6 +144,29 @@ TEST(ReportReadRuns, FieldErrorsNameTheField) {
   doc = valid_run();
   doc["threads"] = 0;
   EXPECT_EQ(parse_error(doc.dump()), "runs/x.json: threads: 0 is not a thread count");
+}
+
+// Fuzzer-found (issue 14): numbers that do not fit were an uncaught exception or a float-to-int
+// overflow; each is an input error naming the file, the line and the field.
+TEST(ReportReadRuns, NumbersThatDoNotFitAreInputErrors) {
+  EXPECT_EQ(parse_error("7e377"), "runs/x.json:1: invalid JSON: number overflow parsing '7e377'");
+  nlohmann::json doc = valid_run();
+  doc["threads"] = 7285475808;
+  EXPECT_EQ(parse_error(doc.dump(1)).rfind("runs/x.json:", 0), 0u);
+  EXPECT_THAT(parse_error(doc.dump()),
+              ::testing::HasSubstr("threads: expected an integer in -2147483648..2147483647, "
+                                   "found 7285475808"));
+  doc = valid_run();
+  doc["profile"]["regions"][2]["id"] = 1.92e19;
+  const std::string id_error = parse_error(doc.dump(1));
+  EXPECT_THAT(id_error, ::testing::HasSubstr("profile.regions[2].id: expected an integer in "
+                                             "0..2^63-1, found 1.92e+19"));
+  EXPECT_EQ(id_error.rfind("runs/x.json:", 0), 0u);
+  EXPECT_EQ(id_error.find("runs/x.json:1:"), std::string::npos)
+      << "the id's own line: " << id_error;
+  doc = valid_run();
+  doc["profile"]["regions"][2]["parent"] = -1;
+  EXPECT_THAT(parse_error(doc.dump()), ::testing::HasSubstr("profile.regions[2].parent"));
 }
 
 TEST(ReportReadRuns, MissingOptionalFieldsReadAsNotMeasured) {
