@@ -3,9 +3,11 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include <charconv>
 #include <cstdlib>
+#include <limits>
 #include <string_view>
+
+#include "common/text.h"
 
 namespace ompscale {
 
@@ -21,9 +23,8 @@ std::size_t output_width(int fd) {
   const char* columns = std::getenv("COLUMNS");
   if (columns == nullptr) return 0;
   const std::string_view text(columns);
-  std::size_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return error == std::errc() && end == text.data() + text.size() ? value : 0;
+  const auto value = parse_integer(text, 0, std::numeric_limits<long long>::max());
+  return value ? static_cast<std::size_t>(*value) : 0;
 }
 
 std::size_t help_width(int fd) {

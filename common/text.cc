@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 
 namespace ompscale {
 
@@ -45,12 +46,47 @@ std::vector<std::string> split(std::string_view text, char separator) {
   }
 }
 
+std::string_view trim(std::string_view text) {
+  // By hand: find_first_not_of searches the set of blanks once per character.
+  const auto is_blank = [](char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+  };
+  while (!text.empty() && is_blank(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_blank(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+namespace {
+
+// from_chars takes a leading '-' but not '+'; "+-1" stays invalid.
+std::string_view without_plus(std::string_view text) {
+  if (text.size() > 1 && text[0] == '+' && text[1] != '-') text.remove_prefix(1);
+  return text;
+}
+
+}  // namespace
+
 std::optional<long long> parse_integer(std::string_view text, long long min, long long max) {
+  text = without_plus(text);
   long long value = 0;
   const char* end = text.data() + text.size();
   const auto [stop, error] = std::from_chars(text.data(), end, value);
   if (text.empty() || error != std::errc() || stop != end || value < min || value > max)
     return std::nullopt;
+  return value;
+}
+
+std::optional<double> parse_double(std::string_view text) {
+  text = without_plus(text);
+  if (text.empty()) return std::nullopt;
+  double value = 0.0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (stop != end) return std::nullopt;
+  // Out of range: strtod says which way (+-inf for overflow, 0 or a denormal for underflow).
+  if (error == std::errc::result_out_of_range)
+    return std::strtod(std::string(text).c_str(), nullptr);
+  if (error != std::errc()) return std::nullopt;
   return value;
 }
 

@@ -12,9 +12,21 @@ namespace ompscale {
 /// The pieces of `text` between `separator`s, empty pieces included ("a,,b" -> a, "", b; "" -> "").
 std::vector<std::string> split(std::string_view text, char separator);
 
-/// `text` as a whole decimal integer in [min, max]: an optional '-', digits, nothing else (no
-/// spaces, no '+'); nullopt otherwise, overflow included.
+/// `text` without leading and trailing white space (space, \t, \r, \n, \v, \f).
+std::string_view trim(std::string_view text);
+
+// Numbers in text (command-line values, CSV cells, worker records, EPCC output) are read by the
+// two parsers below, with one syntax: an optional sign ('+' or '-'), then digits; a double may
+// also have a fraction and an exponent ("1.5e-3") or be "inf"/"nan". Nothing else: no spaces
+// (trim first where a format allows them), no hexadecimal, no trailing characters.
+
+/// `text` as a whole decimal integer in [min, max]; nullopt otherwise, overflow included.
 std::optional<long long> parse_integer(std::string_view text, long long min, long long max);
+
+/// `text` as a double; nullopt when it is not a number. A value beyond a double's range reads as
+/// +-inf (underflow as 0 or a denormal), so callers that need finite values check isfinite and
+/// can say "too large" rather than "not a number".
+std::optional<double> parse_double(std::string_view text);
 /// Characters a terminal shows for UTF-8 `text` (code points; no wide-character handling).
 std::size_t display_width(std::string_view text);
 

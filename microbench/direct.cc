@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <climits>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -15,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/text.h"
 #include "microbench/constructs/direct_kernels.h"
 #include "microbench/direct_metrics.h"
 #include "sync/clock.h"
@@ -46,9 +48,9 @@ std::optional<Shape> shape_of(std::string_view name) {
 }
 
 bool parse_positive(std::string_view text, int& value) {
-  const char* end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, value);
-  return error == std::errc() && stop == end && value > 0;
+  const auto parsed = parse_integer(text, 1, INT_MAX);
+  if (parsed) value = static_cast<int>(*parsed);
+  return parsed.has_value();
 }
 
 /// What one batch runs.

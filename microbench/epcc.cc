@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/text.h"
 #include "microbench/constructs/epcc_calibration.h"
 #include "microbench/constructs/epcc_cpu_wait.h"
 #include "microbench/constructs/epcc_kernels.h"
@@ -53,10 +54,10 @@ bool parse_param(const ConstructInfo& construct, const std::string& text, int& v
                  std::string& error) {
   value = 0;
   if (construct.param.empty()) return true;
-  const char* end = text.data() + text.size();
-  const auto [stop, code] = std::from_chars(text.data(), end, value);
   const int max = construct.param == "array_size" ? epcc::kMaxArraySize : 1 << 30;
-  if (code != std::errc() || stop != end || value < 1 || value > max) {
+  const auto parsed = parse_integer(text, 1, max);
+  if (parsed) value = static_cast<int>(*parsed);
+  if (!parsed) {
     error = std::string(construct.name) + " needs " + std::string(construct.param) +
             " between 1 and " + std::to_string(max) + ", got '" + text + "'";
     return false;

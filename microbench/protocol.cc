@@ -1,24 +1,25 @@
 #include "microbench/protocol.h"
 
-#include <cstdlib>
+#include <climits>
 #include <sstream>
+#include <stdexcept>
+
+#include "common/text.h"
 
 namespace ompscale::microbench {
 
 namespace {
 
 bool parse_double(const std::string& text, double& value) {
-  if (text.empty()) return false;
-  char* end = nullptr;
-  value = std::strtod(text.c_str(), &end);
-  return end == text.c_str() + text.size();
+  const auto parsed = ompscale::parse_double(text);
+  if (parsed) value = *parsed;
+  return parsed.has_value();
 }
 
 bool parse_int(const std::string& text, long& value) {
-  if (text.empty()) return false;
-  char* end = nullptr;
-  value = std::strtol(text.c_str(), &end, 10);
-  return end == text.c_str() + text.size();
+  const auto parsed = parse_integer(text, LONG_MIN, LONG_MAX);
+  if (parsed) value = static_cast<long>(*parsed);
+  return parsed.has_value();
 }
 
 bool parse_int_list(const std::string& text, std::vector<std::int64_t>& values) {
@@ -34,6 +35,33 @@ bool parse_int_list(const std::string& text, std::vector<std::int64_t>& values) 
 }
 
 }  // namespace
+
+namespace {
+
+// The worker links no formatting library: the message is put together by hand.
+[[noreturn]] void throw_bad_field(const std::vector<std::string>& fields, std::size_t index,
+                                  const char* expected) {
+  std::string record;
+  for (const std::string& field : fields) record += (record.empty() ? "" : "\t") + field;
+  throw std::runtime_error("worker record '" + record + "': field " + std::to_string(index) +
+                           " is not " + expected);
+}
+
+}  // namespace
+
+int record_int(const std::vector<std::string>& fields, std::size_t index) {
+  if (index < fields.size()) {
+    if (const auto v = parse_integer(fields[index], INT_MIN, INT_MAX)) return static_cast<int>(*v);
+  }
+  throw_bad_field(fields, index, "an integer");
+}
+
+double record_double(const std::vector<std::string>& fields, std::size_t index) {
+  if (index < fields.size()) {
+    if (const auto v = ompscale::parse_double(fields[index])) return *v;
+  }
+  throw_bad_field(fields, index, "a number");
+}
 
 bool apply_option(Job& job, const std::string& name, const std::string& value) {
   double number = 0;
@@ -89,7 +117,8 @@ bool parse_job(const std::string& text, Job& job, std::string& error) {
       std::string source;
       std::string hz;
       fields >> source >> hz;
-      if (source != "tsc" && source != "monotonic_raw") return fail("clock must be tsc or monotonic_raw");
+      if (source != "tsc" && source != "monotonic_raw")
+        return fail("clock must be tsc or monotonic_raw");
       job.allow_tsc = source == "tsc";
       if (!parse_double(hz, job.ticks_per_second) || job.ticks_per_second < 0)
         return fail("clock needs a tick rate (0 = calibrate)");
@@ -143,9 +172,9 @@ std::string format_job(const Job& job, const std::string& options_text) {
   out << "canary " << job.canary_exchanges << '\n';
   out << options_text;
   for (const JobBatch& b : job.batches)
-    out << "batch " << b.id << ' ' << b.construct << ' ' << to_string(b.method) << ' '
-        << b.threads << ' ' << (b.param_value.empty() ? "-" : b.param_value) << ' ' << b.count
-        << ' ' << b.first_rep << '\n';
+    out << "batch " << b.id << ' ' << b.construct << ' ' << to_string(b.method) << ' ' << b.threads
+        << ' ' << (b.param_value.empty() ? "-" : b.param_value) << ' ' << b.count << ' '
+        << b.first_rep << '\n';
   return out.str();
 }
 

@@ -56,6 +56,12 @@ struct Job {
 /// (comma-separated per thread)). Returns false for an unknown name or a bad value.
 bool apply_option(Job& job, const std::string& name, const std::string& value);
 
+/// Field `index` of a worker record (its tab-separated fields) as an int or a double, in the
+/// syntax of common/text.h; std::runtime_error naming the record otherwise: a worker that writes
+/// what the driver cannot read is a bug, not bad input.
+int record_int(const std::vector<std::string>& fields, std::size_t index);
+double record_double(const std::vector<std::string>& fields, std::size_t index);
+
 /// Parses a job; on failure returns false with "line N: cause" in `error`.
 bool parse_job(const std::string& text, Job& job, std::string& error);
 

@@ -3,6 +3,8 @@
 file(GLOB OMPSCALE_WORKER_SYNC_SOURCES CONFIGURE_DEPENDS ${OMPSCALE_ROOT}/sync/*.cc)
 file(GLOB OMPSCALE_WORKER_CONSTRUCT_SOURCES CONFIGURE_DEPENDS ${OMPSCALE_ROOT}/microbench/constructs/*.cc)
 set(OMPSCALE_WORKER_LIB_SOURCES
+  # The one number syntax (common/text.h) for job options: it needs the C++ library only.
+  ${OMPSCALE_ROOT}/common/text.cc
   ${OMPSCALE_WORKER_SYNC_SOURCES}
   ${OMPSCALE_WORKER_CONSTRUCT_SOURCES}
   ${OMPSCALE_ROOT}/microbench/catalogue.cc

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -145,13 +146,12 @@ void add_fit_options(CLI::App& cmd, FitArguments& a) {
 double parse_exponent(const std::string& text) {
   const auto slash = text.find('/');
   auto number = [&](std::string_view s) {
-    double v = 0.0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size()) {
+    const auto v = parse_double(s);
+    if (!v || !std::isfinite(*v)) {
       throw UsageError(
           fmt::format("bad exponent '{}': use numbers or fractions such as 3/2", text));
     }
-    return v;
+    return *v;
   };
   if (slash == std::string::npos) return number(text);
   const double den = number(std::string_view(text).substr(slash + 1));

@@ -36,13 +36,6 @@ std::string lowercase(std::string_view text) {
   return lower;
 }
 
-std::string_view trim(std::string_view text) {
-  const auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
-  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-  return text;
-}
-
 // "all" and "other" are the modeler's names for "not split" and "in no class"; a user class with
 // one of those names, or a built-in name, would make results ambiguous.
 bool is_reserved_name(std::string_view name) {

@@ -12,6 +12,7 @@
 #include "common/error.h"
 #include "common/output_file.h"
 #include "common/statistics.h"
+#include "common/text.h"
 #include "modeler/io/readers.h"
 
 namespace ompscale::dashboard {
@@ -21,13 +22,7 @@ namespace {
 constexpr std::size_t kAbsent = static_cast<std::size_t>(-1);
 
 std::optional<double> to_number(std::string_view text) {
-  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
-  if (text.empty()) return std::nullopt;
-  double value = 0.0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
+  return parse_double(trim(text));
 }
 
 // Where each column the reader uses sits in the header.

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <charconv>
+#include <climits>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -16,6 +17,8 @@
 #include <utility>
 
 #include "common/error.h"
+#include "common/text.h"
+#include "microbench/catalogue.h"
 
 namespace ompscale::microbench {
 
@@ -100,12 +103,6 @@ bool is_digit(char c) {
   return c >= '0' && c <= '9';
 }
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && is_blank(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_blank(text.back())) text.remove_suffix(1);
-  return text;
-}
-
 bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
@@ -154,29 +151,12 @@ std::vector<std::string_view> split_blanks(std::string_view text) {
   return tokens;
 }
 
-// The whole token as a double (printf's %f, including its "nan", "-nan" and "inf").
-std::optional<double> parse_double(std::string_view token) {
-  double value = 0;
-  const char* end = token.data() + token.size();
-  const auto [ptr, ec] = std::from_chars(token.data(), end, value);
-  if (ec != std::errc() || ptr != end) return std::nullopt;
-  return value;
-}
-
-std::optional<long long> parse_integer(std::string_view token) {
-  long long value = 0;
-  const char* end = token.data() + token.size();
-  const auto [ptr, ec] = std::from_chars(token.data(), end, value);
-  if (ec != std::errc() || ptr != end) return std::nullopt;
-  return value;
-}
-
 // A header line "<integer> <words>" such as "2 thread(s)"; nullopt for any other line.
 std::optional<long long> header_count(std::string_view line, std::string_view words) {
   const std::size_t blank = line.find_first_of(" \t");
   if (blank == std::string_view::npos || !starts_with(trim(line.substr(blank)), words))
     return std::nullopt;
-  return parse_integer(line.substr(0, blank));
+  return parse_integer(line.substr(0, blank), LLONG_MIN, LLONG_MAX);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -187,7 +167,6 @@ constexpr std::string_view kComputing = "Computing ";
 constexpr std::string_view kStatsHeader = "Sample_size";
 constexpr std::string_view kReferenceName = "reference time";
 constexpr std::string_view kOptimisedAway = "Compiler has optimised reference loop away";
-constexpr int kOmpbenchItersPerThread = 128;  // catalogue.cc, scheduling constructs
 
 // One "Sample_size" table row.
 struct Statistics {
@@ -357,7 +336,7 @@ class Parser {
     const auto tail = at == std::string_view::npos ? std::vector<std::string_view>{}
                                                    : split_blanks(rest.substr(at + kUsing.size()));
     if (at == std::string_view::npos || at == 0 || tail.size() != 2 || tail[1] != "reps" ||
-        !parse_integer(tail[0])) {
+        !parse_integer(tail[0], LLONG_MIN, LLONG_MAX)) {
       throw InputError(file_, number,
                        fmt::format("expected \"Computing NAME time using N reps\" (EPCC 3.x or "
                                    "4.0), got {:?}",
@@ -397,8 +376,8 @@ class Parser {
                                              : "Sample_size Average Min Max S.D. Outliers",
                          std::string(text));
     };
-    if (tokens.size() != columns || !parse_integer(tokens.front()) ||
-        !parse_integer(tokens.back())) {
+    if (tokens.size() != columns || !parse_integer(tokens.front(), LLONG_MIN, LLONG_MAX) ||
+        !parse_integer(tokens.back(), LLONG_MIN, LLONG_MAX)) {
       throw InputError(file_, number, expected());
     }
     std::vector<double> values;
@@ -524,13 +503,13 @@ class Parser {
       } else {
         if (!run_->suite) run_->suite = target.suite;
         if (target.suite == Suite::sched && run_->iters_per_thread != 0 &&
-            run_->iters_per_thread != kOmpbenchItersPerThread && !run_->warned_iters) {
+            run_->iters_per_thread != kIterationsPerThread && !run_->warned_iters) {
           run_->warned_iters = true;
           warn(run_->iters_line,
                fmt::format("schedbench ran {} iterations per thread, ompbench's schedule "
                            "constructs run {}; EPCC's schedule overhead is per loop, so compare "
                            "these rows only with EPCC runs of the same loop length",
-                           run_->iters_per_thread, kOmpbenchItersPerThread));
+                           run_->iters_per_thread, kIterationsPerThread));
         }
       }
     }
@@ -634,7 +613,7 @@ EpccConstruct epcc_construct(std::string_view name) {
   if (blank != std::string::npos) {
     const std::string_view kind = std::string_view(normalised).substr(0, blank);
     const std::string_view number = std::string_view(normalised).substr(blank + 1);
-    const auto value = parse_integer(number);
+    const auto value = parse_integer(number, LLONG_MIN, LLONG_MAX);
     if (value && *value > 0 && number.front() != '+' && number.front() != '-') {
       for (const NumberedMapping& m : kNumberedNames) {
         if (m.epcc == kind) {

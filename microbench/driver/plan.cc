@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <climits>
 #include <set>
 
 #include "common/error.h"
+#include "common/text.h"
 #include "platforms/thread_class.h"
 
 namespace ompscale::microbench {
@@ -14,9 +16,9 @@ namespace ompscale::microbench {
 namespace {
 
 bool parse_positive(std::string_view text, int& value) {
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  return ec == std::errc() && ptr == end && value > 0;
+  const auto parsed = parse_integer(text, 1, INT_MAX);
+  if (parsed) value = static_cast<int>(*parsed);
+  return parsed.has_value();
 }
 
 std::vector<std::string> expand_binds(const std::vector<std::string>& binds) {

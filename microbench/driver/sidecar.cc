@@ -11,6 +11,7 @@
 #include "common/host_name.h"
 #include "common/json_input.h"
 #include "common/output_file.h"
+#include "common/text.h"
 
 extern char** environ;
 
@@ -91,7 +92,7 @@ void append_run(const std::string& path, const RunRecord& run) {
                            {"round", c.round},
                            {"kind", c.kind}};
     const auto number = [&](std::size_t i) {
-      return i < c.fields.size() ? std::atof(c.fields[i].c_str()) : 0.0;
+      return i < c.fields.size() ? parse_double(c.fields[i]).value_or(0.0) : 0.0;
     };
     if (c.kind == "calibration") {
       item.update({{"threads", static_cast<int>(number(0))},

@@ -92,10 +92,9 @@ std::string summarize_results(const std::string& text, const std::string& file,
     const bool valid = fields[valid_column] == "1";
     if (!valid) ++s.invalid;
     if (!valid && !options.include_invalid) continue;
-    char* end = nullptr;
     const std::string value(fields[value_column]);
-    const double number = std::strtod(value.c_str(), &end);
-    if (end == value.c_str() || !std::isfinite(number))
+    const double number = parse_double(value).value_or(std::nan(""));
+    if (!std::isfinite(number))
       throw InputError(file, reader.line(), fmt::format("value '{}' is not a number", value));
     s.values.push_back(number);
   }

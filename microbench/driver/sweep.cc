@@ -369,12 +369,12 @@ int run_sweep(const RunOptions& options) {
         const std::vector<std::string> f = split(line, '\t');
         const std::string& kind = f[0];
         if (kind == "sample" && f.size() == 6) {
-          pending[std::atoi(f[1].c_str())].samples.push_back(f);
+          pending[record_int(f, 1)].samples.push_back(f);
         } else if (kind == "unavailable" && f.size() >= 3) {
-          pending[std::atoi(f[1].c_str())].unavailable = f[2];
+          pending[record_int(f, 1)].unavailable = f[2];
         } else if (kind == "end" && f.size() == 7) {
-          const int id = std::atoi(f[1].c_str());
-          const std::size_t index = members[static_cast<std::size_t>(id)];
+          const int id = record_int(f, 1);
+          const std::size_t index = members.at(static_cast<std::size_t>(id));
           const Config& c = plan.configs[index];
           ConfigState& state = states[index];
           PendingBatch batch = std::move(pending[id]);
@@ -391,8 +391,8 @@ int run_sweep(const RunOptions& options) {
               record.unavailable.push_back(std::move(reason));
             return;
           }
-          const double canary = std::max(std::atof(f[2].c_str()), std::atof(f[3].c_str()));
-          const double compute = std::max(std::atof(f[4].c_str()), std::atof(f[5].c_str()));
+          const double canary = std::max(record_double(f, 2), record_double(f, 3));
+          const double compute = std::max(record_double(f, 4), record_double(f, 5));
           if (canary > 0) reference.add(canary);
           if (compute > 0) compute_reference.add(compute);
           // A round trip outside the machine's typical state is a phase change: the batch is kept
@@ -432,8 +432,8 @@ int run_sweep(const RunOptions& options) {
           int valid_primary = 0;
           for (const std::vector<std::string>& sample : batch.samples) {
             row.metric = sample[2];
-            row.rep = std::atoi(sample[3].c_str());
-            row.value = std::atof(sample[4].c_str()) / 1000.0;  // ns -> us
+            row.rep = record_int(sample, 3);
+            row.value = record_double(sample, 4) / 1000.0;  // ns -> us
             row.valid = sample[5] == "1" && !remeasure;
             if (!row.valid) ++record.invalid_values;
             if (row.valid && row.metric == primary_metric(c.method)) ++valid_primary;
@@ -452,15 +452,15 @@ int run_sweep(const RunOptions& options) {
           facts.runtime_version = f[2];
           facts.compiler = f[3];
           facts.library_path = shims.library(setting.runtime, f[4]);
-          facts.hardware_threads = std::atoi(f[5].c_str());
+          facts.hardware_threads = record_int(f, 5);
         } else if (kind == "build" && f.size() == 2) {
           facts.flags = f[1];
         } else if (kind == "clock" && f.size() == 6) {
           facts.clock_source = f[1];
           facts.tsc_invariant = f[2] == "1";
-          facts.ticks_per_second = std::atof(f[3].c_str());
-          facts.step_ns = std::atof(f[4].c_str());
-          facts.read_cost_ns = std::atof(f[5].c_str());
+          facts.ticks_per_second = record_double(f, 3);
+          facts.step_ns = record_double(f, 4);
+          facts.read_cost_ns = record_double(f, 5);
         } else if (kind == "calibration" || kind == "causality" || kind == "window") {
           record.calibrations.push_back({setting.runtime, setting.bind, setting.places, round,
                                          std::vector<std::string>(f.begin() + 1, f.end()), kind});

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "common/error.h"
+#include "common/text.h"
 
 namespace ompscale::modeler::io_detail {
 
@@ -121,29 +122,8 @@ Dataset KernelCollector::finish(std::vector<std::string> key_columns) {
   return dataset;
 }
 
-std::string_view trim(std::string_view text) {
-  // By hand: find_first_not_of searches the set of blanks once per character.
-  const auto is_blank = [](char c) {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
-  };
-  while (!text.empty() && is_blank(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_blank(text.back())) text.remove_suffix(1);
-  return text;
-}
-
 std::optional<double> parse_number(std::string_view token) {
-  token = trim(token);
-  // from_chars takes a leading '-' but not '+', which Extra-P's grammar and people allow.
-  if (token.size() > 1 && token[0] == '+' && token[1] != '-') token.remove_prefix(1);
-  if (token.empty()) return std::nullopt;
-  double value = 0.0;
-  const auto [end, error] = std::from_chars(token.data(), token.data() + token.size(), value);
-  if (end != token.data() + token.size()) return std::nullopt;
-  // Out of range: strtod says which way (+-inf for overflow, 0 or a denormal for underflow).
-  if (error == std::errc::result_out_of_range)
-    return std::strtod(std::string(token).c_str(), nullptr);
-  if (error != std::errc()) return std::nullopt;
-  return value;
+  return parse_double(trim(token));
 }
 
 double check_value(double value, std::string_view what, const std::string& file, std::size_t line) {

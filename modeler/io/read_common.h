@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/text.h"
 #include "modeler/io/readers.h"
 #include "modeler/kernel.h"
 
@@ -73,8 +74,6 @@ double check_value(double value, std::string_view what, const std::string& file,
 /// `where` (optional) says where in a JSON document the value is, since such errors have no line.
 double check_param(double value, std::string_view parameter, const std::string& file,
                    std::size_t line, std::string_view where = {});
-
-std::string_view trim(std::string_view text);
 
 Dataset read_csv_table(std::string_view content, const std::string& file, InputFormat format,
                        const ReadOptions& options);

@@ -14,13 +14,12 @@
 #include "common/csv.h"
 #include "common/error.h"
 #include "common/output_file.h"
+#include "common/text.h"
 #include "modeler/io/read_common.h"
 
 namespace ompscale::modeler {
 
 namespace {
-
-using io_detail::trim;
 
 struct FormatName {
   InputFormat format;

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "common/statistics.h"
+#include "common/text.h"
 #include "regions/report/calibration.h"
 
 namespace ompscale::regions::report {
@@ -19,13 +20,6 @@ namespace {
 
 constexpr double kSeconds = 1e-9;
 constexpr std::string_view kSerialPrefix = "serial before ";
-
-std::optional<double> parse_number(std::string_view s) {
-  double v = 0.0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
-  return v;
-}
 
 const RegionRecord* find_id(const Profile& profile, long long id) {
   for (const RegionRecord& r : profile.regions) {
@@ -37,7 +31,7 @@ const RegionRecord* find_id(const Profile& profile, long long id) {
 // The region a serial gap precedes, when its name says which one and that one exists.
 const RegionRecord* preceded(const RegionRecord& serial, const Profile& profile) {
   if (!serial.name.starts_with(kSerialPrefix)) return nullptr;
-  const auto id = parse_number(std::string_view(serial.name).substr(kSerialPrefix.size()));
+  const auto id = parse_double(std::string_view(serial.name).substr(kSerialPrefix.size()));
   if (!id) return nullptr;
   const RegionRecord* next = find_id(profile, static_cast<long long>(*id));
   return next != nullptr && next->kind != RegionKind::kSerial ? next : nullptr;
@@ -96,11 +90,26 @@ void add_costs(RegionCosts& into, const RegionCosts& c) {
 }
 
 void divide_costs(RegionCosts& c, double n) {
-  for (double* v :
-       {&c.time_se, &c.executions, &c.executions_measured, &c.team, &c.work, &c.work_max, &c.fork, &c.imbalance,
-        &c.walkthrough, &c.startup, &c.lock_algorithm, &c.lock_contention, &c.lock_acquisitions,
-        &c.barriers, &c.tasks_created, &c.tasks_executed, &c.task, &c.barrier_task, &c.task_wait,
-        &c.top_creator_tasks}) {
+  for (double* v : {&c.time_se,
+                    &c.executions,
+                    &c.executions_measured,
+                    &c.team,
+                    &c.work,
+                    &c.work_max,
+                    &c.fork,
+                    &c.imbalance,
+                    &c.walkthrough,
+                    &c.startup,
+                    &c.lock_algorithm,
+                    &c.lock_contention,
+                    &c.lock_acquisitions,
+                    &c.barriers,
+                    &c.tasks_created,
+                    &c.tasks_executed,
+                    &c.task,
+                    &c.barrier_task,
+                    &c.task_wait,
+                    &c.top_creator_tasks}) {
     *v /= n;
   }
 }
@@ -200,8 +209,8 @@ std::string region_key(const RegionRecord& region, const Profile& profile) {
   return region.name;
 }
 
-RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks,
-                      double calibration, std::vector<ConstructCosts>* constructs) {
+RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks, double calibration,
+                      std::vector<ConstructCosts>* constructs) {
   RegionCosts c;
   c.executions = region.executions;
   c.executions_measured = region.executions_measured;
@@ -282,7 +291,7 @@ Measurements aggregate(const std::vector<RunFile>& runs) {
     threads.insert(run.threads);
   }
   for (const auto& [name, index] : input_index) {
-    m.inputs.push_back({name, index, parse_number(name)});
+    m.inputs.push_back({name, index, parse_double(name)});
   }
   std::sort(m.inputs.begin(), m.inputs.end(), [](const InputInfo& a, const InputInfo& b) {
     return std::tie(a.index, a.name) < std::tie(b.index, b.name);
