@@ -11,6 +11,11 @@
 
 namespace ompscale::microbench {
 
+/// Loop iterations per thread of the loop constructs, in both methods (EPCC schedbench uses 1024;
+/// 128 keeps a batch short while chunk 16 still yields 8 chunks per thread). EPCC output
+/// imported with another count is flagged.
+inline constexpr int kIterationsPerThread = 128;
+
 enum class Suite { sync, sched, data, task };
 enum class Method { direct, epcc };
 
@@ -18,7 +23,7 @@ const char* to_string(Suite suite);
 const char* to_string(Method method);
 
 struct ConstructInfo {
-  std::string_view name;         // e.g. "barrier", "for_dynamic_nonmonotonic"
+  std::string_view name;  // e.g. "barrier", "for_dynamic_nonmonotonic"
   Suite suite;
   std::string_view description;  // one line
   /// Name of the construct's parameter ("chunk", "array_size"); empty when it has none.

@@ -16,14 +16,12 @@
 #include <string_view>
 #include <vector>
 
+#include "microbench/catalogue.h"
 #include "sync/clock.h"
 #include "sync/spin.h"
 #include "sync/window.h"
 
 namespace ompscale::microbench::direct {
-
-/// Loops give every thread this many iterations (EPCC schedbench's and the paper's choice).
-inline constexpr int kIterationsPerThread = 128;
 
 /// Marks a stamp that was not taken (a thread that got no loop iteration).
 inline constexpr std::uint64_t kNoStamp = 0;

@@ -6,6 +6,8 @@
 #include <span>
 #include <string_view>
 
+#include "microbench/catalogue.h"
+
 // `masked` is OpenMP 5.1; gcc 12 and clang 14 implement it but report an older _OPENMP, so the
 // compiler version decides. Older compilers get `master`, its deprecated equivalent.
 #if (defined(_OPENMP) && _OPENMP >= 202011) || (defined(__clang__) && __clang_major__ >= 14) || \
@@ -46,10 +48,6 @@ struct Kernel {
 
 /// Extra delay of the one late thread in barrier_late.
 inline constexpr double kLateArrivalUs = 2.0;
-/// Loop iterations per thread in the scheduling tests (EPCC schedbench uses 1024; 128 keeps one
-/// loop at ~13 us with the default delay, so a batch stays short while chunk 16 still yields 8
-/// chunks per thread).
-inline constexpr int kItersPerThread = 128;
 /// Largest array of the data-environment constructs: EPCC arraybench's largest size, 3^10.
 inline constexpr int kMaxArraySize = 59049;
 /// Depth of the task tree (EPCC taskbench DEPTH): 2^6 leaves per tree.

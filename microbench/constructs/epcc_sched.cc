@@ -1,5 +1,5 @@
 // Scheduling kernels: EPCC schedbench. One construct execution is one worksharing loop of
-// kItersPerThread iterations per thread, each iteration one delay; the reference runs one
+// kIterationsPerThread iterations per thread, each iteration one delay; the reference runs one
 // thread's share of the iterations, so the difference is the scheduling cost per loop.
 #include "microbench/constructs/epcc_kernels.h"
 
@@ -9,7 +9,7 @@ namespace {
 
 void refer_loop(const KernelArgs& args) {
   for (long j = 0; j < args.inner; ++j)
-    for (int i = 0; i < kItersPerThread; ++i) delay(args.delay_length);
+    for (int i = 0; i < kIterationsPerThread; ++i) delay(args.delay_length);
 }
 
 // The five loop tests differ only in their schedule clause, which must be written out (a runtime
@@ -19,7 +19,7 @@ void refer_loop(const KernelArgs& args) {
   void name(const KernelArgs& args) {                            \
     const int length = args.delay_length;                        \
     const int chunk = args.param;                                \
-    const int iterations = kItersPerThread * args.threads;       \
+    const int iterations = kIterationsPerThread * args.threads;  \
     const long inner = args.inner;                               \
     OMPSCALE_EPCC_PRAGMA(omp parallel num_threads(args.threads)) \
     for (long j = 0; j < inner; ++j) {                           \
@@ -41,7 +41,7 @@ void test_taskloop(const KernelArgs& args) {
   const int length = args.delay_length;
   const int chunk = args.param;
   // Unsigned: clang 14 compares a signed taskloop variable with its unsigned trip count and warns.
-  const unsigned iterations = kItersPerThread * args.threads;
+  const unsigned iterations = kIterationsPerThread * args.threads;
   const long inner = args.inner;
 #pragma omp parallel num_threads(args.threads)
   {

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "regions/region_kind.h"
+
 namespace ompscale::regions::report {
 
 /// Where a region (or lock) is in the application; module, build_id and offset always present.
@@ -38,7 +40,7 @@ struct ThreadRecord {
   double lock_acquisitions = 0.0;
   double lock_timed = 0.0;
   double iterations = 0.0;
-  double task_ns = 0.0;  ///< time in explicit tasks (included in work_ns)
+  double task_ns = 0.0;          ///< time in explicit tasks (included in work_ns)
   double barrier_task_ns = 0.0;  ///< of task_ns, run inside barriers
   /// Waiting for explicit tasks to end without running one: at barriers after the last arrival
   /// (task_wait_ns) and in taskwait / taskgroup ends (taskwait_ns).
@@ -90,7 +92,6 @@ struct ConstructRecord {
   std::vector<Thread> threads;
 };
 
-enum class RegionKind { kParallel, kManual, kSerial };
 std::string_view to_string(RegionKind kind);
 
 struct RegionRecord {

@@ -28,7 +28,7 @@
 
 // Fields added to docs/ompscan-formats.md's profile (readers ignore unknown fields):
 // - top level: "pid", "omp_version", "locations_unresolved" (why the tool could not add source
-//   lines itself); clock "tsc_invariant"; sampling "per_doubling",
+//   lines itself); clock "tsc_invariant"; sampling
 //   "lock_always_first", "lock_per_doubling", "lock_max_period", "aggregation_ns",
 //   "unmeasured_no_memory", "unmeasured_tasks", "regions_dropped", "manual_unmatched".
 // - REGION: "serial": {"before": id} for serial regions ("before": null for the gap before
@@ -410,7 +410,7 @@ Json build(std::uint64_t end_ticks) {
   const std::uint32_t count = region_count();
   for (std::uint32_t id = 0; id < count; ++id) {
     const Region* region = region_by_id(id);
-    if (region == nullptr || region->kind != RegionKind::parallel) continue;
+    if (region == nullptr || region->kind != RegionKind::kParallel) continue;
     locations.add(region->codeptr, region->location);
     if (const RegionStats* stats = region->stats) {
       for (const LockStats& lock : stats->locks) locations.capture(lock.codeptr);
@@ -432,7 +432,7 @@ Json build(std::uint64_t end_ticks) {
   for (std::uint32_t id = 0; id < count; ++id) {
     const Region* region = region_by_id(id);
     if (region == nullptr) continue;
-    if (region->kind == RegionKind::manual) {
+    if (region->kind == RegionKind::kManual) {
       regions.push_back(manual_region(*region, region->stats));
       continue;
     }

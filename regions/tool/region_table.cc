@@ -63,7 +63,7 @@ Region* create(RegionKind kind, const void* codeptr, const char* name, std::uint
       region->level = enclosing->level + 1;
     }
   }
-  if (kind == RegionKind::parallel) {
+  if (kind == RegionKind::kParallel) {
     auto* location = new (std::nothrow) CodeLocation;
     if (location != nullptr && capture_code_location(codeptr, *location)) {
       region->location = location;
@@ -116,7 +116,7 @@ Region* find(std::uint64_t key, RegionKind kind, const void* codeptr, const char
       return nullptr;
     }
     // Equal name hashes of different names: keep probing.
-    if (kind == RegionKind::manual && std::strcmp(region->name, name) != 0) continue;
+    if (kind == RegionKind::kManual && std::strcmp(region->name, name) != 0) continue;
     return region;
   }
   dropped.fetch_add(1, std::memory_order_relaxed);
@@ -139,11 +139,11 @@ std::uint8_t site_of(Region& region, const void* codeptr, std::uint8_t kind) {
 }
 
 Region* find_parallel_region(const void* codeptr, std::uint32_t parent) {
-  return find(parallel_key(codeptr), RegionKind::parallel, codeptr, nullptr, parent);
+  return find(parallel_key(codeptr), RegionKind::kParallel, codeptr, nullptr, parent);
 }
 
 Region* find_manual_region(const char* name, std::uint32_t parent) {
-  return find(manual_key(name), RegionKind::manual, nullptr, name, parent);
+  return find(manual_key(name), RegionKind::kManual, nullptr, name, parent);
 }
 
 Region* region_by_id(std::uint32_t id) {

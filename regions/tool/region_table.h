@@ -10,11 +10,10 @@
 #include <atomic>
 #include <cstdint>
 
+#include "regions/region_kind.h"
 #include "regions/tool/code_location.h"
 
 namespace ompscale::regions::tool {
-
-enum class RegionKind : std::uint8_t { parallel, manual };
 
 inline constexpr std::uint32_t kNoRegion = 0xffffffffu;
 /// The region of SERIAL records for the master's time from the last parallel region to finalize.
@@ -56,7 +55,7 @@ struct Region {
   std::atomic<std::uint32_t> log2_period{0};
 
   alignas(64) std::uint32_t id = 0;
-  RegionKind kind = RegionKind::parallel;
+  RegionKind kind = RegionKind::kParallel;
   std::uint32_t parent = kNoRegion;  // the enclosing region when first seen
   std::uint32_t level = 0;           // 0 = outermost
   const void* codeptr = nullptr;     // parallel regions
