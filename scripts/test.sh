@@ -4,6 +4,9 @@
 # build (in build-asan/). Its own build directories: the tools that scripts/setup.sh built in
 # build/ stay usable meanwhile. Both stages run even when the first one fails; the end lists the
 # failed builds and tests of each stage, and the exit status is 1 when anything failed.
+# Each stage ends with the tests it skipped and why (GTEST_SKIP messages, and "SKIP:" lines of
+# tests that exit with CTest's SKIP_RETURN_CODE). With CI set (.ci/run), a skip for a reason CI
+# must not have (clang absent, the Extra-P reference data absent) fails the run.
 # OMPSCALE_SKIP_DEPS=1 skips the dependency check (for a machine set up already).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +15,39 @@ if [ "${OMPSCALE_SKIP_DEPS:-0}" != 1 ]; then
 fi
 jobs=$(nproc)
 summary=""
+
+# Skip reasons that mean the CI machine is not set up as it must be.
+ci_forbidden_skips='clang|reference data|\.\./shared'
+
+# skipped_tests JUNIT: "NAME: REASON" for each test CTest's JUnit file records as skipped, or
+# whose output has a GoogleTest "[  SKIPPED ]" line. The reason is the GTEST_SKIP message (the
+# line after "Skipped") or a "SKIP: ..." line of the test's output.
+skipped_tests() {
+  awk '
+    function decode(s) {
+      gsub(/&lt;/, "<", s); gsub(/&gt;/, ">", s); gsub(/&quot;/, "\"", s); gsub(/&apos;/, "\047", s)
+      gsub(/&amp;/, "\\&", s); return s
+    }
+    /<testcase / {
+      name = $0; sub(/.*<testcase name="/, "", name); sub(/".*/, "", name)
+      skipped = ($0 ~ /status="notrun"/); reason = ""; after = 0; next
+    }
+    { line = $0; sub(/^[ \t]*<system-out>/, "", line) }
+    /<skipped/ { skipped = 1 }
+    /\[  SKIPPED \]/ { skipped = 1 }
+    after && reason == "" && line != "" { reason = line }
+    { after = 0 }
+    line ~ /: Skipped$/ { after = 1 }
+    line ~ /^SKIP: / && reason == "" { reason = substr(line, 7) }
+    /<\/testcase>/ {
+      if (skipped) {
+        if (reason == "") reason = "(no reason given)"
+        print decode(name) ": " decode(reason)
+      }
+      skipped = 0
+    }
+  ' "$1"
+}
 
 # stage NAME DIR CMAKE-ARGS...: configure, build and test; failures go into the summary.
 stage() {
@@ -22,13 +58,38 @@ stage() {
     summary+="$name stage ($dir/): the build failed"$'\n'
     return
   fi
-  if ! ctest --test-dir "$dir" --output-on-failure -j "$jobs"; then
+  local junit="$PWD/$dir/ctest-junit.xml"
+  rm -f "$junit"
+  if ! ctest --test-dir "$dir" --output-on-failure -j "$jobs" --output-junit "$junit"; then
     summary+="$name stage ($dir/): failed tests:"$'\n'
     local list="$dir/Testing/Temporary/LastTestsFailed.log"
     if [ -f "$list" ]; then
       summary+="$(sed 's/^[0-9]*:/  /' "$list")"$'\n'
     else
       summary+="  (ctest wrote no list)"$'\n'
+    fi
+  fi
+  report_skips "$name" "$dir" "$junit"
+}
+
+# report_skips NAME DIR JUNIT: prints the stage's skipped tests; under CI, forbidden ones go into
+# the summary as failures.
+report_skips() {
+  local name=$1 dir=$2 junit=$3 skips
+  [ -f "$junit" ] || return 0
+  skips=$(skipped_tests "$junit")
+  if [ -z "$skips" ]; then
+    echo "=== scripts/test.sh: $name stage: no test skipped"
+    return
+  fi
+  echo "=== scripts/test.sh: $name stage: skipped tests"
+  printf '%s\n' "$skips" | sed 's/^/  /'
+  if [ -n "${CI:-}" ]; then
+    local forbidden
+    forbidden=$(printf '%s\n' "$skips" | grep -E -i "$ci_forbidden_skips" || true)
+    if [ -n "$forbidden" ]; then
+      summary+="$name stage ($dir/): skipped for a reason CI must not have:"$'\n'
+      summary+="$(printf '%s\n' "$forbidden" | sed 's/^/  /')"$'\n'
     fi
   fi
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # scripts/test.sh with cmake and ctest replaced by stand-ins that record their arguments: it must
 # build in its own directories (build-test/, build-asan/; never build/ of scripts/setup.sh), run
-# the sanitizer stage even when the first stage has failing tests, name those tests, and fail.
+# the sanitizer stage even when the first stage has failing tests, name those tests, and fail;
+# list each stage's skipped tests with their reasons, and under CI fail on a skip for a reason CI
+# must not have (clang absent, reference data absent).
 # Usage: test_sh_test.sh PATH/TO/scripts/test.sh
 set -euo pipefail
 script=$1
@@ -15,11 +17,35 @@ cat > "$work/bin/cmake" <<STUB
 #!/usr/bin/env bash
 echo "cmake \$*" >> "$log"
 STUB
-# ctest: the Release stage has two failing tests (as a timing test fails under load).
+# ctest: the Release stage has two failing tests (as a timing test fails under load). Every stage
+# skips a GoogleTest test (its reason is \$SKIP_REASON) and a SKIP_RETURN_CODE test (not root).
 cat > "$work/bin/ctest" <<STUB
 #!/usr/bin/env bash
 echo "ctest \$*" >> "$log"
 dir=\$2
+junit=\${@: -1}
+mkdir -p "\$(dirname "\$junit")"
+cat > "\$junit" <<XML
+<testsuite>
+	<testcase name="Conformance.Matches" classname="c" time="0.01" status="notrun">
+		<skipped message="SKIP_REGULAR_EXPRESSION_MATCHED"/>
+		<system-out>Running main() from gtest_main.cc
+x_test.cc:12: Skipped
+\${SKIP_REASON:-no clang}
+
+[  SKIPPED ] Conformance.Matches (0 ms)
+</system-out>
+	</testcase>
+	<testcase name="bundle.runs_in_an_empty_root" classname="b" time="0.01" status="notrun">
+		<skipped message="SKIP_RETURN_CODE=77"/>
+		<system-out>SKIP: not root &amp; no mount namespace
+</system-out>
+	</testcase>
+	<testcase name="Passing.Test" classname="p" time="0.01" status="run">
+		<system-out></system-out>
+	</testcase>
+</testsuite>
+XML
 if [ "\$dir" = build-test ] && [ "\${FAIL_RELEASE:-1}" = 1 ]; then
   mkdir -p "\$dir/Testing/Temporary"
   printf '12:SyncClock.ResolutionIsFine\n40:WindowRelease.LateArrivals\n' > "\$dir/Testing/Temporary/LastTestsFailed.log"
@@ -32,7 +58,7 @@ chmod +x "$work/bin/cmake" "$work/bin/ctest"
 fail() { echo "FAIL: $*"; echo "--- output:"; cat "$work/out"; echo "--- calls:"; cat "$log"; exit 1; }
 
 status=0
-PATH="$work/bin:$PATH" OMPSCALE_SKIP_DEPS=1 "$work/repo/scripts/test.sh" > "$work/out" 2>&1 || status=$?
+PATH="$work/bin:$PATH" OMPSCALE_SKIP_DEPS=1 env -u CI "$work/repo/scripts/test.sh" > "$work/out" 2>&1 || status=$?
 [ "$status" = 1 ] || fail "exit status $status, expected 1"
 grep -q -- "-B build-test " "$log" || fail "no Release build in build-test/"
 grep -q -- "-B build-asan " "$log" || fail "no sanitizer build in build-asan/"
@@ -45,8 +71,27 @@ grep -q "^  WindowRelease.LateArrivals$" "$work/out" || fail "the second failed 
 : > "$log"
 rm -rf "$work/repo/build-test"
 status=0
-PATH="$work/bin:$PATH" OMPSCALE_SKIP_DEPS=1 FAIL_RELEASE=0 "$work/repo/scripts/test.sh" \
+PATH="$work/bin:$PATH" OMPSCALE_SKIP_DEPS=1 FAIL_RELEASE=0 env -u CI "$work/repo/scripts/test.sh" \
   > "$work/out" 2>&1 || status=$?
-[ "$status" = 0 ] || fail "exit status $status with every test passing"
+[ "$status" = 0 ] || fail "exit status $status with every test passing (outside CI)"
 grep -q "both stages passed" "$work/out" || fail "no success line"
-echo "test.sh: own build directories, both stages, failed tests named"
+grep -q "Release stage: skipped tests" "$work/out" || fail "no skip summary for the Release stage"
+grep -q "ASan+UBSan stage: skipped tests" "$work/out" || fail "no skip summary for the sanitizer stage"
+grep -q "^  Conformance.Matches: no clang$" "$work/out" || fail "the GTEST_SKIP reason is not named"
+grep -q "^  bundle.runs_in_an_empty_root: not root & no mount namespace$" "$work/out" ||
+  fail "the SKIP_RETURN_CODE reason is not named"
+
+# Under CI, "no clang" fails the run; a skip CI may have (not root) does not.
+status=0
+PATH="$work/bin:$PATH" OMPSCALE_SKIP_DEPS=1 FAIL_RELEASE=0 CI=true "$work/repo/scripts/test.sh" \
+  > "$work/out" 2>&1 || status=$?
+[ "$status" = 1 ] || fail "exit status $status under CI with a clang skip, expected 1"
+grep -q "Release stage (build-test/): skipped for a reason CI must not have:" "$work/out" ||
+  fail "the forbidden skip is not in the summary"
+grep -q "^  Conformance.Matches: no clang$" "$work/out" || fail "the forbidden skip is not named"
+status=0
+PATH="$work/bin:$PATH" OMPSCALE_SKIP_DEPS=1 FAIL_RELEASE=0 CI=true \
+  SKIP_REASON="rsvg-convert (librsvg2-bin) is not installed" "$work/repo/scripts/test.sh" \
+  > "$work/out" 2>&1 || status=$?
+[ "$status" = 0 ] || fail "exit status $status under CI with allowed skips only"
+echo "test.sh: own build directories, both stages, failed tests named, skips listed and judged"
