@@ -13,6 +13,11 @@
 // Prints: share of kernels whose generating term is recovered, median and 90th-percentile
 // relative error of the prediction at 4x the largest thread count, and the share of kernels
 // whose true value there lies inside the 90% prediction interval.
+//
+// Diagnostic switches (environment, any value): ORACLE=1 refits every kernel with only its
+// generating term as hypothesis, which separates selection errors from fitting and interval
+// errors; DIAG=1 prints one "DIAG ..." line per kernel whose prediction is off by more than 15%
+// (generating term, chosen model, prediction and interval, true value).
 
 #include <fmt/format.h>
 

@@ -79,7 +79,8 @@ struct ModelerOptions {
   int threads = 0;
   /// Name of the parameter in messages ("t", "threads", "x"); readers tell it via Dataset.
   std::string parameter = "t";
-  /// Reproduce Extra-P 4.2.5's default modeler bit for bit (see README, "Extra-P preset").
+  /// Reproduce Extra-P 4.2.5's default modeler: the same terms, coefficients equal to 1e-9
+  /// relative (summation order differs, so not bit for bit; see README, "Extra-P preset").
   bool extrap_compatible = false;
 
   /// The Extra-P 4.2.5 preset: 42 default building blocks, mean of repetitions, leave-one-out,
