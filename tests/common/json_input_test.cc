@@ -60,7 +60,7 @@ TEST(JsonInput, FieldErrorsNameThePathAndTheLine) {
 
 TEST(JsonInput, IntegersOutsideTheirRangeAreErrors) {
   const JsonDocument document(
-      R"({"threads": 7285475808, "id": 1.92e19, "big": 19200000000000000000, "three": 3.0,
+      R"({"threads": 7285475808, "id": 1.92e19, "big": 18446744073709551615, "three": 3.0,
           "half": 2.5, "negative": -1})",
       "i.json");
   const JsonNode root = document.root();

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <climits>
+#include <cmath>
 
 namespace ompscale {
 namespace {
@@ -18,10 +19,27 @@ TEST(ParseInteger, WholeDecimalIntegersInRange) {
   EXPECT_EQ(parse_integer("0", 0, 10), 0);
   EXPECT_EQ(parse_integer("-3", -5, 5), -3);
   EXPECT_EQ(parse_integer("9223372036854775807", 0, LLONG_MAX), LLONG_MAX);
-  for (const char* bad : {"", " 1", "1 ", "+1", "1.0", "1e3", "0x10", "abc", "11"})
+  EXPECT_EQ(parse_integer("+7", 0, 10), 7);  // the one number syntax: an optional sign
+  for (const char* bad : {"", " 1", "1 ", "+-1", "++1", "1.0", "1e3", "0x10", "abc", "11"})
     EXPECT_EQ(parse_integer(bad, 0, 10), std::nullopt) << bad;
   EXPECT_EQ(parse_integer("9223372036854775808", 0, LLONG_MAX), std::nullopt);  // overflow
   EXPECT_EQ(parse_integer("-1", 0, 10), std::nullopt);
+}
+
+TEST(ParseDouble, OneSyntaxWithOverflowAsInfinity) {
+  EXPECT_EQ(parse_double("1.5e-3"), 1.5e-3);
+  EXPECT_EQ(parse_double("+2"), 2.0);
+  EXPECT_EQ(parse_double("-0.25"), -0.25);
+  EXPECT_TRUE(std::isinf(*parse_double("1e999")));
+  EXPECT_TRUE(std::isnan(*parse_double("nan")));
+  for (const char* bad : {"", " 1", "1 ", "+-1", "1,5", "0x1p3x", "abc", "1e"})
+    EXPECT_EQ(parse_double(bad), std::nullopt) << bad;
+}
+
+TEST(Trim, RemovesSurroundingWhiteSpaceOnly) {
+  EXPECT_EQ(trim(" \t a b \r\n"), "a b");
+  EXPECT_EQ(trim(""), "");
+  EXPECT_EQ(trim(" \v\f "), "");
 }
 
 TEST(Wrap, BreaksAtSpacesWithIndents) {
