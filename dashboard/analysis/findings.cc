@@ -7,14 +7,13 @@
 #include <nlohmann/json.hpp>
 
 #include "common/statistics.h"
+#include "common/text_table.h"
 #include "dashboard/store/history.h"
-#include "modeler/io/write_common.h"
 
 namespace ompscale::dashboard {
 
 namespace {
 
-using modeler::io_detail::TextTable;
 using Align = TextTable::Align;
 
 std::string percent(double v) {

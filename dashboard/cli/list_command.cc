@@ -6,15 +6,14 @@
 
 #include "common/error.h"
 #include "common/output_file.h"
+#include "common/text_table.h"
 #include "dashboard/cli/commands.h"
 #include "dashboard/store/history.h"
-#include "modeler/io/write_common.h"
 
 namespace ompscale::dashboard {
 
 namespace {
 
-using modeler::io_detail::TextTable;
 using Align = TextTable::Align;
 
 // The platform is in every kernel's key; the JSON form has it per run too.

@@ -5,11 +5,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "modeler/io/svg_canvas.h"
+#include "common/svg.h"
 
 namespace ompscale::dashboard::site {
-
-namespace svg = modeler::svg;
 
 namespace {
 

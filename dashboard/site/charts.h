@@ -1,5 +1,5 @@
 #pragma once
-// The site's own charts, drawn with the modeler's SVG primitives (modeler/io/svg_canvas.h): the
+// The site's own charts, drawn with the modeler's SVG primitives (common/svg.h): the
 // history of a cost over runs (one line per thread count, quartiles as whiskers, steps and drifts
 // marked, runs in an unusual canary phase hollow) and a sparkline for the index. Inline SVG for
 // HTML pages: no XML declaration, ids prefixed by the chart's id.

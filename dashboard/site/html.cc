@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "common/svg.h"
 #include "dashboard/store/records.h"
-#include "modeler/io/write_common.h"
 
 namespace ompscale::dashboard::site {
 
@@ -37,7 +37,7 @@ code { background: #eef2f6; padding: 0 3px; }
 }  // namespace
 
 std::string escape(std::string_view text) {
-  return modeler::io_detail::xml_escape(text);
+  return svg::xml_escape(text);
 }
 
 std::string slug(std::string_view name) {

@@ -11,14 +11,15 @@
 #include <string_view>
 
 #include "common/error.h"
-#include "common/statistics.h"
-#include "modeler/io/svg_canvas.h"
+#include "common/svg.h"
+#include "modeler/io/plot_data.h"
 #include "modeler/io/write_common.h"
 
 namespace ompscale::modeler {
 
 namespace {
 
+using namespace plot_detail;
 using svg::Axis;
 using svg::draw_marker;
 using svg::draw_whisker;
@@ -54,150 +55,6 @@ constexpr double kPlotRight = 16.0;
 constexpr double kPlotTop = 30.0;
 constexpr double kPlotBottom = 44.0;
 
-constexpr int kCurveSamples = 240;
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-// How the repetitions of one point spread: the box from the first to the third quartile, whiskers
-// to the most extreme repetitions within 1.5 interquartile ranges of it (Tukey), and the outliers
-// beyond, marked one by one so that a single far value does not flatten the panel. Without the
-// repetitions (a plot from models.json) the whiskers span min to max and there is no box.
-struct Spread {
-  double low = kNaN, q1 = kNaN, q3 = kNaN, high = kNaN;
-  std::vector<double> outliers;
-  bool quartiles = false;
-};
-
-Spread spread_of(std::vector<double> reps, double min, double max) {
-  Spread s;
-  if (reps.size() < 4) {
-    s.low = min;
-    s.high = max;
-    return s;
-  }
-  std::sort(reps.begin(), reps.end());
-  s.quartiles = true;
-  s.q1 = stats::quantile(reps, 0.25);
-  s.q3 = stats::quantile(reps, 0.75);
-  const double reach = 1.5 * (s.q3 - s.q1);
-  s.low = s.q1;
-  s.high = s.q3;
-  for (double v : reps) {
-    if (v < s.q1 - reach || v > s.q3 + reach) {
-      s.outliers.push_back(v);
-    } else {
-      s.low = std::min(s.low, v);
-      s.high = std::max(s.high, v);
-    }
-  }
-  return s;
-}
-
-// The repetitions of `kernel` at `param` (none when the dataset carries no samples).
-std::vector<double> repetitions_at(const Kernel& kernel, double param) {
-  for (std::size_t i = 0; i < kernel.size(); ++i) {
-    if (kernel.param(i) == param) {
-      return std::vector<double>(kernel.repetitions(i).begin(), kernel.repetitions(i).end());
-    }
-  }
-  return {};
-}
-
-// The points, curves and band of one class model, ready to draw.
-struct ClassSeries {
-  const ClassModel* model;
-  std::string_view colour;
-  double measured_lo;  // the class's measured parameter range: solid curve inside, dashed outside
-  double measured_hi;
-  std::vector<Spread> spreads;  // one per model->points entry
-};
-
-struct UnmodeledPoint {
-  double param, value;
-  Spread spread;
-};
-
-// Everything one panel shows; ranges are collected first so the axes fit all of it.
-struct PanelData {
-  std::string title;
-  std::string no_model;  // why a panel shows points only: "no model: 2 thread counts"
-  std::string full_key;
-  std::string value_label;
-  std::vector<ClassSeries> series;
-  std::vector<UnmodeledPoint> unmodeled;
-};
-
-// The x range every panel of one kernel needs: measured points, predictions, extrapolation.
-struct XExtent {
-  double measured_lo, measured_hi, right;
-};
-
-XExtent x_extent(const PanelData& panel, const PlotOptions& options) {
-  Range measured;
-  double furthest_prediction = 0.0;
-  for (const ClassSeries& s : panel.series) {
-    for (const PointSummary& p : s.model->points) {
-      if (p.param > 0.0) measured.add(p.param);
-    }
-    for (const Prediction& p : s.model->predictions) {
-      if (p.param > 0.0) furthest_prediction = std::max(furthest_prediction, p.param);
-    }
-  }
-  for (const UnmodeledPoint& p : panel.unmodeled) {
-    if (p.param > 0.0) measured.add(p.param);
-  }
-  if (measured.empty()) {
-    // Nothing measured (a hand-written models file): show the predictions or a typical range.
-    measured.add(furthest_prediction > 0.0 ? furthest_prediction / 4.0 : 1.0);
-    measured.add(furthest_prediction > 0.0 ? furthest_prediction : 16.0);
-  }
-  double right = options.extrapolate_to.value_or(std::max(4.0 * measured.hi, furthest_prediction));
-  right = std::max(right, measured.hi);
-  if (right <= measured.lo) right = measured.lo * 2.0;
-  return {measured.lo, measured.hi, right};
-}
-
-// Samples of a model curve, split into solid (inside the measured range) and dashed pieces.
-struct CurvePiece {
-  bool extrapolated;
-  std::vector<std::pair<double, double>> points;  // (t, value)
-};
-
-std::vector<CurvePiece> curve_pieces(const ClassSeries& s, double left, double right) {
-  std::vector<double> ts;
-  const double a = std::log2(left);
-  const double b = std::log2(right);
-  for (int i = 0; i <= kCurveSamples; ++i) ts.push_back(std::exp2(a + (b - a) * i / kCurveSamples));
-  // Exact ends: exp2(log2(x)) may differ from x in the last bit.
-  ts.front() = left;
-  ts.back() = right;
-  // The measured range's ends are sampled exactly, so solid and dashed pieces meet there.
-  for (double t : {s.measured_lo, s.measured_hi}) {
-    if (t > left && t < right) ts.push_back(t);
-  }
-  std::sort(ts.begin(), ts.end());
-
-  std::vector<CurvePiece> pieces;
-  for (double t : ts) {
-    // Written so that a class without measured points (NaN range) is dashed everywhere.
-    const bool extrapolated = !(t >= s.measured_lo && t <= s.measured_hi);
-    const std::pair<double, double> sample{t, s.model->model.evaluate(t)};
-    if (pieces.empty() || pieces.back().extrapolated != extrapolated) {
-      CurvePiece piece{extrapolated, {}};
-      // Solid and dashed pieces share their boundary sample, so the curve has no gap.
-      if (!pieces.empty()) {
-        if (t == s.measured_lo || t == s.measured_hi) {
-          pieces.back().points.push_back(sample);
-        } else {
-          piece.points.push_back(pieces.back().points.back());
-        }
-      }
-      pieces.push_back(std::move(piece));
-    }
-    pieces.back().points.push_back(sample);
-  }
-  return pieces;
-}
-
 std::string path_data(const std::vector<std::pair<double, double>>& points, const Axis& x,
                       const Axis& y) {
   std::string d;
@@ -212,13 +69,6 @@ std::string path_data(const std::vector<std::pair<double, double>>& points, cons
   }
   if (!d.empty()) d.pop_back();
   return d;
-}
-
-std::vector<Prediction> sorted_predictions(const ClassModel& model) {
-  std::vector<Prediction> out = model.predictions;
-  std::sort(out.begin(), out.end(),
-            [](const Prediction& a, const Prediction& b) { return a.param < b.param; });
-  return out;
 }
 
 void draw_box(SvgWriter& svg, double x, double y_q1, double y_q3, std::string_view colour) {
@@ -274,107 +124,127 @@ void draw_spread(SvgWriter& svg, double x, const Spread& s, const Axis& y, doubl
   if (below > 0) draw_off_scale(svg, x, plot_bottom, false, below, lowest, colour);
 }
 
-void draw_panel(SvgWriter& svg, const PanelData& panel, int index, double left, double top,
-                const PlotOptions& options, const std::string& parameter) {
-  const double width = options.panel_width;
-  const double height = options.panel_height;
-  const double plot_left = left + kPlotLeft;
-  const double plot_right = left + width - kPlotRight;
-  const double plot_top = top + kPlotTop;
-  const double plot_bottom = top + height - kPlotBottom;
+// Where a panel and its plot area sit in the figure.
+struct PanelBox {
+  double left, top, width;
+  double plot_left, plot_right, plot_top, plot_bottom;
+};
 
-  // x axis: log2, padded by a small fraction of its span so end points are not on the frame.
-  const XExtent extent = x_extent(panel, options);
-  const double octaves = std::log2(extent.right / extent.measured_lo);
-  const double x_pad = std::exp2(std::max(0.15, 0.04 * octaves));
-  const Axis x{extent.measured_lo / x_pad, extent.right * x_pad, true, plot_left, plot_right};
+PanelBox panel_box(double left, double top, const PlotOptions& options) {
+  return {left,
+          top,
+          static_cast<double>(options.panel_width),
+          left + kPlotLeft,
+          left + options.panel_width - kPlotRight,
+          top + kPlotTop,
+          top + options.panel_height - kPlotBottom};
+}
 
-  // Collect what is drawn, then fit the value axis to it.
-  Range values;
+// A panel's axes, their ticks and the sampled model curves (one list per series).
+struct PanelScales {
+  Axis x, y;
+  std::vector<Tick> x_ticks, y_ticks;
   std::vector<std::vector<CurvePiece>> curves;
-  Range measured;  // points and whiskers: what a log axis must show whatever the curves do
+};
+
+// The values a panel draws (what the value axis must fit) and, apart, the measured ones: what a
+// log axis must show whatever the curves do.
+void collect_values(const PanelData& panel, const XExtent& extent, const Axis& x, bool log_y,
+                    PanelScales& scales, Range& values, Range& measured) {
   for (const ClassSeries& s : panel.series) {
     for (std::size_t i = 0; i < s.model->points.size(); ++i) {
       for (double v : {s.model->points[i].value, s.spreads[i].low, s.spreads[i].high}) {
-        if (!options.log_y || v > 0.0) values.add(v), measured.add(v);
+        if (!log_y || v > 0.0) values.add(v), measured.add(v);
       }
     }
     // A class without a model shows its points only.
-    curves.push_back(s.model->has_model() ? curve_pieces(s, extent.measured_lo, extent.right)
-                                          : std::vector<CurvePiece>{});
-    for (const CurvePiece& piece : curves.back()) {
+    scales.curves.push_back(s.model->has_model() ? curve_pieces(s, extent.measured_lo, extent.right)
+                                                 : std::vector<CurvePiece>{});
+    for (const CurvePiece& piece : scales.curves.back()) {
       for (const auto& [t, v] : piece.points) {
-        if (!options.log_y || v > 0.0) values.add(v);
+        if (!log_y || v > 0.0) values.add(v);
       }
     }
     for (const Prediction& p : s.model->predictions) {
       if (p.param > x.hi) continue;
       for (double v : {p.value, p.interval.low, p.interval.high}) {
-        if (!options.log_y || v > 0.0) values.add(v);
+        if (!log_y || v > 0.0) values.add(v);
       }
     }
   }
   for (const UnmodeledPoint& p : panel.unmodeled) {
     for (double v : {p.value, p.spread.low, p.spread.high}) {
-      if (!options.log_y || v > 0.0) values.add(v), measured.add(v);
+      if (!log_y || v > 0.0) values.add(v), measured.add(v);
     }
   }
-  if (values.empty()) values = Range{options.log_y ? 1.0 : 0.0, options.log_y ? 10.0 : 1.0};
+}
+
+// The value axis over `values`, padded, with its ticks.
+void fit_value_axis(Range values, const Range& measured, const PanelBox& b, bool log_y,
+                    PanelScales& scales) {
+  if (values.empty()) values = Range{log_y ? 1.0 : 0.0, log_y ? 10.0 : 1.0};
   // On a log axis, curves and intervals reaching towards zero would stretch it over many empty
   // decades: it ends a decade below the smallest measurement.
-  if (options.log_y && !measured.empty()) values.lo = std::max(values.lo, measured.lo / 10.0);
-
-  Axis y{0.0, 1.0, false, plot_bottom, plot_top};
-  std::vector<Tick> y_ticks;
-  if (options.log_y) {
-    double lo = values.lo;
-    double hi = values.hi;
+  if (log_y && !measured.empty()) values.lo = std::max(values.lo, measured.lo / 10.0);
+  double lo = values.lo;
+  double hi = values.hi;
+  if (log_y) {
     if (hi / lo < 1.5) {
       lo /= 1.25;
       hi *= 1.25;
     }
     const double pad = std::pow(hi / lo, 0.05);
     // The axis maps log2 values; decade ticks land where they belong since log2 ~ log10.
-    y = Axis{lo / pad, hi * pad, true, plot_bottom, plot_top};
-    y_ticks = log10_ticks(y, plot_bottom - plot_top);
-  } else {
-    double lo = values.lo;
-    double hi = values.hi;
-    if (hi - lo <= std::fabs(hi) * 1e-12) {
-      const double half = std::fabs(hi) > 0 ? std::fabs(hi) * 0.1 : 1.0;
-      lo -= half;
-      hi += half;
-    }
-    const double pad = 0.06 * (hi - lo);
-    // Costs are non-negative: start the axis at zero rather than a little below it.
-    const double padded_lo = (lo >= 0.0 && lo - pad < 0.0) ? 0.0 : lo - pad;
-    y = Axis{padded_lo, hi + pad, false, plot_bottom, plot_top};
-    y_ticks = linear_ticks(y, plot_bottom - plot_top);
+    scales.y = Axis{lo / pad, hi * pad, true, b.plot_bottom, b.plot_top};
+    scales.y_ticks = log10_ticks(scales.y, b.plot_bottom - b.plot_top);
+    return;
   }
-  const std::vector<Tick> x_ticks = log2_ticks(x, plot_right - plot_left);
+  if (hi - lo <= std::fabs(hi) * 1e-12) {
+    const double half = std::fabs(hi) > 0 ? std::fabs(hi) * 0.1 : 1.0;
+    lo -= half;
+    hi += half;
+  }
+  const double pad = 0.06 * (hi - lo);
+  // Costs are non-negative: start the axis at zero rather than a little below it.
+  const double padded_lo = (lo >= 0.0 && lo - pad < 0.0) ? 0.0 : lo - pad;
+  scales.y = Axis{padded_lo, hi + pad, false, b.plot_bottom, b.plot_top};
+  scales.y_ticks = linear_ticks(scales.y, b.plot_bottom - b.plot_top);
+}
 
-  svg.open("g", fmt::format("class=\"panel\" id=\"{}panel-{}\"", options.id_prefix, index));
-  svg.raw(fmt::format("<title>{}</title>\n", io_detail::xml_escape(panel.full_key)));
-  svg.raw(fmt::format(
-      "<defs><clipPath id=\"{}plot-area-{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>"
-      "</clipPath></defs>\n",
-      options.id_prefix, index, px(plot_left), px(plot_top), px(plot_right - plot_left),
-      px(plot_bottom - plot_top)));
+PanelScales panel_scales(const PanelData& panel, const PanelBox& b, const PlotOptions& options) {
+  PanelScales scales;
+  // x axis: log2, padded by a small fraction of its span so end points are not on the frame.
+  const XExtent extent = x_extent(panel, options);
+  const double octaves = std::log2(extent.right / extent.measured_lo);
+  const double x_pad = std::exp2(std::max(0.15, 0.04 * octaves));
+  scales.x =
+      Axis{extent.measured_lo / x_pad, extent.right * x_pad, true, b.plot_left, b.plot_right};
+  // Collect what is drawn, then fit the value axis to it.
+  Range values;
+  Range measured;
+  collect_values(panel, extent, scales.x, options.log_y, scales, values, measured);
+  fit_value_axis(values, measured, b, options.log_y, scales);
+  scales.x_ticks = log2_ticks(scales.x, b.plot_right - b.plot_left);
+  return scales;
+}
 
-  // Grid.
+void draw_grid(SvgWriter& svg, const PanelBox& b, const PanelScales& s) {
   svg.open("g", fmt::format("stroke=\"{}\" stroke-width=\"0.8\"", kGridColour));
-  for (const Tick& t : x_ticks) {
-    const double xp = x.map(t.value);
-    svg.line(xp, plot_top, xp, plot_bottom, t.major ? "" : "stroke-dasharray=\"2,3\"");
+  for (const Tick& t : s.x_ticks) {
+    const double xp = s.x.map(t.value);
+    svg.line(xp, b.plot_top, xp, b.plot_bottom, t.major ? "" : "stroke-dasharray=\"2,3\"");
   }
-  for (const Tick& t : y_ticks) {
-    const double yp = y.map(t.value);
-    svg.line(plot_left, yp, plot_right, yp, "");
+  for (const Tick& t : s.y_ticks) {
+    const double yp = s.y.map(t.value);
+    svg.line(b.plot_left, yp, b.plot_right, yp, "");
   }
   svg.close("g");
+}
 
-  svg.open("g", fmt::format("clip-path=\"url(#{}plot-area-{})\"", options.id_prefix, index));
-  // Prediction bands below the curves.
+// Prediction bands (below the curves): a shaded polygon and a bar at each prediction.
+void draw_bands(SvgWriter& svg, const PanelData& panel, const PanelScales& scales) {
+  const Axis& x = scales.x;
+  const Axis& y = scales.y;
   for (const ClassSeries& s : panel.series) {
     const std::vector<Prediction> predictions = sorted_predictions(*s.model);
     std::vector<const Prediction*> drawable;
@@ -402,10 +272,12 @@ void draw_panel(SvgWriter& svg, const PanelData& panel, int index, double left, 
                fmt::format("stroke=\"{}\" stroke-opacity=\"0.5\" stroke-width=\"3\"", s.colour));
     }
   }
-  // Model curves.
+}
+
+void draw_curves(SvgWriter& svg, const PanelData& panel, const PanelScales& scales) {
   for (std::size_t i = 0; i < panel.series.size(); ++i) {
-    for (const CurvePiece& piece : curves[i]) {
-      const std::string d = path_data(piece.points, x, y);
+    for (const CurvePiece& piece : scales.curves[i]) {
+      const std::string d = path_data(piece.points, scales.x, scales.y);
       if (d.empty()) continue;
       svg.empty("path",
                 fmt::format("class=\"{}\" d=\"{}\" fill=\"none\" stroke=\"{}\" "
@@ -416,11 +288,17 @@ void draw_panel(SvgWriter& svg, const PanelData& panel, int index, double left, 
                                                : std::string()));
     }
   }
-  // Measurements on top.
+}
+
+// Measurements, on top of bands and curves.
+void draw_measurements(SvgWriter& svg, const PanelData& panel, const PanelBox& b,
+                       const PanelScales& scales) {
+  const Axis& x = scales.x;
+  const Axis& y = scales.y;
   for (const UnmodeledPoint& p : panel.unmodeled) {
     if (!x.drawable(p.param) || !y.drawable(p.value)) continue;
     const double xp = x.map(p.param);
-    draw_spread(svg, xp, p.spread, y, plot_top, plot_bottom, kUnmodeledColour);
+    draw_spread(svg, xp, p.spread, y, b.plot_top, b.plot_bottom, kUnmodeledColour);
     draw_marker(svg, xp, y.map(p.value), kUnmodeledColour);
   }
   for (const ClassSeries& s : panel.series) {
@@ -428,56 +306,82 @@ void draw_panel(SvgWriter& svg, const PanelData& panel, int index, double left, 
       const PointSummary& p = s.model->points[i];
       if (!x.drawable(p.param) || !y.drawable(p.value)) continue;
       const double xp = x.map(p.param);
-      draw_spread(svg, xp, s.spreads[i], y, plot_top, plot_bottom, s.colour);
+      draw_spread(svg, xp, s.spreads[i], y, b.plot_top, b.plot_bottom, s.colour);
       draw_marker(svg, xp, y.map(p.value), s.colour);
     }
   }
-  svg.close("g");
+}
 
-  // Frame, ticks and labels.
+void draw_frame_and_ticks(SvgWriter& svg, const PanelBox& b, const PanelScales& s) {
   svg.empty("rect", fmt::format("x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" "
                                 "stroke=\"#333333\" stroke-width=\"0.9\"",
-                                px(plot_left), px(plot_top), px(plot_right - plot_left),
-                                px(plot_bottom - plot_top)));
+                                px(b.plot_left), px(b.plot_top), px(b.plot_right - b.plot_left),
+                                px(b.plot_bottom - b.plot_top)));
   const std::string tick_style = "stroke=\"#333333\" stroke-width=\"0.9\"";
   const std::string tick_text = fmt::format("font-size=\"{}\" fill=\"{}\"", kTickFont, kTextColour);
-  for (const Tick& t : x_ticks) {
-    const double xp = x.map(t.value);
-    svg.line(xp, plot_bottom, xp, plot_bottom + (t.major ? 4.5 : 2.5), tick_style);
-    if (t.major) svg.text(xp, plot_bottom + 16, t.label, tick_text + " text-anchor=\"middle\"");
+  for (const Tick& t : s.x_ticks) {
+    const double xp = s.x.map(t.value);
+    svg.line(xp, b.plot_bottom, xp, b.plot_bottom + (t.major ? 4.5 : 2.5), tick_style);
+    if (t.major) svg.text(xp, b.plot_bottom + 16, t.label, tick_text + " text-anchor=\"middle\"");
   }
-  for (const Tick& t : y_ticks) {
-    const double yp = y.map(t.value);
-    svg.line(plot_left - (t.major ? 4.5 : 2.5), yp, plot_left, yp, tick_style);
+  for (const Tick& t : s.y_ticks) {
+    const double yp = s.y.map(t.value);
+    svg.line(b.plot_left - (t.major ? 4.5 : 2.5), yp, b.plot_left, yp, tick_style);
     if (t.major) {
-      svg.text(plot_left - 7, yp + kTickFont * 0.35, t.label, tick_text + " text-anchor=\"end\"");
+      svg.text(b.plot_left - 7, yp + kTickFont * 0.35, t.label, tick_text + " text-anchor=\"end\"");
     }
   }
-  const double plot_width = plot_right - plot_left;
+}
+
+// Axis labels, the panel's title and, when it has no model, why.
+void draw_labels(SvgWriter& svg, const PanelData& panel, const PanelBox& b,
+                 const std::string& parameter) {
+  const double plot_width = b.plot_right - b.plot_left;
   svg.text(
-      plot_left + plot_width / 2, plot_bottom + 33, fmt::format("{} (log scale)", parameter),
+      b.plot_left + plot_width / 2, b.plot_bottom + 33, fmt::format("{} (log scale)", parameter),
       fmt::format("font-size=\"{}\" fill=\"{}\" text-anchor=\"middle\"", kLabelFont, kTextColour));
-  const double label_x = left + 15;
-  const double label_y = (plot_top + plot_bottom) / 2;
-  svg.text(label_x, label_y, fit_text(panel.value_label, plot_bottom - plot_top, kLabelFont),
+  const double label_x = b.left + 15;
+  const double label_y = (b.plot_top + b.plot_bottom) / 2;
+  svg.text(label_x, label_y, fit_text(panel.value_label, b.plot_bottom - b.plot_top, kLabelFont),
            fmt::format("font-size=\"{}\" fill=\"{}\" text-anchor=\"middle\" "
                        "transform=\"rotate(-90 {} {})\"",
                        kLabelFont, kTextColour, px(label_x), px(label_y)));
   // Centred on the panel, not on the plot area (which sits right of centre), so a title as wide
   // as the panel stays inside it.
-  svg.text(left + width / 2, top + 19, fit_text(panel.title, width - 16, kPanelTitleFont, kBoldEm),
+  svg.text(b.left + b.width / 2, b.top + 19,
+           fit_text(panel.title, b.width - 16, kPanelTitleFont, kBoldEm),
            fmt::format("font-size=\"{}\" font-weight=\"bold\" fill=\"{}\" text-anchor=\"middle\"",
                        kPanelTitleFont, kTextColour));
   if (panel.series.empty() || !panel.no_model.empty()) {
     // Top right: the measured points are on the left of an extrapolating axis.
     svg.text(
-        plot_right - 6, plot_top + 15,
+        b.plot_right - 6, b.plot_top + 15,
         fit_text(panel.series.empty() ? "no model" : panel.no_model, plot_width - 12, kLabelFont),
         fmt::format("font-size=\"{}\" fill=\"#888888\" text-anchor=\"end\"", kLabelFont));
   }
-  svg.close("g");
 }
 
+void draw_panel(SvgWriter& svg, const PanelData& panel, int index, double left, double top,
+                const PlotOptions& options, const std::string& parameter) {
+  const PanelBox b = panel_box(left, top, options);
+  const PanelScales scales = panel_scales(panel, b, options);
+  svg.open("g", fmt::format("class=\"panel\" id=\"{}panel-{}\"", options.id_prefix, index));
+  svg.raw(fmt::format("<title>{}</title>\n", io_detail::xml_escape(panel.full_key)));
+  svg.raw(fmt::format(
+      "<defs><clipPath id=\"{}plot-area-{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>"
+      "</clipPath></defs>\n",
+      options.id_prefix, index, px(b.plot_left), px(b.plot_top), px(b.plot_right - b.plot_left),
+      px(b.plot_bottom - b.plot_top)));
+  draw_grid(svg, b, scales);
+  svg.open("g", fmt::format("clip-path=\"url(#{}plot-area-{})\"", options.id_prefix, index));
+  draw_bands(svg, panel, scales);
+  draw_curves(svg, panel, scales);
+  draw_measurements(svg, panel, b, scales);
+  svg.close("g");
+  draw_frame_and_ticks(svg, b, scales);
+  draw_labels(svg, panel, b, parameter);
+  svg.close("g");
+}
 // One legend entry: a swatch (line, marker, band or whisker) and its label.
 struct LegendEntry {
   enum class Swatch { kModel, kMeasured, kBox, kOutlier, kExtrapolated, kBand, kUnmodeled };
@@ -538,142 +442,6 @@ double draw_legend(SvgWriter& svg, const std::vector<LegendEntry>& entries, doub
   }
   svg.close("g");
   return y + kRow / 2 - top;
-}
-
-std::string value_label(const Dataset& dataset, const Kernel& kernel) {
-  const std::size_t metric = io_detail::key_column_index(dataset, "metric");
-  const std::size_t unit = io_detail::key_column_index(dataset, "unit");
-  std::string label(metric < dataset.key_columns.size() ? kernel.key_value(metric) : "");
-  if (label.empty()) label = "value";
-  if (unit < dataset.key_columns.size() && !kernel.key_value(unit).empty()) {
-    label += fmt::format(" [{}]", kernel.key_value(unit));
-  }
-  return label;
-}
-
-// Dataset points at thread counts none of the kernel's models was fitted on (median and spread).
-std::vector<UnmodeledPoint> unmodeled_points(const Kernel& kernel, const KernelResult& result) {
-  std::vector<UnmodeledPoint> out;
-  for (std::size_t i = 0; i < kernel.size(); ++i) {
-    const double param = kernel.param(i);
-    bool modeled = false;
-    for (const ClassModel& m : result.models) {
-      modeled = modeled || std::any_of(m.points.begin(), m.points.end(),
-                                       [&](const PointSummary& p) { return p.param == param; });
-    }
-    if (modeled) continue;
-    std::vector<double> reps(kernel.repetitions(i).begin(), kernel.repetitions(i).end());
-    std::sort(reps.begin(), reps.end());
-    const double median = stats::median(reps);
-    out.push_back({param, median, spread_of(reps, reps.front(), reps.back())});
-  }
-  return out;
-}
-
-// What the panels show, and what the legend must therefore explain.
-struct Figure {
-  std::vector<PanelData> panels;
-  std::vector<std::string> series;  // series labels in order of first appearance (colours)
-  std::map<std::string, std::string_view> colour_of;
-  bool any_unmodeled = false;
-  bool any_model = false;
-  bool any_quartiles = false;
-  bool any_outliers = false;
-  double prediction_level = kNaN;
-};
-
-// The label a model's curve has in the legend: its thread-count class, after the series columns'
-// values when kernels share a panel ("param_value=27", "param_value=27, po2").
-std::string series_label(const std::string& series, const ClassModel& m) {
-  if (series.empty()) return m.thread_class;
-  return m.thread_class == "all" ? series : fmt::format("{}, {}", series, m.thread_class);
-}
-
-// The results grouped into panels: results whose kernels differ only in `columns` share one.
-std::vector<std::vector<std::size_t>> panel_groups(const Dataset& dataset,
-                                                   const std::vector<KernelResult>& results,
-                                                   const std::vector<bool>& series_column) {
-  std::vector<std::vector<std::size_t>> groups;
-  std::map<std::vector<std::string>, std::size_t> group_of;
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    const Kernel& kernel = io_detail::kernel_of(dataset, results[i]);
-    std::vector<std::string> rest;
-    for (std::size_t c = 0; c < dataset.key_columns.size(); ++c) {
-      if (!series_column[c]) rest.emplace_back(kernel.key_value(c));
-    }
-    const auto [it, added] = group_of.try_emplace(rest, groups.size());
-    if (added) groups.emplace_back();
-    groups[it->second].push_back(i);
-  }
-  return groups;
-}
-
-// One result's models as series of `panel`.
-void add_series(Figure& figure, PanelData& panel, const Kernel& kernel, const KernelResult& r,
-                const std::string& series) {
-  for (const ClassModel& m : r.models) {
-    Range measured;
-    std::vector<Spread> spreads;
-    for (const PointSummary& p : m.points) {
-      measured.add(p.param);
-      spreads.push_back(spread_of(repetitions_at(kernel, p.param), p.min, p.max));
-      figure.any_quartiles |= spreads.back().quartiles;
-      figure.any_outliers |= !spreads.back().outliers.empty();
-    }
-    if (measured.empty()) measured = Range{kNaN, kNaN};  // nothing measured: all dashed
-    if (!m.has_model()) {
-      panel.no_model = m.points.size() < 3 ? fmt::format("no model: {} point{}", m.points.size(),
-                                                         m.points.size() == 1 ? "" : "s")
-                                           : "no model";
-    } else {
-      figure.any_model = true;
-    }
-    const std::string label = series_label(series, m);
-    if (figure.colour_of.count(label) == 0) {
-      figure.colour_of[label] = kPalette[figure.series.size() % kPalette.size()];
-      figure.series.push_back(label);
-    }
-    panel.series.push_back(
-        {&m, figure.colour_of[label], measured.lo, measured.hi, std::move(spreads)});
-    if (!m.predictions.empty() && std::isnan(figure.prediction_level)) {
-      figure.prediction_level = m.predictions.front().level;
-    }
-  }
-  for (UnmodeledPoint& p : unmodeled_points(kernel, r)) {
-    figure.any_quartiles |= p.spread.quartiles;
-    figure.any_outliers |= !p.spread.outliers.empty();
-    panel.unmodeled.push_back(std::move(p));
-  }
-  figure.any_unmodeled |= !panel.unmodeled.empty();
-}
-
-Figure collect_panels(const Dataset& dataset, const std::vector<KernelResult>& results,
-                      const std::vector<bool>& shared, const std::vector<bool>& series_column) {
-  Figure figure;
-  std::vector<bool> skip = shared;  // panel titles: what the figure title does not say
-  for (std::size_t c = 0; c < skip.size(); ++c) skip[c] = skip[c] || series_column[c];
-  std::vector<bool> only_series = series_column;
-  only_series.flip();
-  const bool lines =
-      std::find(series_column.begin(), series_column.end(), true) != series_column.end();
-  for (const auto& group : panel_groups(dataset, results, series_column)) {
-    const Kernel& first = io_detail::kernel_of(dataset, results[group.front()]);
-    PanelData panel;
-    panel.full_key = lines ? io_detail::key_text(dataset, first, series_column)
-                           : io_detail::kernel_label(dataset, first);
-    if (panel.full_key.empty()) panel.full_key = "(all)";
-    panel.title = io_detail::key_text(dataset, first, skip);
-    if (panel.title.empty()) panel.title = panel.full_key;
-    panel.value_label = value_label(dataset, first);
-    for (std::size_t i : group) {
-      const Kernel& kernel = io_detail::kernel_of(dataset, results[i]);
-      const std::string series =
-          lines ? io_detail::key_text(dataset, kernel, only_series) : std::string();
-      add_series(figure, panel, kernel, results[i], series);
-    }
-    figure.panels.push_back(std::move(panel));
-  }
-  return figure;
 }
 
 std::vector<LegendEntry> legend_entries(const Figure& f) {

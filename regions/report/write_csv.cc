@@ -4,14 +4,12 @@
 
 #include "common/csv.h"
 #include "common/text.h"
-#include "modeler/io/write_common.h"
+#include "common/text_table.h"
 #include "regions/report/writers.h"
 
 namespace ompscale::regions::report {
 
 namespace {
-
-using modeler::io_detail::format_exact;
 
 // docs/ompscan-report.md ("CSV") defines each column.
 constexpr std::string_view kColumns =
@@ -63,8 +61,8 @@ std::string format_csv(const Report& r) {
         }
         row.push_back(format_exact(p.potential_gain));
         if (split) {
-          for (double v : {p.tasks_created, p.tasks_executed, p.task, p.loss.task_wait,
-                           p.cost.task_wait}) {
+          for (double v :
+               {p.tasks_created, p.tasks_executed, p.task, p.loss.task_wait, p.cost.task_wait}) {
             row.push_back(format_exact(v));
           }
         } else {

@@ -13,14 +13,12 @@
 #include <utility>
 
 #include "common/error.h"
-#include "modeler/io/write_common.h"
+#include "common/text_table.h"
 #include "regions/report/writers.h"
 
 namespace ompscale::regions::report {
 
 namespace {
-
-using modeler::io_detail::format_exact;
 
 // Extra-P reads one line per keyword: control characters must not split a name.
 std::string single_line(std::string text) {
@@ -75,8 +73,7 @@ std::string single_parameter(const Report& r) {
   }
   return fmt::format("# ompscan report of {}: region times in seconds at input {}\n", r.directory,
                      r.reference_input) +
-         runtime_comment(r) +
-         left_out_comment(left_out) + modeler::format_extrap_text(data);
+         runtime_comment(r) + left_out_comment(left_out) + modeler::format_extrap_text(data);
 }
 
 std::string two_parameters(const Report& r) {

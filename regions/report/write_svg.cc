@@ -9,35 +9,14 @@
 #include <cmath>
 #include <string_view>
 
+#include "common/svg.h"
 #include "common/text.h"
 #include "modeler/io/plot_svg.h"
-#include "modeler/io/write_common.h"
 #include "regions/report/writers.h"
 
 namespace ompscale::regions::report {
 
 namespace {
-
-// The modeler's plot uses matplotlib's tab10 too: the charts look like one family.
-constexpr std::array<std::string_view, 10> kPalette = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
-                                                       "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-                                                       "#bcbd22", "#17becf"};
-constexpr std::string_view kFont = "DejaVu Sans, Helvetica, Arial, sans-serif";
-
-// Characters of 0.6 em (DejaVu Sans on average) that fit `pixels` at `size`; longer text is cut
-// with an ellipsis so that it never runs off the chart.
-std::string fitted(std::string_view s, double pixels, double size) {
-  const auto fit = static_cast<std::size_t>(pixels / (0.6 * size));
-  if (display_width(s) <= fit) return std::string(s);
-  std::string out;
-  std::size_t characters = 0;
-  for (char c : s) {
-    const bool starts = (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-    if (starts && ++characters > fit - 1) break;
-    out += c;
-  }
-  return out + "\u2026";
-}
 
 // The chart's frame: a title and, below it, a subtitle (the region's name), both left-aligned and
 // cut to the width; the whole title in a tooltip.
@@ -50,13 +29,13 @@ std::string header(double width, double height, std::string_view title,
       "<title>{3}</title>\n"
       "<rect width=\"{0}\" height=\"{1}\" fill=\"white\"/>\n"
       "<text x=\"12\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{4}</text>\n",
-      width, height, kFont,
-      modeler::io_detail::xml_escape(subtitle.empty() ? std::string(title)
-                                                      : fmt::format("{} {}", title, subtitle)),
-      modeler::io_detail::xml_escape(fitted(title, width - 24, 14 * 1.13)));
+      width, height, svg::kFontFamily,
+      svg::xml_escape(subtitle.empty() ? std::string(title)
+                                       : fmt::format("{} {}", title, subtitle)),
+      svg::xml_escape(svg::fit_text(title, width - 24, 14 * 1.13)));
   if (!subtitle.empty()) {
     out += fmt::format("<text x=\"12\" y=\"36\" font-size=\"11\" fill=\"#555555\">{}</text>\n",
-                       modeler::io_detail::xml_escape(fitted(subtitle, width - 24, 11)));
+                       svg::xml_escape(svg::fit_text(subtitle, width - 24, 11)));
   }
   return out;
 }
@@ -65,7 +44,7 @@ std::string text(double x, double y, std::string_view s, std::string_view anchor
                  double size = 11) {
   return fmt::format(
       "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"{}\" text-anchor=\"{}\">{}</text>\n", x, y, size,
-      anchor, modeler::io_detail::xml_escape(s));
+      anchor, svg::xml_escape(s));
 }
 
 /// Speedup over threads (log2 axis): measured per input, ideal, and the thread model's
@@ -143,7 +122,7 @@ std::string speedup_chart(const Report& r, const RegionReport& rr, std::size_t r
   legend("#7f7f7f", "ideal", true);
   for (std::size_t i = 0; i < rr.series.size(); ++i) {
     const SeriesAnalysis& s = rr.series[i];
-    const std::string_view colour = kPalette[i % kPalette.size()];
+    const std::string_view colour = svg::kPalette[i % svg::kPalette.size()];
     std::string path;
     for (const PointAnalysis& p : s.points) {
       path += fmt::format("{}{:.1f},{:.1f}", path.empty() ? "M" : " L", X(p.threads), Y(p.speedup));
@@ -284,8 +263,8 @@ std::vector<std::pair<std::string, std::string>> format_svgs(const Report& r) {
     files.emplace_back("models.svg", modeler::plot_svg(r.models.dataset, results, plot));
   }
   // Every chart says which runtime its times are from (a description, not drawn).
-  const std::string desc = fmt::format(
-      "<desc>Measured on {}</desc>\n", modeler::io_detail::xml_escape(measured_runtime_words(r.runtime)));
+  const std::string desc = fmt::format("<desc>Measured on {}</desc>\n",
+                                       svg::xml_escape(measured_runtime_words(r.runtime)));
   for (auto& [name, svg] : files) {
     const std::size_t open = svg.find("<svg");
     const std::size_t end = open == std::string::npos ? open : svg.find('>', open);

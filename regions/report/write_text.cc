@@ -9,16 +9,13 @@
 #include <vector>
 
 #include "common/text.h"
-#include "modeler/io/write_common.h"
+#include "common/text_table.h"
 #include "regions/report/writers.h"
 
 namespace ompscale::regions::report {
 
 namespace {
 
-using modeler::io_detail::format_fixed;
-using modeler::io_detail::format_significant;
-using modeler::io_detail::TextTable;
 using Align = TextTable::Align;
 
 std::string secs(double v) {
@@ -53,11 +50,12 @@ void runs_section(const Report& r, std::size_t width, std::string& out) {
                      input_words("; input(s) ", inputs_list(m)), r.failed.size(),
                      r.without_profile.size());
   for (const RunFile& run : r.exited_unexpectedly) {
-    out += fmt::format("  analysed though it {}: {} (its profile is complete; --expect-exit N names "
-                       "the status a run ends with)\n",
-                       run.signal ? fmt::format("ended by signal {}", *run.signal)
-                                  : fmt::format("exited with status {}", run.exit_status.value_or(-1)),
-                       run.run_id);
+    out += fmt::format(
+        "  analysed though it {}: {} (its profile is complete; --expect-exit N names "
+        "the status a run ends with)\n",
+        run.signal ? fmt::format("ended by signal {}", *run.signal)
+                   : fmt::format("exited with status {}", run.exit_status.value_or(-1)),
+        run.run_id);
   }
   for (const RunFile& run : r.failed) {
     out += fmt::format("  failed (excluded): {} ({}){}\n", run.run_id, describe_end(run),
@@ -75,8 +73,8 @@ void runtime_section(const RuntimeReport& runtime, std::size_t width, std::strin
   out += wrap(runtime.summary + ".", width, "", "  ");
   if (!runtime.advice.empty()) out += wrap("Try: " + runtime.advice + ".", width, "  ", "       ");
   if (runtime.native.empty()) return;
-  TextTable t({Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kRight,
-               Align::kRight});
+  TextTable t(
+      {Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kRight});
   t.add_row({"input", "threads", "own runtime", "its CPU", "measured", "own/measured"});
   for (const NativeComparison& c : runtime.native) {
     t.add_row({c.input.empty() ? "-" : c.input, std::to_string(c.threads), secs(c.native_s),
@@ -207,9 +205,9 @@ std::vector<std::string> cause_row(const PointAnalysis& p, bool task_wait) {
 }
 
 std::vector<std::string> base_row(const PointAnalysis& p) {
-  return {std::to_string(p.threads),  std::to_string(p.repetitions), secs(p.time),
-          percent(p.spread),          format_fixed(p.speedup, 2),    format_fixed(p.efficiency, 2),
-          secs(p.lost)};
+  return {
+      std::to_string(p.threads),  std::to_string(p.repetitions), secs(p.time), percent(p.spread),
+      format_fixed(p.speedup, 2), format_fixed(p.efficiency, 2), secs(p.lost)};
 }
 
 // The region's points: times, speedup, efficiency, loss, gain, and the loss split by cause (a table
@@ -264,8 +262,8 @@ void points_tables(const SeriesAnalysis& s, bool split, std::size_t width, std::
 void construct_tree(const SeriesAnalysis& s, std::size_t width, std::string& out) {
   if (s.constructs.size() < 2) return;  // one construct is the region itself
   out += fmt::format("  Constructs at {} threads (per-thread means):\n", s.reference_threads);
-  TextTable t({Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kRight,
-               Align::kLeft});
+  TextTable t(
+      {Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kLeft});
   t.add_row({"construct", "time", "imbalance", "barrier", "task-wait", "hint"});
   for (std::size_t i = 0; i < s.constructs.size(); ++i) {
     const ConstructAnalysis& c = s.constructs[i];
@@ -314,7 +312,8 @@ void region_section(const Report& r, const RegionReport& rr, std::size_t rank, s
   }
   if (!s.withheld.empty()) {
     std::vector<std::string> kinds;
-    for (const Hint& h : s.withheld) kinds.push_back(fmt::format("{} {} s", to_string(h.kind), secs(h.gain)));
+    for (const Hint& h : s.withheld)
+      kinds.push_back(fmt::format("{} {} s", to_string(h.kind), secs(h.gain)));
     out += wrap(fmt::format("Hints withheld at {} threads: every run there was time-shared (fewer "
                             "CPUs than threads), and waiting for a CPU looks like imbalance, "
                             "slow barriers and contention: {}.",

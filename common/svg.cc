@@ -1,13 +1,12 @@
-#include "modeler/io/svg_canvas.h"
+#include "common/svg.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "common/text.h"
-#include "modeler/io/write_common.h"
 
-namespace ompscale::modeler::svg {
+namespace ompscale::svg {
 
 namespace {
 
@@ -132,7 +131,7 @@ void SvgWriter::empty(std::string_view element, std::string_view attributes) {
 
 void SvgWriter::text(double x, double y, std::string_view content, std::string_view attributes) {
   out_ += fmt::format("<text x=\"{}\" y=\"{}\" {}>{}</text>\n", px(x), px(y), attributes,
-                      io_detail::xml_escape(content));
+                      xml_escape(content));
 }
 
 void SvgWriter::line(double x1, double y1, double x2, double y2, std::string_view attributes) {
@@ -141,7 +140,7 @@ void SvgWriter::line(double x1, double y1, double x2, double y2, std::string_vie
 }
 
 void SvgWriter::title(std::string_view content) {
-  out_ += fmt::format("<title>{}</title>\n", io_detail::xml_escape(content));
+  out_ += fmt::format("<title>{}</title>\n", xml_escape(content));
 }
 
 void draw_whisker(SvgWriter& svg, double x, double y_low, double y_high, std::string_view colour) {
@@ -157,4 +156,36 @@ void draw_marker(SvgWriter& svg, double x, double y, std::string_view colour, do
                                   px(x), px(y), radius, colour));
 }
 
-}  // namespace ompscale::modeler::svg
+std::string xml_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        // XML 1.0 forbids most control characters even as references.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+          out += ' ';
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+}  // namespace ompscale::svg

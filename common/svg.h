@@ -1,8 +1,9 @@
 #pragma once
-// Drawing primitives shared by the SVG figures of the modeler (plot_svg.h) and the dashboard's
-// charts: an SVG text builder that escapes every text from the data, axes with linear, log2 and
-// log10 ticks, markers and whiskers, text width estimates, and the palette. Everything is
-// deterministic text; no fonts or scripts are referenced.
+// Drawing primitives shared by the SVG figures of the modeler (modeler/io/plot_svg.h), ompscan
+// report's charts (regions/report/write_svg.cc) and the dashboard's charts: XML escaping, an SVG
+// text builder that escapes every text from the data, axes with linear, log2 and log10 ticks,
+// markers and whiskers, text width estimates, the palette and font. Everything is deterministic
+// text; no fonts or scripts are referenced.
 
 #include <array>
 #include <cmath>
@@ -11,7 +12,10 @@
 #include <string_view>
 #include <vector>
 
-namespace ompscale::modeler::svg {
+namespace ompscale::svg {
+
+/// `text` safe inside XML/SVG text and attributes (&, <, >, quotes; control characters -> ' ').
+std::string xml_escape(std::string_view text);
 
 /// matplotlib's "tab10" palette: distinct, colour-blind friendlier than pure hues, familiar.
 constexpr std::array<std::string_view, 10> kPalette = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
@@ -101,4 +105,4 @@ void draw_marker(SvgWriter& svg, double x, double y, std::string_view colour, do
 /// A vertical bar with short caps, from y_low to y_high.
 void draw_whisker(SvgWriter& svg, double x, double y_low, double y_high, std::string_view colour);
 
-}  // namespace ompscale::modeler::svg
+}  // namespace ompscale::svg
