@@ -42,25 +42,35 @@ std::string_view type_of(const Json& value) {
   return value.type_name();
 }
 
-// Typed access to members with errors that say where in the document the problem is. JSON values
-// carry no positions after parsing, so these errors name the path instead of a line; `line` is
-// the line of a JSON Lines object, or 0 for a document.
+// Typed access to members with errors that say where in the document the problem is, in
+// Extra-P's terms ("measurements[0].value is a string, not a number"), on the line of that place
+// (common/json_input.h finds it from the path); `line` is the line of a JSON Lines object, or 0
+// for a document.
 class Members {
  public:
-  Members(const std::string& file, std::size_t line) : file_(file), line_(line) {}
+  Members(const std::string& file, std::size_t line, const OrderedJsonDocument* document = nullptr)
+      : file_(file), line_(line), document_(document) {}
 
   [[noreturn]] void fail(const std::string& cause) const { throw InputError(file_, line_, cause); }
+  /// An error about the value at `where` (a path such as "coordinates[1].id").
+  [[noreturn]] void fail_at(std::string_view where, const std::string& cause) const {
+    const std::size_t line = document_ != nullptr ? document_->line_of(where) : 0;
+    throw InputError(file_, line != 0 ? line : line_, cause);
+  }
 
   const Json& get(const Json& object, std::string_view key, std::string_view where) const {
-    if (!object.is_object()) fail(fmt::format("{} is a {}, not an object", where, type_of(object)));
+    if (!object.is_object()) {
+      fail_at(where, fmt::format("{} is a {}, not an object", where, type_of(object)));
+    }
     const auto it = object.find(key);
-    if (it == object.end()) fail(fmt::format("{} has no {:?}", where, std::string(key)));
+    if (it == object.end()) fail_at(where, fmt::format("{} has no {:?}", where, std::string(key)));
     return *it;
   }
   const Json& array(const Json& object, std::string_view key, std::string_view where) const {
     const Json& value = get(object, key, where);
     if (!value.is_array()) {
-      fail(fmt::format("{}.{} is a {}, not an array", where, key, type_of(value)));
+      fail_at(fmt::format("{}.{}", where, key),
+              fmt::format("{}.{} is a {}, not an array", where, key, type_of(value)));
     }
     return value;
   }
@@ -68,27 +78,33 @@ class Members {
     return as_string(get(object, key, where), fmt::format("{}.{}", where, key));
   }
   std::string as_string(const Json& value, std::string_view where) const {
-    if (!value.is_string()) fail(fmt::format("{} is a {}, not a string", where, type_of(value)));
+    if (!value.is_string()) {
+      fail_at(where, fmt::format("{} is a {}, not a string", where, type_of(value)));
+    }
     return value.get<std::string>();
   }
   double number(const Json& value, std::string_view where) const {
-    if (!value.is_number()) fail(fmt::format("{} is a {}, not a number", where, type_of(value)));
+    if (!value.is_number()) {
+      fail_at(where, fmt::format("{} is a {}, not a number", where, type_of(value)));
+    }
     return value.get<double>();
   }
   std::int64_t id(const Json& object, std::string_view key, std::string_view where) const {
     const Json& value = get(object, key, where);
+    const std::string path = fmt::format("{}.{}", where, key);
     if (!value.is_number_integer()) {
-      fail(fmt::format("{}.{} is a {}, not an integer id", where, key, type_of(value)));
+      fail_at(path, fmt::format("{} is a {}, not an integer id", path, type_of(value)));
     }
     const auto id = json_integer(value, std::numeric_limits<std::int64_t>::min(),
                                  std::numeric_limits<std::int64_t>::max());
-    if (!id) fail(fmt::format("{}.{} = {} is beyond a 64-bit id", where, key, value.dump()));
+    if (!id) fail_at(path, fmt::format("{} = {} is beyond a 64-bit id", path, value.dump()));
     return *id;
   }
 
  private:
   const std::string& file_;
   std::size_t line_;
+  const OrderedJsonDocument* document_;
 };
 
 // The parameter names from an Extra-P parameter list.
@@ -133,14 +149,15 @@ std::unordered_map<std::int64_t, std::string> names_by_id(const Json& document,
     const std::string where = fmt::format("{}[{}]", list, i);
     const std::int64_t id = members.id(entries[i], "id", where);
     if (!names.emplace(id, members.string(entries[i], "name", where)).second) {
-      members.fail(fmt::format("{} repeats id {}", where, id));
+      members.fail_at(where, fmt::format("{} repeats id {}", where, id));
     }
   }
   return names;
 }
 
-Dataset read_id_based(const Json& document, const std::string& file) {
-  const Members members(file, 0);
+Dataset read_id_based(const OrderedJsonDocument& parsed, const std::string& file) {
+  const Json& document = parsed.json();
+  const Members members(file, 0, &parsed);
   const Json& parameters = members.array(document, "parameters", "the document");
   std::vector<std::int64_t> parameter_ids;
   const std::vector<std::string> names =
@@ -157,8 +174,9 @@ Dataset read_id_based(const Json& document, const std::string& file) {
     const std::string where = fmt::format("coordinates[{}]", i);
     const Json& pairs = members.array(coordinates[i], "parameter_value_pairs", where);
     if (pairs.size() != names.size()) {
-      members.fail(fmt::format("{} has {} parameter values; the parameters {} need {}", where,
-                               pairs.size(), fmt::join(names, ", "), names.size()));
+      members.fail_at(where,
+                      fmt::format("{} has {} parameter values; the parameters {} need {}", where,
+                                  pairs.size(), fmt::join(names, ", "), names.size()));
     }
     std::vector<double> point(names.size(), 0.0);
     std::vector<bool> seen(names.size(), false);
@@ -167,10 +185,12 @@ Dataset read_id_based(const Json& document, const std::string& file) {
       const std::int64_t id = members.id(pairs[k], "parameter_id", pair_where);
       const auto it = std::find(parameter_ids.begin(), parameter_ids.end(), id);
       if (it == parameter_ids.end()) {
-        members.fail(fmt::format("{} refers to an unknown parameter_id", pair_where));
+        members.fail_at(pair_where,
+                        fmt::format("{} refers to an unknown parameter_id", pair_where));
       }
       const auto p = static_cast<std::size_t>(it - parameter_ids.begin());
-      if (seen[p]) members.fail(fmt::format("{} repeats parameter_id {}", pair_where, id));
+      if (seen[p])
+        members.fail_at(pair_where, fmt::format("{} repeats parameter_id {}", pair_where, id));
       seen[p] = true;
       const double value = members.number(members.get(pairs[k], "parameter_value", pair_where),
                                           pair_where + ".parameter_value");
@@ -178,7 +198,7 @@ Dataset read_id_based(const Json& document, const std::string& file) {
     }
     const std::int64_t id = members.id(coordinates[i], "id", where);
     if (!point_by_coordinate.emplace(id, std::move(point)).second) {
-      members.fail(fmt::format("{} repeats id {}", where, id));
+      members.fail_at(where, fmt::format("{} repeats id {}", where, id));
     }
   }
 
@@ -187,7 +207,8 @@ Dataset read_id_based(const Json& document, const std::string& file) {
                           const std::string& where) -> const auto& {
     const std::int64_t id = members.id(measurement, key, where);
     const auto it = by_id.find(id);
-    if (it == by_id.end()) members.fail(fmt::format("{} refers to unknown {} {}", where, key, id));
+    if (it == by_id.end())
+      members.fail_at(where, fmt::format("{} refers to unknown {} {}", where, key, id));
     return it->second;
   };
 
@@ -211,8 +232,9 @@ Dataset read_id_based(const Json& document, const std::string& file) {
   return collector.finish({"callpath", "metric"});
 }
 
-Dataset read_nested(const Json& document, const std::string& file) {
-  const Members members(file, 0);
+Dataset read_nested(const OrderedJsonDocument& parsed, const std::string& file) {
+  const Json& document = parsed.json();
+  const Members members(file, 0, &parsed);
   const Json& parameters = members.array(document, "parameters", "the document");
   const std::vector<std::string> names = parameter_names(
       parameters, members,
@@ -241,8 +263,9 @@ Dataset read_nested(const Json& document, const std::string& file) {
         const std::string where = fmt::format("{}[{}]", metric_where, i);
         const Json& coordinates = members.array(entries[i], "point", where);
         if (coordinates.size() != names.size()) {
-          members.fail(fmt::format("{}.point has {} coordinates; the parameters {} need {}", where,
-                                   coordinates.size(), fmt::join(names, ", "), names.size()));
+          members.fail_at(
+              where, fmt::format("{}.point has {} coordinates; the parameters {} need {}", where,
+                                 coordinates.size(), fmt::join(names, ", "), names.size()));
         }
         std::vector<double> point;
         for (std::size_t p = 0; p < names.size(); ++p) {
@@ -269,15 +292,16 @@ Dataset read_nested(const Json& document, const std::string& file) {
 }  // namespace
 
 Dataset read_extrap_json(std::string_view content, const std::string& file) {
-  const Json document = parse_json<Json>(content, file);
+  const OrderedJsonDocument parsed(content, file);
+  const Json& document = parsed.json();
   if (!document.is_object()) {
     throw InputError(
         file, 0,
         fmt::format("the document is a {}, not an Extra-P JSON object", type_of(document)));
   }
   // Extra-P's own test for the id-based variant.
-  if (document.contains("callpaths")) return read_id_based(document, file);
-  return read_nested(document, file);
+  if (document.contains("callpaths")) return read_id_based(parsed, file);
+  return read_nested(parsed, file);
 }
 
 Dataset read_extrap_json_lines(std::string_view content, const std::string& file) {

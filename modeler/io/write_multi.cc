@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "common/error.h"
+#include "common/json_input.h"
 #include "common/message_groups.h"
 #include "common/text.h"
 #include "modeler/io/write_common.h"
@@ -287,7 +288,7 @@ MultiModelsFile parse_multi_models_json(std::string_view text, const std::string
   MultiModelsFile file;
   std::size_t index = 0;
   try {
-    const Json document = Json::parse(text);
+    const Json document = parse_json<Json>(text, name);
     file.dataset.parameters = document.at("parameters").get<std::vector<std::string>>();
     file.dataset.parameter = file.dataset.parameters.at(0);
     file.dataset.key_columns = document.at("key_columns").get<std::vector<std::string>>();
@@ -306,8 +307,8 @@ MultiModelsFile parse_multi_models_json(std::string_view text, const std::string
       file.results.push_back(read_multi_kernel(entry, file.dataset, index));
       ++index;
     }
-  } catch (const Json::parse_error& e) {
-    throw InputError(name, 0, fmt::format("not JSON: {}", e.what()));
+  } catch (const InputError&) {
+    throw;  // not JSON: parse_json named the line
   } catch (const std::exception& e) {
     throw InputError(name, 0, fmt::format("kernels[{}]: {}", index, e.what()));
   }

@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <filesystem>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <system_error>
+#include <utility>
 
 #include "common/error.h"
 #include "common/json_input.h"
@@ -96,6 +98,43 @@ std::string read_schedule(const JsonNode& entry) {
   return schedule_words(schedule, number(entry, "chunk"), has_omp ? &omp_schedule : nullptr);
 }
 
+// The numeric members of a record, each read as number() reads it (absent or null: 0).
+template <class Record, std::size_t N>
+using NumberFields = std::array<std::pair<std::string_view, double Record::*>, N>;
+
+template <class Record, std::size_t N>
+void read_numbers(const JsonNode& object, Record& record, const NumberFields<Record, N>& fields) {
+  for (const auto& [key, member] : fields) record.*member = number(object, key);
+}
+
+constexpr NumberFields<ConstructRecord::Thread, 7> kConstructThreadFields = {{
+    {"executions", &ConstructRecord::Thread::executions},
+    {"time_ns", &ConstructRecord::Thread::time_ns},
+    {"barriers", &ConstructRecord::Thread::barriers},
+    {"imbalance_ns", &ConstructRecord::Thread::imbalance_ns},
+    {"walkthrough_ns", &ConstructRecord::Thread::walkthrough_ns},
+    {"startup_ns", &ConstructRecord::Thread::startup_ns},
+    {"task_wait_ns", &ConstructRecord::Thread::task_wait_ns},
+}};
+
+constexpr NumberFields<ThreadRecord, 15> kThreadFields = {{
+    {"work_ns", &ThreadRecord::work_ns},
+    {"fork_ns", &ThreadRecord::fork_ns},
+    {"imbalance_ns", &ThreadRecord::imbalance_ns},
+    {"walkthrough_ns", &ThreadRecord::walkthrough_ns},
+    {"startup_ns", &ThreadRecord::startup_ns},
+    {"barriers", &ThreadRecord::barriers},
+    {"lock_wait_ns", &ThreadRecord::lock_wait_ns},
+    {"lock_acquisitions", &ThreadRecord::lock_acquisitions},
+    {"lock_timed", &ThreadRecord::lock_timed},
+    {"iterations", &ThreadRecord::iterations},
+    {"task_ns", &ThreadRecord::task_ns},
+    {"barrier_task_ns", &ThreadRecord::barrier_task_ns},
+    {"task_wait_ns", &ThreadRecord::task_wait_ns},
+    {"taskwait_ns", &ThreadRecord::taskwait_ns},
+    {"tasks_created", &ThreadRecord::tasks_created},
+}};
+
 ConstructRecord read_construct(const JsonNode& c) {
   expect_object(c);
   ConstructRecord out;
@@ -108,13 +147,7 @@ ConstructRecord read_construct(const JsonNode& c) {
     expect_object(t);
     ConstructRecord::Thread rec;
     rec.thread = integer(t, "thread", static_cast<int>(i));
-    rec.executions = number(t, "executions");
-    rec.time_ns = number(t, "time_ns");
-    rec.barriers = number(t, "barriers");
-    rec.imbalance_ns = number(t, "imbalance_ns");
-    rec.walkthrough_ns = number(t, "walkthrough_ns");
-    rec.startup_ns = number(t, "startup_ns");
-    rec.task_wait_ns = number(t, "task_wait_ns");
+    read_numbers(t, rec, kConstructThreadFields);
     out.threads.push_back(rec);
   }
   return out;
@@ -124,21 +157,7 @@ ThreadRecord read_thread(const JsonNode& t, std::size_t i) {
   expect_object(t);
   ThreadRecord rec;
   rec.thread = integer(t, "thread", static_cast<int>(i));
-  rec.work_ns = number(t, "work_ns");
-  rec.fork_ns = number(t, "fork_ns");
-  rec.imbalance_ns = number(t, "imbalance_ns");
-  rec.walkthrough_ns = number(t, "walkthrough_ns");
-  rec.startup_ns = number(t, "startup_ns");
-  rec.barriers = number(t, "barriers");
-  rec.lock_wait_ns = number(t, "lock_wait_ns");
-  rec.lock_acquisitions = number(t, "lock_acquisitions");
-  rec.lock_timed = number(t, "lock_timed");
-  rec.iterations = number(t, "iterations");
-  rec.task_ns = number(t, "task_ns");
-  rec.barrier_task_ns = number(t, "barrier_task_ns");
-  rec.task_wait_ns = number(t, "task_wait_ns");
-  rec.taskwait_ns = number(t, "taskwait_ns");
-  rec.tasks_created = number(t, "tasks_created");
+  read_numbers(t, rec, kThreadFields);
   return rec;
 }
 

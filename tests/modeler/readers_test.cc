@@ -534,16 +534,16 @@ TEST(ExtrapJson, SyntaxErrorNamesTheLine) {
 
 TEST(ExtrapJson, NumberTooLargeForADoubleIsAnInputError) {
   EXPECT_THAT(parse_error(replaced(kIdBasedJson, "\"value\": 9", "\"value\": 1e999")),
-              HasSubstr("in.txt:14: invalid JSON: number overflow parsing '1e999'"));
+              HasSubstr("in.txt:10: invalid JSON: number overflow parsing '1e999'"));
   EXPECT_THAT(parse_error("{\"params\": {\"x\": 1}, \"value\": 1}\n{\"params\": {\"x\": 1e999}}\n"),
               HasSubstr("in.txt:2: invalid JSON: number overflow"));
 }
 
 TEST(ExtrapJson, BrokenReferencesAndTypesAreNamed) {
   EXPECT_THAT(parse_error(replaced(kIdBasedJson, "\"callpath_id\": 2", "\"callpath_id\": 3")),
-              HasSubstr("in.txt: measurements[0] refers to unknown callpath_id 3"));
+              HasSubstr("in.txt:10: measurements[0] refers to unknown callpath_id 3"));
   EXPECT_THAT(parse_error(replaced(kIdBasedJson, "\"value\": 9", "\"value\": \"9\"")),
-              HasSubstr("measurements[0].value is a string, not a number"));
+              HasSubstr("in.txt:10: measurements[0].value is a string, not a number"));
   EXPECT_THAT(
       parse_error(replaced(kIdBasedJson, "\"parameter_value\": 4", "\"parameter_value\": 0")),
       HasSubstr("in.txt: coordinates[1].parameter_value_pairs[0]: x = 0"));

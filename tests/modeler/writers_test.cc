@@ -388,7 +388,7 @@ TEST(ModelsJson, MinimalFileFillsDefaults) {
 TEST(ModelsJson, NumbersThatDoNotFitAreInputErrors) {
   EXPECT_EQ(input_error_of("7e377"), "m.json:1: invalid JSON: number overflow parsing '7e377'");
   nlohmann::json doc = minimal_document();
-  doc["kernels"][0]["models"][0]["statistics"]["points"] = 19200000000000000000ULL;
+  doc["kernels"][0]["models"][0]["statistics"]["points"] = 18446744073709551615ULL;
   EXPECT_THAT(
       input_error_of(doc.dump(2)),
       HasSubstr("kernels[0].models[0].statistics.points: expected an integer in 0..2^63-1"));
@@ -399,27 +399,27 @@ TEST(ModelsJson, NumbersThatDoNotFitAreInputErrors) {
 TEST(ModelsJson, MissingFieldNamesFieldAndKernel) {
   nlohmann::json doc = minimal_document();
   doc["kernels"][1]["models"][0].erase("constant");
-  EXPECT_EQ(input_error_of(doc.dump()), "m.json: kernels[1].models[0]: missing field 'constant'");
+  EXPECT_EQ(input_error_of(doc.dump()), "m.json:1: kernels[1].models[0]: missing field 'constant'");
 
   doc = minimal_document();
   doc["kernels"][0]["models"][0]["statistics"].erase("smape");
   EXPECT_EQ(input_error_of(doc.dump()),
-            "m.json: kernels[0].models[0].statistics: missing field 'smape'");
+            "m.json:1: kernels[0].models[0].statistics: missing field 'smape'");
 
   doc = minimal_document();
   doc["kernels"][1]["key"].erase("construct");
-  EXPECT_EQ(input_error_of(doc.dump()), "m.json: kernels[1].key: missing field 'construct'");
+  EXPECT_EQ(input_error_of(doc.dump()), "m.json:1: kernels[1].key: missing field 'construct'");
 
   doc = minimal_document();
   doc.erase("parameter");
-  EXPECT_EQ(input_error_of(doc.dump()), "m.json: missing field 'parameter'");
+  EXPECT_EQ(input_error_of(doc.dump()), "m.json:1: missing field 'parameter'");
 }
 
 TEST(ModelsJson, WrongTypesAndValuesAreInputErrors) {
   nlohmann::json doc = minimal_document();
   doc["kernels"][0]["models"][0]["terms"][0]["coefficient"] = "two";
   EXPECT_EQ(input_error_of(doc.dump()),
-            "m.json: kernels[0].models[0].terms[0].coefficient: expected a number, found string");
+            "m.json:1: kernels[0].models[0].terms[0].coefficient: expected a number, found string");
 
   doc = minimal_document();
   doc["kernels"][0]["models"][0]["growth"] = "quadratic";

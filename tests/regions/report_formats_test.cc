@@ -187,10 +187,10 @@ TEST(ReportFormats, CsvHasTaskColumnsAtTheEnd) {
       read_csv(format_csv(testing::fixture_report("tasks")), "report.csv");
   const std::vector<std::string>& header = rows[0].fields;
   ASSERT_EQ(header.size(), 33u);
-  EXPECT_EQ(std::vector<std::string>(header.end() - 7, header.end()),
-            (std::vector<std::string>{"potential_gain_s", "tasks_created", "tasks_executed",
-                                      "task_s", "loss_task_wait_s", "cost_task_wait_s",
-                                      "runtime"}));
+  EXPECT_EQ(
+      std::vector<std::string>(header.end() - 7, header.end()),
+      (std::vector<std::string>{"potential_gain_s", "tasks_created", "tasks_executed", "task_s",
+                                "loss_task_wait_s", "cost_task_wait_s", "runtime"}));
   auto column = [&](const std::string& name) {
     return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
   };
@@ -360,7 +360,7 @@ TEST(ReportFormats, ErrorsAreOneLineWithStatusTwo) {
   TempDir bad;
   std::filesystem::copy_file(fixture_dir("locks") + "/t1-in2000000-r0.json", bad / "a.json");
   std::ofstream(bad / "b.json") << "{\"format\": \"ompscan-run-1\"}";
-  expect_one_line_error({bad.str()}, bad / "b.json" + ": ");
+  expect_one_line_error({bad.str()}, bad / "b.json" + ":1: missing field 'threads'");
   std::ofstream(bad / "b.json") << "{ not json";
   std::string err;
   EXPECT_EQ(run_report({bad.str()}, err), 0) << err;

@@ -90,8 +90,9 @@ TEST(ReportReadRuns, ReadsTaskCountsAndTimeInTasks) {
   EXPECT_EQ(without.profile->regions[1].tasks_executed, 0.0);
   EXPECT_EQ(without.profile->regions[1].threads[0].task_ns, 0.0);
   doc["profile"]["regions"][1]["threads"][1]["task_ns"] = "long";
-  EXPECT_EQ(parse_error(doc.dump()),
-            "runs/x.json: profile.regions[1].threads[1].task_ns: expected a number, got string");
+  EXPECT_EQ(
+      parse_error(doc.dump()),
+      "runs/x.json:1: profile.regions[1].threads[1].task_ns: expected a number, found string");
 }
 
 TEST(ReportReadRuns, LabelsFallBackToModuleAndOffset) {
@@ -107,43 +108,44 @@ TEST(ReportReadRuns, LabelsFallBackToModuleAndOffset) {
 
 TEST(ReportReadRuns, NotJsonNamesFileAndPosition) {
   const std::string e = parse_error("{\"format\": ");
-  EXPECT_EQ(e.rfind("runs/x.json: not JSON: parse error", 0), 0u) << e;
+  EXPECT_EQ(e.rfind("runs/x.json:1: invalid JSON: syntax error", 0), 0u) << e;
   EXPECT_EQ(e.find('\n'), std::string::npos);
 }
 
 TEST(ReportReadRuns, OtherFormatsAreRefused) {
   EXPECT_EQ(parse_error("[1, 2]"),
-            "runs/x.json: not an ompscan run file: the top level is not an object");
+            "runs/x.json:1: not an ompscan run file: the top level is not an object");
   EXPECT_EQ(parse_error(R"({"format": "ompscan-profile-1"})"),
-            "runs/x.json: not an ompscan run file: format is 'ompscan-profile-1', expected "
+            "runs/x.json:1: not an ompscan run file: format is 'ompscan-profile-1', expected "
             "ompscan-run-1");
   EXPECT_EQ(parse_error(R"({"threads": 4})"),
-            "runs/x.json: not an ompscan run file: format is missing, expected ompscan-run-1");
+            "runs/x.json:1: not an ompscan run file: format is missing, expected ompscan-run-1");
 }
 
 TEST(ReportReadRuns, FieldErrorsNameTheField) {
   nlohmann::json doc = valid_run();
   doc["profile"]["regions"][3]["threads"][1]["work_ns"] = "fast";
-  EXPECT_EQ(parse_error(doc.dump()),
-            "runs/x.json: profile.regions[3].threads[1].work_ns: expected a number, got string");
+  EXPECT_EQ(
+      parse_error(doc.dump()),
+      "runs/x.json:1: profile.regions[3].threads[1].work_ns: expected a number, found string");
   doc = valid_run();
   doc["profile"]["regions"][1].erase("wall_ns");
-  EXPECT_EQ(parse_error(doc.dump()), "runs/x.json: profile.regions[1].wall_ns: missing");
+  EXPECT_EQ(parse_error(doc.dump()), "runs/x.json:1: profile.regions[1]: missing field 'wall_ns'");
   doc = valid_run();
   doc["status"] = "crashed";
-  EXPECT_EQ(parse_error(doc.dump()), "runs/x.json: status: 'crashed' is neither ok nor failed");
+  EXPECT_EQ(parse_error(doc.dump()), "runs/x.json:1: status: 'crashed' is neither ok nor failed");
   doc = valid_run();
   doc["profile"]["regions"][1]["executions_measured"] = 5;
   doc["profile"]["regions"][1]["executions"] = 1;
   EXPECT_EQ(parse_error(doc.dump()),
-            "runs/x.json: profile.regions[1]: executions_measured (5) exceeds executions (1)");
+            "runs/x.json:1: profile.regions[1]: executions_measured (5) exceeds executions (1)");
   doc = valid_run();
   doc["profile"]["format"] = "ompscan-profile-2";
   EXPECT_EQ(parse_error(doc.dump()),
-            "runs/x.json: profile.format is 'ompscan-profile-2', expected ompscan-profile-1");
+            "runs/x.json:1: profile: format is 'ompscan-profile-2', expected ompscan-profile-1");
   doc = valid_run();
   doc["threads"] = 0;
-  EXPECT_EQ(parse_error(doc.dump()), "runs/x.json: threads: 0 is not a thread count");
+  EXPECT_EQ(parse_error(doc.dump()), "runs/x.json:1: threads: 0 is not a thread count");
 }
 
 // Fuzzer-found (issue 14): numbers that do not fit were an uncaught exception or a float-to-int
@@ -211,7 +213,7 @@ TEST(ReportReadRuns, DirectoryErrors) {
     ADD_FAILURE() << "b.json was accepted";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), (dir / "b.json").string() +
-                                         ": not an ompscan run file: format is 'ompscan-run-2', "
+                                         ":1: not an ompscan run file: format is 'ompscan-run-2', "
                                          "expected ompscan-run-1");
   }
   std::filesystem::remove(dir / "b.json");
