@@ -15,9 +15,10 @@
 // second; tasks of about 4 us); at most 10% on `locks fast` at about 8 million acquisitions per
 // second per thread (ScalOMP's UA.B case, 13.8% there), on `locks contended` (two threads, one
 // shared lock, about 100 ns of work outside it, 2 million acquisitions each: issue 12) and on
-// many_regions (a million regions of about 2 us). The last row, tasks of about 0.7 us (libomp's own task management is a third of
-// that run), has no target: it shows the cost per task where tasks are as small as they get.
-// GCC-built applications run on libomp through its GOMP ABI (a libgomp.so.1 link to libomp).
+// many_regions (a million regions of about 2 us). The last row, tasks of about 0.7 us (libomp's own
+// task management is a third of that run), has no target: it shows the cost per task where tasks
+// are as small as they get. GCC-built applications run on libomp through its GOMP ABI (a
+// libgomp.so.1 link to libomp).
 
 #include <unistd.h>
 
@@ -69,6 +70,72 @@ double run_seconds(const std::vector<std::string>& argv, const fs::path& dir,
   return seconds;
 }
 
+// Per-round timings of one application: base, the null OMPT tool and ompscan.
+struct Rounds {
+  std::vector<double> base, null_ratio, tool_ratio, tool_minus_null, tool_minus_base;
+  std::string out;  // the base run's output
+};
+
+// One round runs the three variants back to back, in alternating order; each round gives its own
+// ratios, so a slow phase of the machine spanning a round cancels out.
+Rounds measure(const std::vector<std::string>& command, const fs::path& dir, int runs) {
+  Rounds r;
+  for (int round = 0; round < runs; ++round) {
+    double seconds[3] = {0, 0, 0};  // base, null tool, ompscan
+    for (int k = 0; k < 3; ++k) {
+      const int variant = round % 2 == 0 ? k : 2 - k;
+      unsetenv("OMP_TOOL_LIBRARIES");
+      unsetenv("LD_PRELOAD");
+      unsetenv("OMPSCAN_OUTPUT");
+      if (variant == 1) setenv("OMP_TOOL_LIBRARIES", OMPSCALE_NULL_TOOL, 1);
+      if (variant == 2) {
+        setenv("OMP_TOOL_LIBRARIES", OMPSCALE_OMPSCAN_TOOL, 1);
+        setenv("LD_PRELOAD", OMPSCALE_OMPSCAN_TOOL, 1);
+        setenv("OMPSCAN_OUTPUT", (dir / "profile.json").c_str(), 1);
+        // As ompscan run: a fresh path per run. Renaming over an existing file makes ext4
+        // write the data out at once (auto_da_alloc), ~0.4 ms here.
+        fs::remove(dir / "profile.json");
+      }
+      seconds[variant] = run_seconds(command, dir, variant == 0 ? &r.out : nullptr);
+    }
+    r.base.push_back(seconds[0]);
+    r.null_ratio.push_back(seconds[1] / seconds[0] - 1);
+    r.tool_ratio.push_back(seconds[2] / seconds[0] - 1);
+    r.tool_minus_base.push_back(seconds[2] - seconds[0]);
+    r.tool_minus_null.push_back(seconds[2] - seconds[1]);
+  }
+  return r;
+}
+
+// "12.3 ns/acquisition (4.5), 10.2M acquisitions/s/thread": the cost per unit of work.
+std::string per_unit_text(const App& app, double units, double b, const std::string& threads,
+                          const Rounds& r) {
+  std::string per_unit = "";
+  if (units > 0) {
+    // Per unit on the thread that takes it: units spread over the team run at once.
+    const double per_thread = app.parallel_units ? units / std::atof(threads.c_str()) : units;
+    char text[160];
+    if (app.cost_per_unit) {
+      std::snprintf(text, sizeof text, "%.1f ns/%s (%.1f), ",
+                    ompscale::stats::median(r.tool_minus_base) * 1e9 / per_thread, app.unit,
+                    ompscale::stats::median(r.tool_minus_null) * 1e9 / per_thread);
+      per_unit = text;
+    }
+    if (std::string(app.unit) == "acquisition") {
+      std::snprintf(text, sizeof text, "%.1fM acquisitions/s/thread",
+                    units / b / std::atof(threads.c_str()) / 1e6);
+      per_unit += text;
+    }
+    if (std::string(app.unit) == "task") {
+      std::snprintf(text, sizeof text, "%.0f tasks of %.1f us", units,
+                    b * std::atof(threads.c_str()) / units * 1e6);
+      per_unit += text;
+    }
+    if (per_unit.ends_with(", ")) per_unit.resize(per_unit.size() - 2);
+  }
+  return per_unit;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -102,7 +169,7 @@ int main(int argc, char** argv) {
   if (!library_path.empty()) setenv("LD_LIBRARY_PATH", library_path.c_str(), 1);
   // As ompscan run does: one TSC frequency for every run, resolution after the run.
   if (const ompscale::sync::ClockInfo& clock = ompscale::sync::init_clock();
-      clock.source == ompscale::sync::ClockSource::tsc) {
+      clock.source == ompscale::sync::ClockSource::kTsc) {
     setenv("OMPSCAN_TSC_HZ", std::to_string(clock.ticks_per_second).c_str(), 1);
   }
   setenv("OMPSCAN_LOCATIONS", "raw", 1);
@@ -130,34 +197,10 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "ompscan_overhead: %s is not built\n", command[0].c_str());
       return 1;
     }
-    // One round runs the three variants back to back, in alternating order; each round gives
-    // its own ratios, so a slow phase of the machine spanning a round cancels out.
-    std::vector<double> base, null_ratio, tool_ratio, tool_minus_null, tool_minus_base;
-    std::string out;
-    for (int r = 0; r < runs; ++r) {
-      double seconds[3] = {0, 0, 0};  // base, null tool, ompscan
-      for (int k = 0; k < 3; ++k) {
-        const int variant = r % 2 == 0 ? k : 2 - k;
-        unsetenv("OMP_TOOL_LIBRARIES");
-        unsetenv("LD_PRELOAD");
-        unsetenv("OMPSCAN_OUTPUT");
-        if (variant == 1) setenv("OMP_TOOL_LIBRARIES", OMPSCALE_NULL_TOOL, 1);
-        if (variant == 2) {
-          setenv("OMP_TOOL_LIBRARIES", OMPSCALE_OMPSCAN_TOOL, 1);
-          setenv("LD_PRELOAD", OMPSCALE_OMPSCAN_TOOL, 1);
-          setenv("OMPSCAN_OUTPUT", (dir / "profile.json").c_str(), 1);
-          // As ompscan run: a fresh path per run. Renaming over an existing file makes ext4
-          // write the data out at once (auto_da_alloc), ~0.4 ms here.
-          fs::remove(dir / "profile.json");
-        }
-        seconds[variant] = run_seconds(command, dir, variant == 0 ? &out : nullptr);
-      }
-      base.push_back(seconds[0]);
-      null_ratio.push_back(seconds[1] / seconds[0] - 1);
-      tool_ratio.push_back(seconds[2] / seconds[0] - 1);
-      tool_minus_base.push_back(seconds[2] - seconds[0]);
-      tool_minus_null.push_back(seconds[2] - seconds[1]);
-    }
+    const Rounds rounds = measure(command, dir, runs);
+    const std::vector<double>& base = rounds.base;
+    const std::vector<double>& tool_ratio = rounds.tool_ratio;
+    const std::string& out = rounds.out;
     const double b = ompscale::stats::median(base);
     const double overhead = 100 * ompscale::stats::median(tool_ratio);
     const double base_spread =
@@ -166,33 +209,12 @@ int main(int argc, char** argv) {
     const double units = std::string(app.unit) == "task"
                              ? static_cast<double>(ompscale::test_support::printed_task_count(out))
                              : app.units;
-    std::string per_unit = "";
-    if (units > 0) {
-      // Per unit on the thread that takes it: units spread over the team run at once.
-      const double per_thread = app.parallel_units ? units / std::atof(threads.c_str()) : units;
-      char text[160];
-      if (app.cost_per_unit) {
-        std::snprintf(text, sizeof text, "%.1f ns/%s (%.1f), ",
-                      ompscale::stats::median(tool_minus_base) * 1e9 / per_thread, app.unit,
-                      ompscale::stats::median(tool_minus_null) * 1e9 / per_thread);
-        per_unit = text;
-      }
-      if (std::string(app.unit) == "acquisition") {
-        std::snprintf(text, sizeof text, "%.1fM acquisitions/s/thread",
-                      units / b / std::atof(threads.c_str()) / 1e6);
-        per_unit += text;
-      }
-      if (std::string(app.unit) == "task") {
-        std::snprintf(text, sizeof text, "%.0f tasks of %.1f us", units,
-                      b * std::atof(threads.c_str()) / units * 1e6);
-        per_unit += text;
-      }
-      if (per_unit.ends_with(", ")) per_unit.resize(per_unit.size() - 2);
-    }
+    const std::string per_unit = per_unit_text(app, units, b, threads, rounds);
     char target[16] = "-";
     if (app.target_percent > 0) std::snprintf(target, sizeof target, "%.0f%%", app.target_percent);
     std::printf("%-14s %8.4f %7.2fx %7.1f%% %8.2f%% %7s  %s\n", app.label.c_str(), b, base_spread,
-                100 * ompscale::stats::median(null_ratio), overhead, target, per_unit.c_str());
+                100 * ompscale::stats::median(rounds.null_ratio), overhead, target,
+                per_unit.c_str());
   }
   unsetenv("LD_PRELOAD");
   std::printf("%s\n", all_met ? "all targets met" : "some targets missed");

@@ -16,8 +16,8 @@ namespace ompscale::microbench {
 /// imported with another count is flagged.
 inline constexpr int kIterationsPerThread = 128;
 
-enum class Suite { sync, sched, data, task };
-enum class Method { direct, epcc };
+enum class Suite { kSync, kSched, kData, kTask };
+enum class Method { kDirect, kEpcc };
 
 const char* to_string(Suite suite);
 const char* to_string(Method method);

@@ -26,24 +26,24 @@ namespace ompscale::microbench {
 namespace {
 
 enum class Shape {
-  in_team,       // the construct runs inside the measuring team
-  loop,          // in-team worksharing loop: also stamps each thread's first iteration
-  team_creating  // the construct opens the team; only the master is released
+  kInTeam,       // the construct runs inside the measuring team
+  kLoop,         // in-team worksharing loop: also stamps each thread's first iteration
+  kTeamCreating  // the construct opens the team; only the master is released
 };
 
 std::optional<Shape> shape_of(std::string_view name) {
   for (std::string_view creating : {"parallel", "parallel_for", "reduction", "firstprivate",
                                     "private", "firstprivate_array", "copyprivate", "copyin"})
-    if (name == creating) return Shape::team_creating;
+    if (name == creating) return Shape::kTeamCreating;
   for (std::string_view loop :
        {"for", "for_static", "for_dynamic_monotonic", "for_dynamic_nonmonotonic",
         "for_guided_monotonic", "for_guided_nonmonotonic"})
-    if (name == loop) return Shape::loop;
+    if (name == loop) return Shape::kLoop;
   for (std::string_view in_team :
        {"barrier", "barrier_late", "single", "masked", "critical", "lock_contended",
         "lock_uncontended", "lock_hint_contended", "lock_hint_uncontended", "nest_lock", "ordered",
         "atomic_update", "atomic_seq_cst", "flush", "taskwait", "taskgroup", "task_barrier"})
-    if (name == in_team) return Shape::in_team;
+    if (name == in_team) return Shape::kInTeam;
   return std::nullopt;
 }
 
@@ -172,7 +172,7 @@ std::string run_in_team_batch(const BatchPlan& plan, const sync::LocalClock* clo
   direct::InTeamBatch batch(plan.threads, plan.warmup + plan.count, clocks, &window);
   std::string unavailable = direct::run_in_team_construct(plan.construct, plan.param, batch);
   if (!unavailable.empty()) return unavailable;
-  add_in_team_samples(batch, offsets, plan.shape == Shape::loop, plan.warmup, sink);
+  add_in_team_samples(batch, offsets, plan.shape == Shape::kLoop, plan.warmup, sink);
   tally = tally_rounds(batch.outcomes, plan.warmup);
   return "";
 }
@@ -307,9 +307,9 @@ BatchResult DirectRunner::run(const BatchRequest& request) {
   SampleSink sink(result.samples, request.first_rep);
   RoundTally tally;
   sync::WindowRelease& window =
-      plan.shape == Shape::team_creating ? team.master_window(options_) : *team.window;
+      plan.shape == Shape::kTeamCreating ? team.master_window(options_) : *team.window;
   result.unavailable =
-      plan.shape == Shape::team_creating
+      plan.shape == Shape::kTeamCreating
           ? run_team_creating_batch(plan, team.clocks.data(), team.offsets, window, sink, tally)
           : run_in_team_batch(plan, team.clocks.data(), team.offsets, window, sink, tally);
   if (!result.unavailable.empty()) return result;

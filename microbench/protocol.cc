@@ -1,5 +1,6 @@
 #include "microbench/protocol.h"
 
+#include <algorithm>
 #include <climits>
 #include <sstream>
 #include <stdexcept>
@@ -47,20 +48,41 @@ namespace {
                            " is not " + expected);
 }
 
-}  // namespace
-
 int record_int(const std::vector<std::string>& fields, std::size_t index) {
-  if (index < fields.size()) {
-    if (const auto v = parse_integer(fields[index], INT_MIN, INT_MAX)) return static_cast<int>(*v);
-  }
+  if (const auto v = parse_integer(fields[index], INT_MIN, INT_MAX)) return static_cast<int>(*v);
   throw_bad_field(fields, index, "an integer");
 }
 
 double record_double(const std::vector<std::string>& fields, std::size_t index) {
-  if (index < fields.size()) {
-    if (const auto v = ompscale::parse_double(fields[index])) return *v;
-  }
+  if (const auto v = ompscale::parse_double(fields[index])) return *v;
   throw_bad_field(fields, index, "a number");
+}
+
+}  // namespace
+
+WorkerRecord parse_record(const std::string& line) {
+  const std::vector<std::string> f = split(line, '\t');
+  const std::string& kind = f[0];
+  if (kind == "sample" && f.size() == 6) {
+    return SampleRecord{record_int(f, 1), f[2], record_int(f, 3), record_double(f, 4), f[5] == "1"};
+  }
+  if (kind == "unavailable" && f.size() >= 3) return UnavailableRecord{record_int(f, 1), f[2]};
+  if (kind == "end" && f.size() == 7) {
+    return EndRecord{record_int(f, 1), std::max(record_double(f, 2), record_double(f, 3)),
+                     std::max(record_double(f, 4), record_double(f, 5))};
+  }
+  if (kind == "runtime" && f.size() == 6) {
+    return RuntimeRecord{f[1], f[2], f[3], f[4], record_int(f, 5)};
+  }
+  if (kind == "build" && f.size() == 2) return BuildRecord{f[1]};
+  if (kind == "clock" && f.size() == 6) {
+    return ClockRecord{f[1], f[2] == "1", record_double(f, 3), record_double(f, 4),
+                       record_double(f, 5)};
+  }
+  if (kind == "calibration" || kind == "causality" || kind == "window") {
+    return DiagnosticRecord{kind, std::vector<std::string>(f.begin() + 1, f.end())};
+  }
+  return std::monostate{};
 }
 
 bool apply_option(Job& job, const std::string& name, const std::string& value) {
@@ -143,9 +165,9 @@ bool parse_job(const std::string& text, Job& job, std::string& error) {
       const ConstructInfo* construct = find_construct(batch.construct);
       if (construct == nullptr) return fail("unknown construct '" + batch.construct + "'");
       if (method == "direct" && construct->direct) {
-        batch.method = Method::direct;
+        batch.method = Method::kDirect;
       } else if (method == "epcc" && construct->epcc) {
-        batch.method = Method::epcc;
+        batch.method = Method::kEpcc;
       } else {
         return fail("method '" + method + "' does not apply to " + batch.construct);
       }

@@ -24,6 +24,7 @@
 // batch whole, never part of it.
 
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "microbench/catalogue.h"
@@ -35,7 +36,7 @@ namespace ompscale::microbench {
 struct JobBatch {
   int id = 0;
   std::string construct;
-  Method method = Method::direct;
+  Method method = Method::kDirect;
   int threads = 1;
   std::string param_value;  // "" for none
   int count = 0;
@@ -56,11 +57,50 @@ struct Job {
 /// (comma-separated per thread)). Returns false for an unknown name or a bad value.
 bool apply_option(Job& job, const std::string& name, const std::string& value);
 
-/// Field `index` of a worker record (its tab-separated fields) as an int or a double, in the
-/// syntax of common/text.h; std::runtime_error naming the record otherwise: a worker that writes
-/// what the driver cannot read is a bug, not bad input.
-int record_int(const std::vector<std::string>& fields, std::size_t index);
-double record_double(const std::vector<std::string>& fields, std::size_t index);
+// The records a worker answers with, typed (the layout is in the comment at the top).
+struct SampleRecord {
+  int batch = 0;
+  std::string metric;
+  int rep = 0;
+  double value_ns = 0;
+  bool valid = false;
+};
+struct UnavailableRecord {
+  int batch = 0;
+  std::string reason;
+};
+/// A batch is complete; its canaries before and after it, the larger of each kept.
+struct EndRecord {
+  int batch = 0;
+  double round_trip_ns = 0;
+  double compute_ns = 0;
+};
+struct RuntimeRecord {
+  std::string runtime, version, compiler, library_path;
+  int hardware_threads = 0;
+};
+struct BuildRecord {
+  std::string flags;
+};
+struct ClockRecord {
+  std::string source;
+  bool tsc_invariant = false;
+  double ticks_per_second = 0, step_ns = 0, read_cost_ns = 0;
+};
+/// calibration, causality and window records: kept as they are for the sidecar.
+struct DiagnosticRecord {
+  std::string kind;
+  std::vector<std::string> fields;  // after the kind
+};
+/// One worker record; std::monostate for a record the driver does not use (`done`, unknown kinds,
+/// a known kind with another number of fields).
+using WorkerRecord = std::variant<std::monostate, SampleRecord, UnavailableRecord, EndRecord,
+                                  RuntimeRecord, BuildRecord, ClockRecord, DiagnosticRecord>;
+
+/// Parses one line of a worker's stdout. A number field that does not parse (common/text.h
+/// syntax) is std::runtime_error naming the record: a worker that writes what the driver cannot
+/// read is a bug, not bad input.
+WorkerRecord parse_record(const std::string& line);
 
 /// Parses a job; on failure returns false with "line N: cause" in `error`.
 bool parse_job(const std::string& text, Job& job, std::string& error);

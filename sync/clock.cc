@@ -21,9 +21,9 @@ double ns_per_tick = 1.0;
 
 const char* to_string(ClockSource source) {
   switch (source) {
-    case ClockSource::tsc:
+    case ClockSource::kTsc:
       return "tsc";
-    case ClockSource::monotonic_raw:
+    case ClockSource::kMonotonicRaw:
       return "monotonic_raw";
   }
   return "unknown";
@@ -159,7 +159,7 @@ ClockInfo calibrate_clock(const ClockOptions& options) {
 #if defined(__x86_64__) || defined(__i386__)
   info.tsc_invariant = options.known_ticks_per_second > 0 || tsc_invariant();
   if (options.allow_tsc && info.tsc_invariant) {
-    info.source = ClockSource::tsc;
+    info.source = ClockSource::kTsc;
     info.ticks_per_second = options.known_ticks_per_second > 0
                                 ? options.known_ticks_per_second
                                 : calibrate_tsc_ticks_per_second(options.calibration_seconds);
@@ -173,7 +173,7 @@ ClockInfo calibrate_clock(const ClockOptions& options) {
 #else
   info.tsc_invariant = tsc_invariant();  // false: no TSC to allow or calibrate
 #endif
-  info.source = ClockSource::monotonic_raw;
+  info.source = ClockSource::kMonotonicRaw;
   info.ticks_per_second = 1e9;
   if (options.measure_resolution) {
     info.step_ns = step_ticks(monotonic_raw_ns);
@@ -187,7 +187,7 @@ const ClockInfo& init_clock(const ClockOptions& options) {
   std::call_once(once, [&options] {
     installed = calibrate_clock(options);
     detail::ns_per_tick = 1e9 / installed.ticks_per_second;
-    detail::use_tsc = installed.source == ClockSource::tsc;
+    detail::use_tsc = installed.source == ClockSource::kTsc;
   });
   return installed;
 }

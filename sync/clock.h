@@ -21,7 +21,7 @@
 
 namespace ompscale::sync {
 
-enum class ClockSource { tsc, monotonic_raw };
+enum class ClockSource { kTsc, kMonotonicRaw };
 
 /// "tsc" or "monotonic_raw".
 const char* to_string(ClockSource source);
@@ -44,7 +44,7 @@ struct ClockOptions {
 
 /// What the clock is, recorded in every sidecar.
 struct ClockInfo {
-  ClockSource source = ClockSource::monotonic_raw;
+  ClockSource source = ClockSource::kMonotonicRaw;
   bool tsc_invariant = false;     // what the CPU advertises (or a known frequency vouches for),
                                   // whether or not the TSC is used
   double ticks_per_second = 1e9;  // 1e9 for monotonic_raw

@@ -26,7 +26,7 @@ namespace ompscale::microbench {
 namespace {
 
 int list_constructs() {
-  Suite current = Suite::task;
+  Suite current = Suite::kTask;
   bool first = true;
   for (const ConstructInfo& c : catalogue()) {
     if (first || c.suite != current) {
@@ -103,19 +103,8 @@ int import_epcc_files(const std::vector<std::string>& files, const std::string& 
   return 0;
 }
 
-}  // namespace
-
-int run_cli(int argc, char** argv) {
-  CLI::App app{
-      "ompbench: microbenchmarks of OpenMP constructs (direct per-construct timing with clock "
-      "calibration and window release, and the EPCC method), swept over thread counts, bindings "
-      "and runtimes. Writes tidy CSV for `modeler fit`."};
-  app.set_version_flag("--version", version_string());
-  app.require_subcommand(0, 1);
-  wrap_help(app);
-
-  RunOptions o;
-  for (int i = 0; i < argc; ++i) o.command_line.push_back(argv[i]);
+// ompbench's own options (the sweep's).
+void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("--threads", o.threads,
                  "Thread counts: 1,2,4 | 1-64 | po2 | odd | even | 8x | linear | all")
       ->capture_default_str();
@@ -184,50 +173,99 @@ int run_cli(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--worker-dir", o.worker_dir,
                  "Directory of ompbench-worker-gnu/-llvm (default: next to ompbench)");
+}
 
-  CLI::App* list = app.add_subcommand("list", "Print the constructs with a one-line description");
+// The subcommands and the options CLI11 writes into while parsing.
+struct Subcommands {
+  CLI::App* list = nullptr;
+  CLI::App* platform = nullptr;
+  CLI::App* import = nullptr;
+  CLI::App* summary = nullptr;
   std::string platform_name;
   int platform_max = 0;
-  CLI::App* platform =
-      app.add_subcommand("platform", "Print the detected topology and each class's thread counts");
-  platform->add_option("--platform", platform_name, "A description (name or file) instead");
-  platform->add_option("--max-threads", platform_max, "List counts up to this (default: hardware)");
-
-  CLI::App* import = app.add_subcommand(
-      "import-epcc", "Turn EPCC syncbench/schedbench/taskbench/arraybench output into results CSV");
   std::vector<std::string> import_files;
   std::string import_output;
   EpccImportOptions import_options;
-  import->add_option("files", import_files, "EPCC output files")->required();
-  import->add_option("-o,--output", import_output, "Results CSV (default: stdout)");
-  import->add_option("--threads", import_options.threads,
-                     "Thread count for files whose header does not state it");
-  import->add_option("--bind", import_options.bind, "OMP_PROC_BIND of the EPCC run");
-  import->add_option("--places", import_options.places, "OMP_PLACES of the EPCC run");
-  import->add_option("--runtime", import_options.runtime, "Runtime, e.g. libgomp or libomp");
-  import->add_option("--runtime-version", import_options.runtime_version, "Runtime version");
-  import->add_option("--compiler", import_options.compiler, "Compiler, e.g. gcc-12.2.0");
-  import->add_option("--platform", import_options.platform, "Platform name");
-  import->add_option("--run-id", import_options.run_id, "Run id for the rows");
   std::string import_metrics;  // one string, split below: a vector option would swallow the files
-  import->add_option("--metric", import_metrics,
-                     "Keep only these metrics, e.g. overhead or overhead,time_min (default: all)");
-
-  CLI::App* summary = app.add_subcommand(
-      "summary",
-      "Per configuration: n, mean, median, min, max, sd, 95% CI, outliers (EPCC's stats)");
   std::string summary_file, summary_output;
   SummaryOptions summary_options;
-  summary->add_option("file", summary_file, "Results CSV (- for stdin)")->required();
-  summary->add_option("--format", summary_options.format, "text or csv")
+  bool summary_wide = false;
+};
+
+void add_subcommands(CLI::App& app, Subcommands& c) {
+  c.list = app.add_subcommand("list", "Print the constructs with a one-line description");
+  c.platform =
+      app.add_subcommand("platform", "Print the detected topology and each class's thread counts");
+  c.platform->add_option("--platform", c.platform_name, "A description (name or file) instead");
+  c.platform->add_option("--max-threads", c.platform_max,
+                         "List counts up to this (default: hardware)");
+
+  c.import = app.add_subcommand(
+      "import-epcc", "Turn EPCC syncbench/schedbench/taskbench/arraybench output into results CSV");
+  c.import->add_option("files", c.import_files, "EPCC output files")->required();
+  c.import->add_option("-o,--output", c.import_output, "Results CSV (default: stdout)");
+  c.import->add_option("--threads", c.import_options.threads,
+                       "Thread count for files whose header does not state it");
+  c.import->add_option("--bind", c.import_options.bind, "OMP_PROC_BIND of the EPCC run");
+  c.import->add_option("--places", c.import_options.places, "OMP_PLACES of the EPCC run");
+  c.import->add_option("--runtime", c.import_options.runtime, "Runtime, e.g. libgomp or libomp");
+  c.import->add_option("--runtime-version", c.import_options.runtime_version, "Runtime version");
+  c.import->add_option("--compiler", c.import_options.compiler, "Compiler, e.g. gcc-12.2.0");
+  c.import->add_option("--platform", c.import_options.platform, "Platform name");
+  c.import->add_option("--run-id", c.import_options.run_id, "Run id for the rows");
+  c.import->add_option(
+      "--metric", c.import_metrics,
+      "Keep only these metrics, e.g. overhead or overhead,time_min (default: all)");
+
+  c.summary = app.add_subcommand(
+      "summary",
+      "Per configuration: n, mean, median, min, max, sd, 95% CI, outliers (EPCC's stats)");
+  c.summary->add_option("file", c.summary_file, "Results CSV (- for stdin)")->required();
+  c.summary->add_option("--format", c.summary_options.format, "text or csv")
       ->check(CLI::IsMember({"text", "csv"}))
       ->capture_default_str();
-  summary->add_flag("--include-invalid", summary_options.include_invalid,
-                    "Also use valid=0 values");
-  summary->add_option("-o,--output", summary_output, "Output file (default: stdout)");
-  bool summary_wide = false;
-  summary->add_flag("--wide", summary_wide,
-                    "One line per configuration, however wide (default on a terminal: fit it)");
+  c.summary->add_flag("--include-invalid", c.summary_options.include_invalid,
+                      "Also use valid=0 values");
+  c.summary->add_option("-o,--output", c.summary_output, "Output file (default: stdout)");
+  c.summary->add_flag("--wide", c.summary_wide,
+                      "One line per configuration, however wide (default on a terminal: fit it)");
+}
+
+// The parsed command: a subcommand or the sweep.
+int dispatch(const Subcommands& c, const RunOptions& o) {
+  if (c.list->parsed()) return list_constructs();
+  if (c.platform->parsed()) return print_platform(c.platform_name, c.platform_max);
+  if (c.summary->parsed()) {
+    SummaryOptions options = c.summary_options;
+    const bool to_terminal = c.summary_output.empty() || c.summary_output == "-";
+    options.width = c.summary_wide || !to_terminal ? 0 : output_width(STDOUT_FILENO);
+    write_output(c.summary_output,
+                 summarize_results(read_input(c.summary_file), c.summary_file, options));
+    return 0;
+  }
+  if (c.import->parsed())
+    return import_epcc_files(
+        c.import_files, c.import_output, c.import_options,
+        c.import_metrics.empty() ? std::vector<std::string>{} : split(c.import_metrics, ','));
+  return run_sweep(o);
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{
+      "ompbench: microbenchmarks of OpenMP constructs (direct per-construct timing with clock "
+      "calibration and window release, and the EPCC method), swept over thread counts, bindings "
+      "and runtimes. Writes tidy CSV for `modeler fit`."};
+  app.set_version_flag("--version", version_string());
+  app.require_subcommand(0, 1);
+  wrap_help(app);
+
+  RunOptions o;
+  for (int i = 0; i < argc; ++i) o.command_line.push_back(argv[i]);
+  add_run_options(app, o);
+  Subcommands c;
+  add_subcommands(app, c);
 
   if (const auto unknown = unknown_subcommand(app, argc, argv)) {
     std::fprintf(stderr, "ompbench: %s (see ompbench --help)\n", unknown->c_str());
@@ -242,20 +280,7 @@ int run_cli(int argc, char** argv) {
     return 2;
   }
   try {
-    if (list->parsed()) return list_constructs();
-    if (platform->parsed()) return print_platform(platform_name, platform_max);
-    if (summary->parsed()) {
-      const bool to_terminal = summary_output.empty() || summary_output == "-";
-      summary_options.width = summary_wide || !to_terminal ? 0 : output_width(STDOUT_FILENO);
-      write_output(summary_output,
-                   summarize_results(read_input(summary_file), summary_file, summary_options));
-      return 0;
-    }
-    if (import->parsed())
-      return import_epcc_files(
-          import_files, import_output, import_options,
-          import_metrics.empty() ? std::vector<std::string>{} : split(import_metrics, ','));
-    return run_sweep(o);
+    return dispatch(c, o);
   } catch (const UsageError& e) {
     std::fprintf(stderr, "ompbench: %s\n", e.what());
     return 2;

@@ -36,39 +36,39 @@ struct NameMapping {
 
 // Blocks without a number in the name.
 constexpr std::array<NameMapping, 30> kPlainNames = {{
-    {"PARALLEL", "parallel", Suite::sync, true},
-    {"FOR", "for", Suite::sync, true},
-    {"PARALLEL FOR", "parallel_for", Suite::sync, true},
-    {"BARRIER", "barrier", Suite::sync, true},
+    {"PARALLEL", "parallel", Suite::kSync, true},
+    {"FOR", "for", Suite::kSync, true},
+    {"PARALLEL FOR", "parallel_for", Suite::kSync, true},
+    {"BARRIER", "barrier", Suite::kSync, true},
     // One thread (rotating) is late by one delay (0.1 us by default); ompbench's barrier_late
     // makes it 2 us, a different measurement.
-    {"BARRIER VAR", "barrier_var", Suite::sync, false},
-    {"SINGLE", "single", Suite::sync, true},
-    {"CRITICAL", "critical", Suite::sync, true},
-    {"LOCK/UNLOCK", "lock_contended", Suite::sync, true},  // 3.x: one lock, every thread
-    {"LOCK CONTENDED", "lock_contended", Suite::sync, true},
-    {"LOCK CONTENDED HINT", "lock_hint_contended", Suite::sync, true},
-    {"LOCK UNCONTENDED", "lock_uncontended", Suite::sync, true},
-    {"LOCK UNCONTENDED HINT", "lock_hint_uncontended", Suite::sync, true},
-    {"ORDERED", "ordered", Suite::sync, true},
-    {"ATOMIC", "atomic_update", Suite::sync, true},
-    {"ATOMIC SEQCST", "atomic_seq_cst", Suite::sync, true},
-    {"REDUCTION", "reduction", Suite::sync, true},
-    {"STATIC", "for_static", Suite::sched, true},  // schedule(static): no chunk, no param
+    {"BARRIER VAR", "barrier_var", Suite::kSync, false},
+    {"SINGLE", "single", Suite::kSync, true},
+    {"CRITICAL", "critical", Suite::kSync, true},
+    {"LOCK/UNLOCK", "lock_contended", Suite::kSync, true},  // 3.x: one lock, every thread
+    {"LOCK CONTENDED", "lock_contended", Suite::kSync, true},
+    {"LOCK CONTENDED HINT", "lock_hint_contended", Suite::kSync, true},
+    {"LOCK UNCONTENDED", "lock_uncontended", Suite::kSync, true},
+    {"LOCK UNCONTENDED HINT", "lock_hint_uncontended", Suite::kSync, true},
+    {"ORDERED", "ordered", Suite::kSync, true},
+    {"ATOMIC", "atomic_update", Suite::kSync, true},
+    {"ATOMIC SEQCST", "atomic_seq_cst", Suite::kSync, true},
+    {"REDUCTION", "reduction", Suite::kSync, true},
+    {"STATIC", "for_static", Suite::kSched, true},  // schedule(static): no chunk, no param
     // monotonic:static is static by definition; kept apart so a runtime that differs shows.
-    {"STATIC MONOTONIC", "static_monotonic", Suite::sched, false},
-    {"PARALLEL TASK", "task_all", Suite::task, true},
-    {"PARALLEL TASK DEPS", "parallel_task_deps", Suite::task, false},
-    {"MASTER TASK", "task_single", Suite::task, true},
-    {"MASTER TASK DEPS", "master_task_deps", Suite::task, false},
-    {"MASTER TASK BUSY SLAVES", "master_task_busy_slaves", Suite::task, false},
-    {"CONDITIONAL TASK", "conditional_task", Suite::task, false},
-    {"TASK WAIT", "taskwait", Suite::task, true},
-    {"TASK BARRIER", "task_barrier", Suite::task, true},
-    {"NESTED TASK", "task_nested", Suite::task, true},
-    {"NESTED MASTER TASK", "nested_master_task", Suite::task, false},
-    {"BRANCH TASK TREE", "branch_task_tree", Suite::task, false},
-    {"LEAF TASK TREE", "task_tree", Suite::task, true},
+    {"STATIC MONOTONIC", "static_monotonic", Suite::kSched, false},
+    {"PARALLEL TASK", "task_all", Suite::kTask, true},
+    {"PARALLEL TASK DEPS", "parallel_task_deps", Suite::kTask, false},
+    {"MASTER TASK", "task_single", Suite::kTask, true},
+    {"MASTER TASK DEPS", "master_task_deps", Suite::kTask, false},
+    {"MASTER TASK BUSY SLAVES", "master_task_busy_slaves", Suite::kTask, false},
+    {"CONDITIONAL TASK", "conditional_task", Suite::kTask, false},
+    {"TASK WAIT", "taskwait", Suite::kTask, true},
+    {"TASK BARRIER", "task_barrier", Suite::kTask, true},
+    {"NESTED TASK", "task_nested", Suite::kTask, true},
+    {"NESTED MASTER TASK", "nested_master_task", Suite::kTask, false},
+    {"BRANCH TASK TREE", "branch_task_tree", Suite::kTask, false},
+    {"LEAF TASK TREE", "task_tree", Suite::kTask, true},
 }};
 
 // Blocks named "KIND n": schedbench's chunk sizes, arraybench's array sizes.
@@ -80,20 +80,20 @@ struct NumberedMapping {
   std::string_view param;
 };
 constexpr std::array<NumberedMapping, 11> kNumberedNames = {{
-    {"STATIC", "for_static", Suite::sched, true, "chunk"},
-    {"STATIC MONOTONIC", "static_monotonic", Suite::sched, false, "chunk"},
+    {"STATIC", "for_static", Suite::kSched, true, "chunk"},
+    {"STATIC MONOTONIC", "static_monotonic", Suite::kSched, false, "chunk"},
     // schedule(dynamic,n) without a modifier is nonmonotonic since OpenMP 5.0 (monotonic for
     // code compiled for OpenMP 4.5 or older; docs/import-epcc.md).
-    {"DYNAMIC", "for_dynamic_nonmonotonic", Suite::sched, true, "chunk"},
-    {"DYNAMIC MONOTONIC", "for_dynamic_monotonic", Suite::sched, true, "chunk"},
-    {"GUIDED", "for_guided_nonmonotonic", Suite::sched, true, "chunk"},
-    {"GUIDED MONOTONIC", "for_guided_monotonic", Suite::sched, true, "chunk"},
+    {"DYNAMIC", "for_dynamic_nonmonotonic", Suite::kSched, true, "chunk"},
+    {"DYNAMIC MONOTONIC", "for_dynamic_monotonic", Suite::kSched, true, "chunk"},
+    {"GUIDED", "for_guided_nonmonotonic", Suite::kSched, true, "chunk"},
+    {"GUIDED MONOTONIC", "for_guided_monotonic", Suite::kSched, true, "chunk"},
     // num_tasks(iterations / n): tasks of n iterations, what grainsize(n) gives here.
-    {"TASKLOOP", "taskloop", Suite::sched, true, "chunk"},
-    {"PRIVATE", "private", Suite::data, true, "array_size"},
-    {"FIRSTPRIVATE", "firstprivate_array", Suite::data, true, "array_size"},
-    {"COPYPRIVATE", "copyprivate", Suite::data, true, "array_size"},
-    {"COPYIN", "copyin", Suite::data, true, "array_size"},
+    {"TASKLOOP", "taskloop", Suite::kSched, true, "chunk"},
+    {"PRIVATE", "private", Suite::kData, true, "array_size"},
+    {"FIRSTPRIVATE", "firstprivate_array", Suite::kData, true, "array_size"},
+    {"COPYPRIVATE", "copyprivate", Suite::kData, true, "array_size"},
+    {"COPYIN", "copyin", Suite::kData, true, "array_size"},
 }};
 
 bool is_blank(char c) {
@@ -502,7 +502,7 @@ class Parser {
         }
       } else {
         if (!run_->suite) run_->suite = target.suite;
-        if (target.suite == Suite::sched && run_->iters_per_thread != 0 &&
+        if (target.suite == Suite::kSched && run_->iters_per_thread != 0 &&
             run_->iters_per_thread != kIterationsPerThread && !run_->warned_iters) {
           run_->warned_iters = true;
           warn(run_->iters_line,

@@ -90,7 +90,7 @@ struct EpccConstruct {
   std::string construct;      // catalogue name, or EPCC's name lowercased with '_' for blanks
   std::string param;          // "chunk", "array_size" or ""
   std::string param_value;    // the number in the block name, "" when none
-  Suite suite = Suite::sync;  // the EPCC program; meaningful only when `known`
+  Suite suite = Suite::kSync;  // the EPCC program; meaningful only when `known`
   bool in_catalogue = false;  // construct is one of ompbench's (catalogue.h)
   bool known = false;         // the name is in the mapping table; false: imported with a warning
 };

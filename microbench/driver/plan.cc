@@ -100,7 +100,7 @@ Plan make_plan(const RunOptions& options, bool llvm_available, int hardware_thre
     for (const std::string& name : suites) {
       Suite suite;
       if (name == "all") {
-        wanted.insert({Suite::sync, Suite::sched, Suite::data, Suite::task});
+        wanted.insert({Suite::kSync, Suite::kSched, Suite::kData, Suite::kTask});
       } else if (parse_suite(name, suite)) {
         wanted.insert(suite);
       } else {
@@ -121,13 +121,13 @@ Plan make_plan(const RunOptions& options, bool llvm_available, int hardware_thre
     for (const ConstructInfo* c : constructs) {
       std::vector<Method> methods;
       if (options.method == "auto") {
-        methods.push_back(c->direct ? Method::direct : Method::epcc);
+        methods.push_back(c->direct ? Method::kDirect : Method::kEpcc);
       } else if (options.method == "both") {
-        if (c->direct) methods.push_back(Method::direct);
-        if (c->epcc) methods.push_back(Method::epcc);
+        if (c->direct) methods.push_back(Method::kDirect);
+        if (c->epcc) methods.push_back(Method::kEpcc);
       } else {
-        const Method m = options.method == "direct" ? Method::direct : Method::epcc;
-        if ((m == Method::direct && !c->direct) || (m == Method::epcc && !c->epcc)) {
+        const Method m = options.method == "direct" ? Method::kDirect : Method::kEpcc;
+        if ((m == Method::kDirect && !c->direct) || (m == Method::kEpcc && !c->epcc)) {
           if (!options.constructs.empty())
             throw UsageError(
                 fmt::format("--method {}: does not apply to {}", options.method, c->name));

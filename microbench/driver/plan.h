@@ -22,7 +22,7 @@ struct Setting {
 struct Config {
   int setting = 0;  // index into Plan::settings
   const ConstructInfo* construct = nullptr;
-  Method method = Method::direct;
+  Method method = Method::kDirect;
   std::string param_value;
   int threads = 1;
   bool oversubscribed = false;

@@ -148,7 +148,7 @@ int run(int argc, char** argv) {
     const int team = canary_team(batch.threads);
     const Canaries before = measure_canaries(job.canary_exchanges, team);
     const std::uint64_t start = sync::ticks();
-    BatchResult result = batch.method == Method::direct ? direct.run(request) : epcc.run(request);
+    BatchResult result = batch.method == Method::kDirect ? direct.run(request) : epcc.run(request);
     const double elapsed_ms = sync::ticks_to_ns(static_cast<double>(sync::ticks() - start)) / 1e6;
     const Canaries after = measure_canaries(job.canary_exchanges, team);
     if (!result.unavailable.empty()) {

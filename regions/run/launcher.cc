@@ -85,68 +85,82 @@ std::string find_executable(const std::string& name) {
   throw UsageError(name + ": not found on PATH");
 }
 
-LaunchResult launch_and_wait(const Launch& launch, const LaunchHooks& hooks) {
-  // Everything the child needs is prepared here: between fork and exec it may only make
-  // async-signal-safe calls.
-  std::vector<std::string> arg_storage = launch.argv;
+namespace {
+
+// The child's argv and environment as the C arrays execve takes, prepared before fork: between
+// fork and exec the child may only make async-signal-safe calls. Not copyable: the arrays point
+// into the strings.
+struct ExecArguments {
+  explicit ExecArguments(const Launch& launch) : arg_storage(launch.argv), env_storage(launch.env) {
+    for (std::string& a : arg_storage) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    for (std::string& e : env_storage) envp.push_back(e.data());
+    envp.push_back(nullptr);
+  }
+  ExecArguments(const ExecArguments&) = delete;
+  ExecArguments& operator=(const ExecArguments&) = delete;
+
+  std::vector<std::string> arg_storage;
+  std::vector<std::string> env_storage;
   std::vector<char*> argv;
-  for (std::string& a : arg_storage) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  std::vector<std::string> env_storage = launch.env;
   std::vector<char*> envp;
-  for (std::string& e : env_storage) envp.push_back(e.data());
-  envp.push_back(nullptr);
+};
 
+// The child's standard streams, the pipe that holds it before its exec (`go`: the parent closes
+// its end to release it), and the close-on-exec pipe that reports a failed exec.
+struct ChildFds {
+  Fd log, null, go_read, go_write, error_read, error_write;
+};
+
+void open_pipe(Fd& read_end, Fd& write_end) {
+  int ends[2];
+  if (pipe2(ends, O_CLOEXEC) != 0) fail("cannot create a pipe");
+  read_end.reset(ends[0]);
+  write_end.reset(ends[1]);
+}
+
+void open_child_fds(const Launch& launch, ChildFds& fds) {
   // /dev/null is opened without O_CREAT: where it is missing, a regular file must not appear.
-  Fd log_fd(launch.log_path.empty()
-                ? open("/dev/null", O_WRONLY | O_CLOEXEC)
-                : open(launch.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-  if (log_fd.get() < 0)
+  fds.log.reset(launch.log_path.empty() ? open("/dev/null", O_WRONLY | O_CLOEXEC)
+                                        : open(launch.log_path.c_str(),
+                                               O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  if (fds.log.get() < 0)
     fail("cannot write " + (launch.log_path.empty() ? "/dev/null" : launch.log_path));
-  Fd null_fd(open("/dev/null", O_RDONLY | O_CLOEXEC));
-  if (null_fd.get() < 0) fail("cannot open /dev/null");
-  int go[2];
-  int exec_error[2];
-  if (pipe2(go, O_CLOEXEC) != 0) fail("cannot create a pipe");
-  Fd go_read(go[0]);
-  Fd go_write(go[1]);
-  if (pipe2(exec_error, O_CLOEXEC) != 0) fail("cannot create a pipe");
-  Fd error_read(exec_error[0]);
-  Fd error_write(exec_error[1]);
+  fds.null.reset(open("/dev/null", O_RDONLY | O_CLOEXEC));
+  if (fds.null.get() < 0) fail("cannot open /dev/null");
+  open_pipe(fds.go_read, fds.go_write);
+  open_pipe(fds.error_read, fds.error_write);
+}
 
-  LaunchResult result;
-  const Clock::time_point start = Clock::now();
-  const pid_t pid = fork();
-  if (pid < 0) fail("cannot fork");
-  if (pid == 0) {
-    // Own process group: a Ctrl-C reaches ompscan only, and a kill reaches every process of the
-    // run.
-    setpgid(0, 0);
-    dup2(null_fd.get(), STDIN_FILENO);
-    dup2(log_fd.get(), STDOUT_FILENO);
-    dup2(log_fd.get(), STDERR_FILENO);
-    close(go[1]);
-    char byte;
-    while (read(go[0], &byte, 1) < 0 && errno == EINTR) {
-    }
-    execve(launch.executable.c_str(), argv.data(), envp.data());
-    const int error = errno;
-    (void)!write(exec_error[1], &error, sizeof error);
-    _exit(127);
+// The child, after fork: async-signal-safe calls only.
+[[noreturn]] void exec_child(const Launch& launch, ExecArguments& args, const ChildFds& fds) {
+  // Own process group: a Ctrl-C reaches ompscan only, and a kill reaches every process of the
+  // run.
+  setpgid(0, 0);
+  dup2(fds.null.get(), STDIN_FILENO);
+  dup2(fds.log.get(), STDOUT_FILENO);
+  dup2(fds.log.get(), STDERR_FILENO);
+  close(fds.go_write.get());
+  char byte;
+  while (read(fds.go_read.get(), &byte, 1) < 0 && errno == EINTR) {
   }
-  setpgid(pid, pid);  // also here, so the group exists whichever process runs first
-  go_read.reset();
-  error_write.reset();
-  log_fd.reset();
-  null_fd.reset();
-  if (hooks.attach) hooks.attach(pid);
-  go_write.reset();  // EOF releases the child into its exec
+  execve(launch.executable.c_str(), args.argv.data(), args.envp.data());
+  const int error = errno;
+  (void)!write(fds.error_write.get(), &error, sizeof error);
+  _exit(127);
+}
 
-  if (const int error = exec_result(error_read.get()); error != 0) {
-    result.end = LaunchResult::End::exec_failed;
-    result.error = std::strerror(error);
-  }
+// How the wait for the child ended.
+struct Waited {
+  int status = 0;
+  rusage usage{};
+  bool killed = false;
+};
 
+// Waits for the child: kills its process group when `should_stop` says so or at the timeout,
+// calls `tick` every second meanwhile.
+Waited wait_for_child(pid_t pid, const Launch& launch, const LaunchHooks& hooks,
+                      Clock::time_point start, LaunchResult& result) {
   // A pidfd turns "the child exited" into a pollable event, so the wait ends when the child does
   // and not at the next polling step; without one (kernels before 5.3) poll in 1 ms steps.
   Fd pidfd(static_cast<int>(syscall(SYS_pidfd_open, pid, 0)));
@@ -155,31 +169,29 @@ LaunchResult launch_and_wait(const Launch& launch, const LaunchHooks& hooks) {
       start + std::chrono::duration_cast<Clock::duration>(
                   std::chrono::duration<double>(limited ? launch.timeout_seconds : 0));
   Clock::time_point next_tick = start + kTickInterval;
-  bool killed = false;
-  int status = 0;
-  rusage usage{};
+  Waited w;
   while (true) {
     if (pidfd.get() < 0) {
-      const pid_t done = wait4(pid, &status, WNOHANG, &usage);
+      const pid_t done = wait4(pid, &w.status, WNOHANG, &w.usage);
       if (done == pid) break;
     }
     const Clock::time_point now = Clock::now();
-    if (!killed && hooks.should_stop && hooks.should_stop()) {
+    if (!w.killed && hooks.should_stop && hooks.should_stop()) {
       kill(-pid, SIGKILL);
-      killed = true;
-      result.end = LaunchResult::End::stopped;
+      w.killed = true;
+      result.end = LaunchResult::End::kStopped;
     }
-    if (!killed && limited && now >= deadline) {
+    if (!w.killed && limited && now >= deadline) {
       kill(-pid, SIGKILL);
-      killed = true;
-      result.end = LaunchResult::End::timed_out;
+      w.killed = true;
+      result.end = LaunchResult::End::kTimedOut;
     }
     if (now >= next_tick) {
       if (hooks.tick) hooks.tick();
       next_tick += kTickInterval;
     }
     Clock::time_point wake = next_tick;
-    if (limited && !killed) wake = std::min(wake, deadline);
+    if (limited && !w.killed) wake = std::min(wake, deadline);
     const auto wait_ms = std::chrono::ceil<std::chrono::milliseconds>(wake - Clock::now()).count();
     const int timeout_ms = static_cast<int>(std::clamp<std::int64_t>(wait_ms, 0, 1000));
     if (pidfd.get() < 0) {
@@ -188,28 +200,60 @@ LaunchResult launch_and_wait(const Launch& launch, const LaunchHooks& hooks) {
     }
     pollfd fd{pidfd.get(), POLLIN, 0};
     if (poll(&fd, 1, timeout_ms) > 0) {
-      while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+      while (wait4(pid, &w.status, 0, &w.usage) < 0 && errno == EINTR) {
       }
       break;
     }
   }
+  return w;
+}
+
+// The child's resource use and how it ended, into `result`.
+void record_end(const Waited& w, Clock::time_point start, LaunchResult& result) {
   result.wall_ns =
       std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
-  result.user_ns = to_ns(usage.ru_utime);
-  result.system_ns = to_ns(usage.ru_stime);
-  result.max_rss_kib = usage.ru_maxrss;
-  result.minor_faults = usage.ru_minflt;
-  result.involuntary_switches = usage.ru_nivcsw;
+  result.user_ns = to_ns(w.usage.ru_utime);
+  result.system_ns = to_ns(w.usage.ru_stime);
+  result.max_rss_kib = w.usage.ru_maxrss;
+  result.minor_faults = w.usage.ru_minflt;
+  result.involuntary_switches = w.usage.ru_nivcsw;
 
-  if (result.end == LaunchResult::End::exec_failed) return result;
-  if (WIFEXITED(status)) {
+  if (result.end == LaunchResult::End::kExecFailed) return;
+  if (WIFEXITED(w.status)) {
     // Exited by itself, even when a kill came too late to matter.
-    result.end = LaunchResult::End::exited;
-    result.exit_status = WEXITSTATUS(status);
-  } else if (WIFSIGNALED(status)) {
-    result.signal = WTERMSIG(status);
-    if (!killed) result.end = LaunchResult::End::signaled;
+    result.end = LaunchResult::End::kExited;
+    result.exit_status = WEXITSTATUS(w.status);
+  } else if (WIFSIGNALED(w.status)) {
+    result.signal = WTERMSIG(w.status);
+    if (!w.killed) result.end = LaunchResult::End::kSignaled;
   }
+}
+
+}  // namespace
+
+LaunchResult launch_and_wait(const Launch& launch, const LaunchHooks& hooks) {
+  ExecArguments args(launch);
+  ChildFds fds;
+  open_child_fds(launch, fds);
+
+  LaunchResult result;
+  const Clock::time_point start = Clock::now();
+  const pid_t pid = fork();
+  if (pid < 0) fail("cannot fork");
+  if (pid == 0) exec_child(launch, args, fds);
+  setpgid(pid, pid);  // also here, so the group exists whichever process runs first
+  fds.go_read.reset();
+  fds.error_write.reset();
+  fds.log.reset();
+  fds.null.reset();
+  if (hooks.attach) hooks.attach(pid);
+  fds.go_write.reset();  // EOF releases the child into its exec
+
+  if (const int error = exec_result(fds.error_read.get()); error != 0) {
+    result.end = LaunchResult::End::kExecFailed;
+    result.error = std::strerror(error);
+  }
+  record_end(wait_for_child(pid, launch, hooks, start, result), start, result);
   return result;
 }
 

@@ -33,11 +33,11 @@ struct LaunchHooks {
 };
 
 struct LaunchResult {
-  enum class End { exited, signaled, timed_out, stopped, exec_failed };
-  End end = End::exited;
-  int exit_status = 0;  // End::exited
-  int signal = 0;       // End::signaled, timed_out and stopped (the signal that ended it)
-  std::string error;    // End::exec_failed: why the exec failed
+  enum class End { kExited, kSignaled, kTimedOut, kStopped, kExecFailed };
+  End end = End::kExited;
+  int exit_status = 0;  // End::kExited
+  int signal = 0;       // End::kSignaled, kTimedOut and kStopped (the signal that ended it)
+  std::string error;    // End::kExecFailed: why the exec failed
   std::int64_t wall_ns = 0;
   // From wait4: the application and the descendants it waited for.
   std::int64_t user_ns = 0;

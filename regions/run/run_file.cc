@@ -36,7 +36,7 @@ std::string signal_name(int number) {
 }  // namespace
 
 bool run_succeeded(const LaunchResult& launch, int expected) {
-  return launch.end == LaunchResult::End::exited && launch.exit_status == expected;
+  return launch.end == LaunchResult::End::kExited && launch.exit_status == expected;
 }
 
 const char* run_status(const LaunchResult& launch, int expected) {
@@ -61,12 +61,12 @@ json run_file_json(const RunRecord& record) {
   file["started"] = record.started;
   file["status"] = run_status(launch, record.expected_exit);
   file["expected_exit_status"] = record.expected_exit;
-  const bool exited = launch.end == LaunchResult::End::exited;
-  const bool exec_failed = launch.end == LaunchResult::End::exec_failed;
+  const bool exited = launch.end == LaunchResult::End::kExited;
+  const bool exec_failed = launch.end == LaunchResult::End::kExecFailed;
   file["exit_status"] = exited ? json(launch.exit_status) : exec_failed ? json(127) : json(nullptr);
   file["signal"] = exited || exec_failed ? json(nullptr) : json(launch.signal);
   if (!exited && !exec_failed) file["signal_name"] = signal_name(launch.signal);
-  file["timed_out"] = launch.end == LaunchResult::End::timed_out;
+  file["timed_out"] = launch.end == LaunchResult::End::kTimedOut;
   if (exec_failed) file["error"] = "cannot execute " + run.command.front() + ": " + launch.error;
   file["wall_ns"] = launch.wall_ns;
   file["cpu"] = {{"user_ns", launch.user_ns},
@@ -118,7 +118,7 @@ json read_profile(const std::string& path, const LaunchResult& launch, std::stri
   bool exists = false;
   const std::string text = slurp(path, exists);
   if (!exists) {
-    if (launch.end == LaunchResult::End::exited)
+    if (launch.end == LaunchResult::End::kExited)
       error =
           "the tool wrote no profile: the application did not start the OpenMP runtime, the "
           "runtime did not load the tool, or the application left without finalizing it "

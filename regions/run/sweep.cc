@@ -85,15 +85,15 @@ std::optional<std::string> environment_value(const std::vector<std::string>& env
 
 std::string describe_end(const LaunchResult& launch, double timeout_seconds) {
   switch (launch.end) {
-    case LaunchResult::End::exited:
+    case LaunchResult::End::kExited:
       return fmt::format("exit status {}", launch.exit_status);
-    case LaunchResult::End::signaled:
+    case LaunchResult::End::kSignaled:
       return fmt::format("killed by signal {} ({})", launch.signal, strsignal(launch.signal));
-    case LaunchResult::End::timed_out:
+    case LaunchResult::End::kTimedOut:
       return fmt::format("timed out after {:g} s (process group killed)", timeout_seconds);
-    case LaunchResult::End::stopped:
+    case LaunchResult::End::kStopped:
       return "interrupted";
-    case LaunchResult::End::exec_failed:
+    case LaunchResult::End::kExecFailed:
       return "cannot execute: " + launch.error;
   }
   return "";
@@ -237,7 +237,7 @@ RunRecord make_run(const SweepContext& context, const PlannedRun& run, const Exe
   };
   hooks.should_stop = [] { return interrupted(); };
   record.launch = launch_and_wait(launch, hooks);
-  if (record.launch.end == LaunchResult::End::stopped) {
+  if (record.launch.end == LaunchResult::End::kStopped) {
     fs::remove(launch.log_path, ignored);  // a partial log of a run that gets no run file
     fs::remove(profile, ignored);
     return record;
@@ -285,12 +285,141 @@ std::string resume_command(const std::vector<std::string>& command_line) {
   return command;
 }
 
-int run_sweep(const RunOptions& options) {
+namespace {
+
+void check_run_options(const RunOptions& options) {
   if (options.progress != "auto" && options.progress != "always" && options.progress != "never")
     throw UsageError("--progress '" + options.progress + "': expected auto, always or never");
   if (options.timeout_seconds < 0)
     throw UsageError(fmt::format("--timeout {:g}: must be 0 (none) or positive seconds",
                                  options.timeout_seconds));
+}
+
+// What every run shares, known before the first: tool, runtime, environment, clock, binding.
+void fill_context(SweepContext& context, const std::string& libomp, int hardware_threads) {
+  const RunOptions& options = context.options;
+  context.tool = locate_tool(options.tool);
+  context.libomp = libomp;
+  context.base_env = current_environment();
+  context.host = host_name();
+  context.hardware_threads = hardware_threads;
+  // Every run converts ticks with the same factor, and none spends ~2 ms calibrating it.
+  if (const sync::ClockInfo& clock = sync::init_clock(); clock.source == sync::ClockSource::kTsc)
+    context.tsc_hz = clock.ticks_per_second;
+  context.bind =
+      options.bind.empty() ? environment_value(context.base_env, "OMP_PROC_BIND") : options.bind;
+  context.places =
+      options.places.empty() ? environment_value(context.base_env, "OMP_PLACES") : options.places;
+}
+
+void create_output_directory(const std::string& directory) {
+  std::error_code error;
+  fs::create_directories(directory, error);
+  if (error || !fs::is_directory(directory))
+    throw UsageError(fmt::format("-o {}: cannot create the directory{}", directory,
+                                 error ? ": " + error.message() : ""));
+}
+
+// Resume: the runs whose complete file is not there yet (all of them with --force).
+std::vector<const PlannedRun*> pending_runs(const std::vector<PlannedRun>& runs,
+                                            const SweepContext& context) {
+  const RunOptions& options = context.options;
+  std::vector<const PlannedRun*> pending;
+  for (const PlannedRun& run : runs) {
+    const std::string path = (fs::path(options.output_dir) / (run.id + ".json")).string();
+    if (options.force || !run_file_complete(path, run, context.bind, context.places))
+      pending.push_back(&run);
+  }
+  return pending;
+}
+
+// What the runs made now came to.
+struct RunTally {
+  int failed = 0;
+  int failed_with_profile = 0;  // exited unexpectedly after the tool wrote its whole profile
+  std::size_t done = 0;
+  const PlannedRun* stopped_at = nullptr;  // the first run not made, after an interrupt
+};
+
+RunTally make_runs(const SweepContext& context, const std::vector<const PlannedRun*>& pending,
+                   const std::map<std::string, Executable>& executables, std::size_t already,
+                   int total) {
+  const RunOptions& options = context.options;
+  RaplMeter rapl(default_powercap_root());
+  ProfileLocations locations;
+  ProgressLine progress(
+      options.progress == "always" || (options.progress == "auto" && isatty(STDERR_FILENO) != 0),
+      total);
+  RunTally tally;
+  tally.done = already;
+  for (const PlannedRun* run : pending) {
+    if (interrupted()) {
+      tally.stopped_at = run;
+      break;
+    }
+    const int number = static_cast<int>(tally.done) + 1;
+    const auto show = [&](double seconds) {
+      progress.show(number, run->id, seconds, tally.failed);
+    };
+    show(0);
+    const RunRecord record =
+        make_run(context, *run, executables.at(run->command.front()), rapl, locations, show);
+    if (record.launch.end == LaunchResult::End::kStopped) {
+      tally.stopped_at = run;
+      break;
+    }
+    write_output((fs::path(options.output_dir) / (run->id + ".json")).string(),
+                 run_file_json(record).dump(2) + "\n");
+    ++tally.done;
+    if (!run_succeeded(record.launch, options.expect_exit)) {
+      ++tally.failed;
+      if (!record.profile.is_null()) ++tally.failed_with_profile;
+      progress.clear();
+      std::fprintf(stderr, "ompscan: %s failed: %s (output in %s/%s)\n", run->id.c_str(),
+                   describe_end(record.launch, options.timeout_seconds).c_str(),
+                   options.output_dir.c_str(), record.log.c_str());
+    }
+  }
+  progress.clear();
+  return tally;
+}
+
+// The sweep's last lines on stderr and its exit status.
+int report_end(const RunOptions& options, const RunTally& tally, std::size_t runs, std::size_t made,
+               std::size_t already) {
+  if (tally.stopped_at != nullptr) {
+    std::fprintf(stderr,
+                 "ompscan: interrupted at %s; %zu of %zu runs are in %s. Resume with:\n  %s\n",
+                 tally.stopped_at->id.c_str(), tally.done, runs, options.output_dir.c_str(),
+                 resume_command(options.command_line).c_str());
+    return 130;
+  }
+  std::fprintf(stderr, "ompscan: %zu run%s in %s", runs, runs == 1 ? "" : "s",
+               options.output_dir.c_str());
+  if (already > 0) std::fprintf(stderr, " (%zu made now)", made);
+  if (tally.failed > 0) std::fprintf(stderr, ", %d failed", tally.failed);
+  std::fprintf(stderr, "\n");
+  const int with_profile = tally.failed_with_profile;
+  if (with_profile > 0) {
+    std::fprintf(stderr,
+                 "ompscan: %d failed run%s left a complete profile: the report analyses %s and "
+                 "lists %s exit status (--expect-exit N names the status of a successful run)\n",
+                 with_profile, with_profile == 1 ? "" : "s", with_profile == 1 ? "it" : "them",
+                 with_profile == 1 ? "its" : "their");
+  }
+  // Nothing to report when every run made now failed without a profile: the caller must know.
+  if (made > 0 && tally.failed == static_cast<int>(made) && with_profile == 0) {
+    std::fprintf(stderr, "ompscan: every run failed; see the logs in %s\n",
+                 options.output_dir.c_str());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_sweep(const RunOptions& options) {
+  check_run_options(options);
   const int hardware_threads = platforms::detect_platform().hardware_threads();
   std::vector<PlannedRun> runs = plan_runs(options, hardware_threads);
   const std::string libomp = options.libomp.empty() ? default_libomp() : options.libomp;
@@ -303,32 +432,9 @@ int run_sweep(const RunOptions& options) {
   }
 
   SweepContext context(options);
-  context.tool = locate_tool(options.tool);
-  context.libomp = libomp;
-  context.base_env = current_environment();
-  context.host = host_name();
-  context.hardware_threads = hardware_threads;
-  // Every run converts ticks with the same factor, and none spends ~2 ms calibrating it.
-  if (const sync::ClockInfo& clock = sync::init_clock(); clock.source == sync::ClockSource::tsc)
-    context.tsc_hz = clock.ticks_per_second;
-  context.bind =
-      options.bind.empty() ? environment_value(context.base_env, "OMP_PROC_BIND") : options.bind;
-  context.places =
-      options.places.empty() ? environment_value(context.base_env, "OMP_PLACES") : options.places;
-
-  std::error_code error;
-  fs::create_directories(options.output_dir, error);
-  if (error || !fs::is_directory(options.output_dir))
-    throw UsageError(fmt::format("-o {}: cannot create the directory{}", options.output_dir,
-                                 error ? ": " + error.message() : ""));
-
-  // Resume: runs whose complete file is there are not made again.
-  std::vector<const PlannedRun*> pending;
-  for (const PlannedRun& run : runs) {
-    const std::string path = (fs::path(options.output_dir) / (run.id + ".json")).string();
-    if (options.force || !run_file_complete(path, run, context.bind, context.places))
-      pending.push_back(&run);
-  }
+  fill_context(context, libomp, hardware_threads);
+  create_output_directory(options.output_dir);
+  const std::vector<const PlannedRun*> pending = pending_runs(runs, context);
   const std::size_t already = runs.size() - pending.size();
   if (pending.empty()) {
     std::fprintf(stderr, "ompscan: all %zu runs are already in %s (--force makes them again)\n",
@@ -355,70 +461,9 @@ int run_sweep(const RunOptions& options) {
     make_gomp_shim(context.shim, libomp);
   }
   find_runtime_libraries(context, executables);
-
-  RaplMeter rapl(default_powercap_root());
-  ProfileLocations locations;
-  ProgressLine progress(
-      options.progress == "always" || (options.progress == "auto" && isatty(STDERR_FILENO) != 0),
-      static_cast<int>(runs.size()));
-  int failed = 0;
-  int failed_with_profile = 0;  // exited unexpectedly after the tool wrote its whole profile
-  std::size_t done = already;
-  const PlannedRun* stopped_at = nullptr;  // the first run not made, after an interrupt
-  for (const PlannedRun* run : pending) {
-    if (interrupted()) {
-      stopped_at = run;
-      break;
-    }
-    const int number = static_cast<int>(done) + 1;
-    const auto show = [&](double seconds) { progress.show(number, run->id, seconds, failed); };
-    show(0);
-    const RunRecord record =
-        make_run(context, *run, executables.at(run->command.front()), rapl, locations, show);
-    if (record.launch.end == LaunchResult::End::stopped) {
-      stopped_at = run;
-      break;
-    }
-    write_output((fs::path(options.output_dir) / (run->id + ".json")).string(),
-                 run_file_json(record).dump(2) + "\n");
-    ++done;
-    if (!run_succeeded(record.launch, options.expect_exit)) {
-      ++failed;
-      if (!record.profile.is_null()) ++failed_with_profile;
-      progress.clear();
-      std::fprintf(stderr, "ompscan: %s failed: %s (output in %s/%s)\n", run->id.c_str(),
-                   describe_end(record.launch, options.timeout_seconds).c_str(),
-                   options.output_dir.c_str(), record.log.c_str());
-    }
-  }
-  progress.clear();
-
-  if (stopped_at != nullptr) {
-    std::fprintf(stderr,
-                 "ompscan: interrupted at %s; %zu of %zu runs are in %s. Resume with:\n  %s\n",
-                 stopped_at->id.c_str(), done, runs.size(), options.output_dir.c_str(),
-                 resume_command(options.command_line).c_str());
-    return 130;
-  }
-  std::fprintf(stderr, "ompscan: %zu run%s in %s", runs.size(), runs.size() == 1 ? "" : "s",
-               options.output_dir.c_str());
-  if (already > 0) std::fprintf(stderr, " (%zu made now)", pending.size());
-  if (failed > 0) std::fprintf(stderr, ", %d failed", failed);
-  std::fprintf(stderr, "\n");
-  if (failed_with_profile > 0) {
-    std::fprintf(stderr,
-                 "ompscan: %d failed run%s left a complete profile: the report analyses %s and "
-                 "lists %s exit status (--expect-exit N names the status of a successful run)\n",
-                 failed_with_profile, failed_with_profile == 1 ? "" : "s",
-                 failed_with_profile == 1 ? "it" : "them", failed_with_profile == 1 ? "its" : "their");
-  }
-  // Nothing to report when every run made now failed without a profile: the caller must know.
-  if (!pending.empty() && failed == static_cast<int>(pending.size()) && failed_with_profile == 0) {
-    std::fprintf(stderr, "ompscan: every run failed; see the logs in %s\n",
-                 options.output_dir.c_str());
-    return 1;
-  }
-  return 0;
+  const RunTally tally =
+      make_runs(context, pending, executables, already, static_cast<int>(runs.size()));
+  return report_end(options, tally, runs.size(), pending.size(), already);
 }
 
 }  // namespace ompscale::regions

@@ -76,7 +76,7 @@ SiteStats::PerThread* site_stats(RegionStats& stats, std::uint8_t sub, std::uint
 void add_site_record(RegionStats& stats, const Record& r, std::uint64_t w) {
   SiteStats::PerThread* site = site_stats(stats, r.sub, r.thread);
   if (site == nullptr) return;
-  if (r.type == RecordType::barrier) {
+  if (r.type == RecordType::kBarrier) {
     site->barriers += w;
     site->imbalance_ticks += w * r.a;
     site->walkthrough_ticks += w * r.b;
@@ -90,20 +90,20 @@ void add_site_record(RegionStats& stats, const Record& r, std::uint64_t w) {
 void add_thread_record(RegionStats& stats, const Record& r, std::uint64_t w) {
   ThreadStats& t = *thread_stats(stats, r.thread);
   switch (r.type) {
-    case RecordType::span:
+    case RecordType::kSpan:
       ++t.executions;
       t.span_ticks += w * r.a;
       t.fork_ticks += w * r.b;
       t.end_task_ticks += w * r.c;
       return;
-    case RecordType::barrier:
+    case RecordType::kBarrier:
       t.barriers += w;
       t.imbalance_ticks += w * r.a;
       t.walkthrough_ticks += w * r.b;
       t.startup_ticks += w * r.c;
       if (wait_of(r.sub) == kWaitInnerBarrier) t.inner_barrier_ticks += w * (r.a + r.b + r.c);
       return add_site_record(stats, r, w);
-    case RecordType::task_wait:
+    case RecordType::kTaskWait:
       if (wait_of(r.sub) == kWaitTaskwait) {
         t.taskwait_ticks += w * r.a;
         return add_site_record(stats, r, w);
@@ -112,16 +112,16 @@ void add_thread_record(RegionStats& stats, const Record& r, std::uint64_t w) {
       t.barrier_task_ticks += w * r.b;
       if (wait_of(r.sub) == kWaitInnerBarrier) t.inner_barrier_ticks += w * r.a;
       return add_site_record(stats, r, w);
-    case RecordType::tasks:
+    case RecordType::kTasks:
       t.tasks_created += w * r.a;
       t.tasks_completed += w * r.b;
       t.task_ticks += w * r.c;
       return;
-    case RecordType::masked:
+    case RecordType::kMasked:
       t.masked_executions += w;
       t.masked_ticks += w * r.a;
       return;
-    case RecordType::manual:
+    case RecordType::kManual:
       ++t.manual_executions;
       t.manual_ticks += r.a;
       return;
@@ -131,7 +131,7 @@ void add_thread_record(RegionStats& stats, const Record& r, std::uint64_t w) {
 }
 
 void add_lock_record(RegionStats& stats, const Record& r, std::uint64_t w) {
-  if (r.type == RecordType::lock_count) {
+  if (r.type == RecordType::kLockCount) {
     lock_stats(stats, r.a, r.sub).acquisitions += w * r.b;
     thread_stats(stats, r.thread)->lock_acquisitions += w * r.b;
     return;
@@ -156,7 +156,7 @@ void add_lock_record(RegionStats& stats, const Record& r, std::uint64_t w) {
 void add(RegionStats& stats, const Record& r) {
   const std::uint64_t w = weight_of(r.region);
   switch (r.type) {
-    case RecordType::instance:
+    case RecordType::kInstance:
       ++stats.measured;
       stats.wall_ticks += w * r.a;
       stats.estimated_executions += w;
@@ -164,17 +164,17 @@ void add(RegionStats& stats, const Record& r) {
       stats.team_min = std::min(stats.team_min, static_cast<std::uint32_t>(r.b));
       stats.team_max = std::max(stats.team_max, static_cast<std::uint32_t>(r.b));
       return;
-    case RecordType::lock:
-    case RecordType::lock_count:
+    case RecordType::kLock:
+    case RecordType::kLockCount:
       return add_lock_record(stats, r, w);
-    case RecordType::loop: {
+    case RecordType::kLoop: {
       LoopStats::PerThread& loop = loop_stats(stats, r.a, r.sub, r.thread);
       loop.executions += w;
       loop.ticks += w * r.b;
       loop.iterations += w * r.c;
       return;
     }
-    case RecordType::serial:
+    case RecordType::kSerial:
       ++stats.serial_measured;
       stats.serial_ticks += w * r.a;
       stats.serial_variance += variance_term(w, r.a);

@@ -92,7 +92,7 @@ void on_parallel_begin(ompt_data_t* /*encountering_task_data*/,
                                     std::memory_order_relaxed);
     if (g.serial_pending) {
       if (now == 0) now = ticks();
-      append(*ts, RecordType::serial, record_region(region->id, g.serial_log2_weight), 0, 0,
+      append(*ts, RecordType::kSerial, record_region(region->id, g.serial_log2_weight), 0, 0,
              ticks_between(g.serial_start, now));
       g.serial_pending = false;
     }
@@ -203,15 +203,15 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
   if (endpoint == ompt_scope_begin) {
     context.last_site = kNoSite;
     context.taskwait_site = site(context, codeptr,
-                                 kind == ompt_sync_region_taskwait ? SiteKind::taskwait
-                                                                   : SiteKind::taskgroup);
+                                 kind == ompt_sync_region_taskwait ? SiteKind::kTaskwait
+                                                                   : SiteKind::kTaskgroup);
     context.taskwait_begin = ticks();
     context.taskwait_task_ticks = 0;
     return;
   }
   if (context.taskwait_begin == 0) return;
   const std::uint64_t waited = ticks_between(context.taskwait_begin, ticks());
-  append(*context.thread, RecordType::task_wait, context.region, context.index,
+  append(*context.thread, RecordType::kTaskWait, context.region, context.index,
          wait_sub(kWaitTaskwait, context.taskwait_site),
          ticks_between(context.taskwait_task_ticks, waited), context.taskwait_task_ticks);
   context.taskwait_begin = 0;
@@ -239,8 +239,8 @@ void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
       const Region* region = context->region_ptr;
       const bool end = kind == ompt_sync_region_barrier_implicit_parallel ||
                        codeptr_ra == nullptr || (region != nullptr && codeptr_ra == region->codeptr);
-      at = end ? site(*context, region != nullptr ? region->codeptr : nullptr, SiteKind::end)
-               : site(*context, codeptr_ra, SiteKind::barrier);
+      at = end ? site(*context, region != nullptr ? region->codeptr : nullptr, SiteKind::kEnd)
+               : site(*context, codeptr_ra, SiteKind::kBarrier);
     }
     context->last_site = kNoSite;
     barrier_arrive(*context, ticks(), at);
@@ -269,7 +269,7 @@ void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
 // The record of a timed acquisition: its wait (acquire -> acquired) and, when `released` is
 // not 0, its hold (acquired -> released). Out of line: one acquisition in hundreds is timed.
 [[gnu::noinline]] void write_timed(TaskContext& context, std::uint64_t released) {
-  append(*context.thread, RecordType::lock, context.region, context.index, context.acquire_kind,
+  append(*context.thread, RecordType::kLock, context.region, context.index, context.acquire_kind,
          reinterpret_cast<std::uintptr_t>(context.acquire_codeptr),
          lock_wait_field(ticks_between(context.acquire_stamp, context.held_stamp),
                          context.acquire_weight),
@@ -430,7 +430,7 @@ void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_data_t*
     return;
   }
   if (context->work_begin == 0) return;
-  append(*context->thread, RecordType::loop, context->region, context->index, context->work_type,
+  append(*context->thread, RecordType::kLoop, context->region, context->index, context->work_type,
          reinterpret_cast<std::uintptr_t>(context->work_codeptr),
          ticks_between(context->work_begin, ticks()), context->work_count);
   context->work_begin = 0;
@@ -444,7 +444,7 @@ void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t* /*parallel_data*/,
   if (endpoint == ompt_scope_begin) {
     context->masked_begin = ticks();
   } else if (context->masked_begin != 0) {
-    append(*context->thread, RecordType::masked, context->region, context->index, 0,
+    append(*context->thread, RecordType::kMasked, context->region, context->index, 0,
            ticks_between(context->masked_begin, ticks()));
     context->masked_begin = 0;
   }

@@ -42,10 +42,10 @@ void atomic_min(std::atomic<std::uint64_t>& target, std::uint64_t value) {
 void write_barrier(ThreadState& ts, std::uint32_t region, std::uint16_t thread, bool end_barrier,
                    std::uint8_t site, const BarrierPhases& phases, std::uint64_t task_ticks) {
   const std::uint8_t sub = wait_sub(end_barrier ? kWaitEndBarrier : kWaitInnerBarrier, site);
-  append(ts, RecordType::barrier, region, thread, sub, phases.imbalance, phases.walkthrough,
+  append(ts, RecordType::kBarrier, region, thread, sub, phases.imbalance, phases.walkthrough,
          phases.startup);
   if (phases.task_wait != 0 || task_ticks != 0) {
-    append(ts, RecordType::task_wait, region, thread, sub, phases.task_wait, task_ticks);
+    append(ts, RecordType::kTaskWait, region, thread, sub, phases.task_wait, task_ticks);
   }
 }
 
@@ -197,12 +197,12 @@ void finish_instance(ThreadState& ts, Instance& instance, std::uint64_t end) {
           end_tasks);
       span_end = slot.arrival;
     }
-    append(ts, RecordType::span, instance.record_region, thread, 0,
+    append(ts, RecordType::kSpan, instance.record_region, thread, 0,
            ticks_between(slot.begin, span_end), ticks_between(instance.begin, slot.begin),
            in_end_barrier ? end_tasks : 0);
   }
   const std::uint64_t wall = ticks_between(instance.begin, end);
-  append(ts, RecordType::instance, instance.record_region, 0, 0, wall, team);
+  append(ts, RecordType::kInstance, instance.record_region, 0, 0, wall, team);
   update_sampling(instance.region, wall, team);
   std::uint32_t seen = g.max_threads.load(std::memory_order_relaxed);
   while (seen < team && !g.max_threads.compare_exchange_weak(seen, team)) {

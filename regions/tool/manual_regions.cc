@@ -39,7 +39,7 @@ bool ensure_initialized() {
 }
 
 void close(ThreadState& ts, const ThreadState::OpenManual& open, std::uint64_t now) {
-  append(ts, RecordType::manual, open.region_id, ts.current_index, 0,
+  append(ts, RecordType::kManual, open.region_id, ts.current_index, 0,
          ticks_between(open.begin, now));
   open.region->ends.fetch_add(1, std::memory_order_relaxed);
 }

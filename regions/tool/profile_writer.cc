@@ -204,13 +204,13 @@ const char* site_kind_name(std::uint8_t kind) {
       return "taskloop";
     case ompt_work_scope:
       return "scope";
-    case static_cast<std::uint8_t>(SiteKind::barrier):
+    case static_cast<std::uint8_t>(SiteKind::kBarrier):
       return "barrier";
-    case static_cast<std::uint8_t>(SiteKind::taskwait):
+    case static_cast<std::uint8_t>(SiteKind::kTaskwait):
       return "taskwait";
-    case static_cast<std::uint8_t>(SiteKind::taskgroup):
+    case static_cast<std::uint8_t>(SiteKind::kTaskgroup):
       return "taskgroup";
-    case static_cast<std::uint8_t>(SiteKind::end):
+    case static_cast<std::uint8_t>(SiteKind::kEnd):
       return "end";
     default:
       return "unknown";
@@ -488,7 +488,7 @@ void aggregate_remaining(std::uint64_t end_ticks) {
       const std::uint64_t count = site.count.load(std::memory_order_relaxed);
       if (count == 0) continue;
       Record record{};
-      record.type = RecordType::lock_count;
+      record.type = RecordType::kLockCount;
       record.region = site.region;
       record.thread = site.thread;
       record.sub = site.kind;
@@ -499,7 +499,7 @@ void aggregate_remaining(std::uint64_t end_ticks) {
   });
   if (g.serial_pending) {
     Record record{};
-    record.type = RecordType::serial;
+    record.type = RecordType::kSerial;
     record.region = record_region(kSerialEndRegion, g.serial_log2_weight);
     record.a = end_ticks > g.serial_start ? end_ticks - g.serial_start : 0;
     aggregate_records(&record, 1);

@@ -13,25 +13,25 @@
 namespace ompscale::regions::tool {
 
 enum class RecordType : std::uint8_t {
-  instance = 1,  // a measured execution ended (master): a = wall ticks, b = team size
-  span,          // a thread's part of it: a = implicit-task begin -> end arrival, b = fork ticks
-                 // (parallel begin -> implicit-task begin), c = task ticks inside the end barrier
-  barrier,       // one barrier of one thread: a = imbalance, b = walkthrough, c = startup ticks;
-                 // sub = wait_sub(kWaitInnerBarrier or kWaitEndBarrier, its construct site)
-  lock,          // one timed acquisition: a = codeptr, b = lock_wait_field(acquire -> acquired,
-                 // acquisitions it stands for), c = acquired -> released (0 when the release was
-                 // not seen); sub = ompt_mutex_t
-  lock_count,    // acquisitions counted at one site: a = codeptr, b = count; sub = ompt_mutex_t
-  loop,          // one worksharing construct of one thread: a = codeptr, b = ticks, c = the
-                 // runtime's count (iterations); sub = ompt_work_t (single_other folded into
-                 // single_executor: one construct)
-  tasks,         // explicit tasks of one thread: a = created, b = completed, c = ticks running
-  masked,        // one masked construct: a = ticks
-  serial,        // master's time outside parallel regions before `region`: a = ticks
-  manual,        // one manual region execution: a = ticks
-  task_wait,     // explicit tasks at one barrier or taskwait of one thread: a = ticks waiting for
-                 // tasks to end without running one, b = ticks running them;
-                 // sub = wait_sub(kWait*, its construct site)
+  kInstance = 1,  // a measured execution ended (master): a = wall ticks, b = team size
+  kSpan,          // a thread's part of it: a = implicit-task begin -> end arrival, b = fork ticks
+                  // (parallel begin -> implicit-task begin), c = task ticks inside the end barrier
+  kBarrier,       // one barrier of one thread: a = imbalance, b = walkthrough, c = startup ticks;
+                  // sub = wait_sub(kWaitInnerBarrier or kWaitEndBarrier, its construct site)
+  kLock,          // one timed acquisition: a = codeptr, b = lock_wait_field(acquire -> acquired,
+                  // acquisitions it stands for), c = acquired -> released (0 when the release was
+                  // not seen); sub = ompt_mutex_t
+  kLockCount,     // acquisitions counted at one site: a = codeptr, b = count; sub = ompt_mutex_t
+  kLoop,          // one worksharing construct of one thread: a = codeptr, b = ticks, c = the
+                  // runtime's count (iterations); sub = ompt_work_t (single_other folded into
+                  // single_executor: one construct)
+  kTasks,         // explicit tasks of one thread: a = created, b = completed, c = ticks running
+  kMasked,        // one masked construct: a = ticks
+  kSerial,        // master's time outside parallel regions before `region`: a = ticks
+  kManual,        // one manual region execution: a = ticks
+  kTaskWait,      // explicit tasks at one barrier or taskwait of one thread: a = ticks waiting for
+                  // tasks to end without running one, b = ticks running them;
+                  // sub = wait_sub(kWait*, its construct site)
 };
 
 // Where a barrier or task_wait record's thread waited (the record's sub).

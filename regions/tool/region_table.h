@@ -26,11 +26,11 @@ struct RegionStats;  // aggregate.h
 /// constructs (with the barrier that ends them), standalone barriers, taskwaits and taskgroups,
 /// and the region's end barrier when no construct directly precedes it.
 enum class SiteKind : std::uint8_t {
-  loop = 1,  // ompt_work_t values 1..8 follow, as reported
-  barrier = 9,
-  taskwait = 10,
-  taskgroup = 11,
-  end = 12,
+  kLoop = 1,  // ompt_work_t values 1..8 follow, as reported
+  kBarrier = 9,
+  kTaskwait = 10,
+  kTaskgroup = 11,
+  kEnd = 12,
 };
 /// Sites per region: indices 0..kMaxSites-1 fit 6 bits of a record's sub (record.h);
 /// kNoSite marks a barrier or wait not attributed (the table was full).

@@ -117,7 +117,7 @@ void flush_lock_site(ThreadState& ts, LockSite& site) {
   const std::uint64_t count = site.count.load(std::memory_order_relaxed);
   if (count == 0) return;
   site.count.store(0, std::memory_order_relaxed);
-  append(ts, RecordType::lock_count, site.region, site.thread, site.kind,
+  append(ts, RecordType::kLockCount, site.region, site.thread, site.kind,
          reinterpret_cast<std::uintptr_t>(site.codeptr), count);
 }
 
@@ -149,7 +149,7 @@ void flush_counts(TaskContext& context) {
   context.held_count = 0;
   flush_lock_sites(ts);
   if (context.tasks_created != 0 || context.tasks_completed != 0 || context.task_ticks != 0) {
-    append(ts, RecordType::tasks, context.region, context.index, 0, context.tasks_created,
+    append(ts, RecordType::kTasks, context.region, context.index, 0, context.tasks_created,
            context.tasks_completed, context.task_ticks);
     context.tasks_created = context.tasks_completed = context.task_ticks = 0;
   }

@@ -416,8 +416,8 @@ TEST_F(OmpbenchCli, EveryConstructRunsAtOneAndTwoThreadsOnEveryRuntime) {
   std::vector<std::string> runtimes = {"libgomp"};
   if (llvm_worker_built()) runtimes.push_back("libomp");
   for (const ConstructInfo& c : catalogue())
-    for (Method m : {Method::direct, Method::epcc}) {
-      if ((m == Method::direct && !c.direct) || (m == Method::epcc && !c.epcc)) continue;
+    for (Method m : {Method::kDirect, Method::kEpcc}) {
+      if ((m == Method::kDirect && !c.direct) || (m == Method::kEpcc && !c.epcc)) continue;
       for (const std::string& runtime : runtimes)
         for (const char* t : {"1", "2"}) {
           const std::string key =

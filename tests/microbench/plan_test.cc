@@ -18,9 +18,9 @@ TEST(Plan, ExpandsSettingsConstructsAndThreads) {
   EXPECT_EQ(plan.settings[3].runtime, "llvm");
   ASSERT_EQ(plan.configs.size(), 4u * 2 * 2);
   // auto method: barrier direct, taskloop (no direct) epcc with the default chunk 16.
-  EXPECT_EQ(plan.configs[0].method, Method::direct);
+  EXPECT_EQ(plan.configs[0].method, Method::kDirect);
   EXPECT_EQ(plan.configs[2].construct->name, "taskloop");
-  EXPECT_EQ(plan.configs[2].method, Method::epcc);
+  EXPECT_EQ(plan.configs[2].method, Method::kEpcc);
   EXPECT_EQ(plan.configs[2].param_value, "16");
 }
 
@@ -101,7 +101,7 @@ TEST(Plan, SuitesSelectTheirConstructs) {
   options.runtime = "gnu";
   options.threads = std::string("1");  // GCC 12 warns falsely (-Wrestrict) on a literal here
   const Plan plan = make_plan(options, false, 2);
-  for (const Config& c : plan.configs) EXPECT_EQ(c.construct->suite, Suite::task);
+  for (const Config& c : plan.configs) EXPECT_EQ(c.construct->suite, Suite::kTask);
   EXPECT_FALSE(plan.configs.empty());
 }
 

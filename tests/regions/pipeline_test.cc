@@ -41,10 +41,10 @@ constexpr int kTimingAttempts = 3;
 // How an attempt says that its runs had fewer CPUs than threads (see expect_in_one_attempt).
 constexpr std::string_view kTimeShared = "time-shared";
 
-enum class Compiler { gnu, llvm };
+enum class Compiler { kGnu, kLlvm };
 
 std::string compiler_name(Compiler compiler) {
-  return compiler == Compiler::gnu ? "gnu" : "llvm";
+  return compiler == Compiler::kGnu ? "gnu" : "llvm";
 }
 
 // The regions of one report whose label contains `text` (kind parallel).
@@ -127,7 +127,7 @@ class PipelineTest : public ::testing::TestWithParam<Compiler> {
   }
 
   std::string app(const std::string& name) const {
-    return (fs::path(GetParam() == Compiler::gnu ? OMPSCALE_APPS_GNU_DIR : OMPSCALE_APPS_LLVM_DIR) /
+    return (fs::path(GetParam() == Compiler::kGnu ? OMPSCALE_APPS_GNU_DIR : OMPSCALE_APPS_LLVM_DIR) /
             name)
         .string();
   }
@@ -671,7 +671,7 @@ TEST_P(PipelineTest, ARegionOfVariedExecutionsIsMeasuredDenselyEnoughForItsPreci
 // per thread count on its own libgomp (no tool), compared in the report; its static loops are
 // invisible to OMPT and the schedule advice says so.
 TEST_P(PipelineTest, ReportNamesTheRuntimeAndComparesAGccBuildWithItsOwn) {
-  const bool gnu = GetParam() == Compiler::gnu;
+  const bool gnu = GetParam() == Compiler::kGnu;
   const Json report = scan("runtime", {"--reps", "1"}, {"imbalance_serial", "300000"});
   ASSERT_FALSE(report.is_null());
   const Json& runtime = report["runtime"];
@@ -728,7 +728,7 @@ TEST_P(PipelineTest, ReportNamesTheRuntimeAndComparesAGccBuildWithItsOwn) {
 // imbalance and hint. Before, the region was one row. A GCC build's static loops are unseen by
 // OMPT: their implicit barriers are rows of their own at the loops' lines.
 TEST_P(PipelineTest, ASingleRegionWithSeveralLoopsHasARowPerConstruct) {
-  const bool gnu = GetParam() == Compiler::gnu;
+  const bool gnu = GetParam() == Compiler::kGnu;
   expect_in_one_attempt("the imbalanced loop's row showing the imbalance",
                         [&](int attempt) -> std::
                                              string {
@@ -948,7 +948,7 @@ TEST_P(PipelineTest, ADynamicChunkLoopIsToldSmallerChunks) {
   ASSERT_EQ(series["constructs"].size(), 1u) << series["constructs"];
   // GCC builds call GOMP_loop_dynamic_start, whose chunk is not decoded.
   EXPECT_EQ(series["constructs"][0]["schedule"],
-            GetParam() == Compiler::llvm ? "dynamic,4096" : "dynamic");
+            GetParam() == Compiler::kLlvm ? "dynamic,4096" : "dynamic");
   const Json* imbalance = hint_of(series, "imbalance");
   ASSERT_NE(imbalance, nullptr) << series["hints"];
   const std::string advice = (*imbalance)["advice"];
@@ -974,7 +974,7 @@ TEST_P(PipelineTest, InlinedRegionsHaveShortNamesWithTheirCallSites) {
   const std::string name =
       "inlined_region.cc:19 (solver::detail::accumulate_hashed<double>, "
       "inlined at inlined_region.cc:";
-  if (GetParam() == Compiler::llvm) {
+  if (GetParam() == Compiler::kLlvm) {
     EXPECT_EQ(labels, (std::vector<std::string>{name + "34)", name + "35)"}));
   } else {
     EXPECT_EQ(labels, (std::vector<std::string>{name + "34)", name + "34) (copy 2)"}));
@@ -997,7 +997,7 @@ TEST_P(PipelineTest, InlinedRegionsHaveShortNamesWithTheirCallSites) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Builds, PipelineTest, ::testing::Values(Compiler::gnu, Compiler::llvm),
+INSTANTIATE_TEST_SUITE_P(Builds, PipelineTest, ::testing::Values(Compiler::kGnu, Compiler::kLlvm),
                          [](const auto& info) { return compiler_name(info.param); });
 
 }  // namespace

@@ -30,7 +30,7 @@ RunRecord ok_record() {
   record.bind = "spread";
   record.places = "cores";
   record.started = "2026-11-22T01:02:03Z";
-  record.launch.end = LaunchResult::End::exited;
+  record.launch.end = LaunchResult::End::kExited;
   record.launch.wall_ns = 1234567890;
   record.runtime_library = "/usr/lib/llvm-14/lib/libomp.so.5";
   record.energy_reason = "no /sys/class/powercap/intel-rapl:* zones";
@@ -99,7 +99,7 @@ TEST(RunFile, FailedRunsRecordHowTheyEnded) {
   RunRecord record = ok_record();
   record.run.input_index.reset();
   record.bind.reset();
-  record.launch.end = LaunchResult::End::exited;
+  record.launch.end = LaunchResult::End::kExited;
   record.launch.exit_status = 3;
   json file = run_file_json(record);
   EXPECT_EQ(file["status"], "failed");
@@ -109,7 +109,7 @@ TEST(RunFile, FailedRunsRecordHowTheyEnded) {
   EXPECT_TRUE(file["input_index"].is_null());
   EXPECT_TRUE(file["bind"].is_null());
 
-  record.launch.end = LaunchResult::End::signaled;
+  record.launch.end = LaunchResult::End::kSignaled;
   record.launch.signal = SIGSEGV;
   file = run_file_json(record);
   EXPECT_EQ(file["status"], "failed");
@@ -118,14 +118,14 @@ TEST(RunFile, FailedRunsRecordHowTheyEnded) {
   EXPECT_EQ(file["signal_name"], "SIGSEGV");
   EXPECT_EQ(file["timed_out"], false);
 
-  record.launch.end = LaunchResult::End::timed_out;
+  record.launch.end = LaunchResult::End::kTimedOut;
   record.launch.signal = SIGKILL;
   file = run_file_json(record);
   EXPECT_EQ(file["status"], "failed");
   EXPECT_EQ(file["signal"], SIGKILL);
   EXPECT_EQ(file["timed_out"], true);
 
-  record.launch.end = LaunchResult::End::exec_failed;
+  record.launch.end = LaunchResult::End::kExecFailed;
   record.launch.error = "Exec format error";
   file = run_file_json(record);
   EXPECT_EQ(file["status"], "failed");
@@ -136,7 +136,7 @@ TEST(RunFile, FailedRunsRecordHowTheyEnded) {
 // The contract with `ompscan report`: what run writes, report reads.
 TEST(RunFile, ReportReadsWhatRunWrites) {
   RunRecord record = ok_record();
-  record.launch.end = LaunchResult::End::signaled;
+  record.launch.end = LaunchResult::End::kSignaled;
   record.launch.signal = SIGKILL;
   const report::RunFile read = report::parse_run_file(run_file_json(record).dump(2), "x.json");
   EXPECT_EQ(read.run_id, "t4-i0-r0");
@@ -177,7 +177,7 @@ TEST_F(RunFileOnDisk, ProfileIsReadOrItsAbsenceExplained) {
   EXPECT_THAT(error, HasSubstr("the tool wrote no profile: the application did not start"));
 
   LaunchResult killed;
-  killed.end = LaunchResult::End::signaled;
+  killed.end = LaunchResult::End::kSignaled;
   killed.signal = SIGKILL;
   EXPECT_TRUE(read_profile(path("none.json"), killed, error).is_null());
   EXPECT_THAT(error, HasSubstr("ended by a signal before the runtime finalized"));

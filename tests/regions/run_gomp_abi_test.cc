@@ -165,7 +165,7 @@ TEST_F(GompAbiTest, GccBuiltBinaryRunsOnLibompThroughTheShim) {
   launch.env = env;
   launch.log_path = (*dir_ / "portable-gcc.log").string();
   const LaunchResult result = launch_and_wait(launch, {});
-  EXPECT_EQ(result.end, LaunchResult::End::exited);
+  EXPECT_EQ(result.end, LaunchResult::End::kExited);
   EXPECT_EQ(result.exit_status, 0);
   EXPECT_EQ(test_support::slurp(launch.log_path), "2 libomp\n");
 }

@@ -46,22 +46,22 @@ class LauncherTest : public ::testing::Test {
 
 TEST_F(LauncherTest, RecordsTheExitStatus) {
   LaunchResult ok = shell("exit 0");
-  EXPECT_EQ(ok.end, LaunchResult::End::exited);
+  EXPECT_EQ(ok.end, LaunchResult::End::kExited);
   EXPECT_EQ(ok.exit_status, 0);
   LaunchResult three = shell("exit 3");
-  EXPECT_EQ(three.end, LaunchResult::End::exited);
+  EXPECT_EQ(three.end, LaunchResult::End::kExited);
   EXPECT_EQ(three.exit_status, 3);
 }
 
 TEST_F(LauncherTest, RecordsTheSignalThatEndedIt) {
   const LaunchResult result = shell("kill -SEGV $$");
-  EXPECT_EQ(result.end, LaunchResult::End::signaled);
+  EXPECT_EQ(result.end, LaunchResult::End::kSignaled);
   EXPECT_EQ(result.signal, SIGSEGV);
 }
 
 TEST_F(LauncherTest, PassesTheEnvironmentAndLogsBothOutputsWithStdinEmpty) {
   const LaunchResult result = shell("test \"$FOO\" = bar && echo out && echo err >&2 && cat", 20);
-  EXPECT_EQ(result.end, LaunchResult::End::exited);
+  EXPECT_EQ(result.end, LaunchResult::End::kExited);
   EXPECT_EQ(result.exit_status, 0);
   EXPECT_EQ(slurp(dir_ / "log"), "out\nerr\n");
 }
@@ -86,7 +86,7 @@ TEST_F(LauncherTest, TimeoutKillsTheWholeProcessGroup) {
   const LaunchResult result =
       shell("sleep 30 & echo $! > " + pid_file.string() + "; wait", /*timeout=*/0.5);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
-  EXPECT_EQ(result.end, LaunchResult::End::timed_out);
+  EXPECT_EQ(result.end, LaunchResult::End::kTimedOut);
   EXPECT_EQ(result.signal, SIGKILL);
   EXPECT_GE(result.wall_ns, 500'000'000);
 
@@ -108,7 +108,7 @@ TEST_F(LauncherTest, StopRequestKillsTheRun) {
   const auto start = std::chrono::steady_clock::now();
   const LaunchResult result = shell("sleep 30", 0, hooks);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
-  EXPECT_EQ(result.end, LaunchResult::End::stopped);
+  EXPECT_EQ(result.end, LaunchResult::End::kStopped);
   EXPECT_EQ(result.signal, SIGKILL);
 }
 
@@ -139,7 +139,7 @@ TEST_F(LauncherTest, ExecFailureIsReported) {
   launch.executable = not_a_program.string();
   launch.argv = {not_a_program.string()};
   const LaunchResult result = launch_and_wait(launch, {});
-  EXPECT_EQ(result.end, LaunchResult::End::exec_failed);
+  EXPECT_EQ(result.end, LaunchResult::End::kExecFailed);
   EXPECT_EQ(result.error, "Exec format error");
 }
 

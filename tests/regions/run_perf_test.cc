@@ -63,7 +63,7 @@ CountedRun run_counted(const std::vector<std::string>& argv, const std::vector<P
 
 TEST(PerfCounters, HardwareCountersAreCountedOrTheReasonIsGiven) {
   CountedRun run = run_counted({"/bin/true"}, hardware_events());
-  ASSERT_EQ(run.result.end, LaunchResult::End::exited);
+  ASSERT_EQ(run.result.end, LaunchResult::End::kExited);
   if (run.counters->available()) {
     EXPECT_GT(run.counts.values.at("cycles"), 0u);
     EXPECT_GT(run.counts.values.at("instructions"), 0u);
@@ -83,7 +83,7 @@ TEST(PerfCounters, CountsInheritedChildrenFromTheExecOn) {
       {"/bin/sh", "-c", "/bin/sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done'; true"},
       {task_clock});
   ASSERT_TRUE(run.counters->available()) << run.counters->reason();
-  ASSERT_EQ(run.result.end, LaunchResult::End::exited);
+  ASSERT_EQ(run.result.end, LaunchResult::End::kExited);
   const std::uint64_t counted_ns = run.counts.values.at("task_clock");
   const std::int64_t cpu_ns = run.result.user_ns + run.result.system_ns;
   EXPECT_GT(counted_ns, 20'000'000u);  // the loop takes well over 20 ms of CPU

@@ -35,10 +35,10 @@ using ::testing::StartsWith;
 constexpr const char* kLibomp = "/usr/lib/llvm-14/lib/libomp.so.5";
 constexpr const char* kTool = OMPSCALE_OMPSCAN_TOOL;
 
-enum class Compiler { gnu, llvm };
+enum class Compiler { kGnu, kLlvm };
 
 std::string compiler_name(Compiler compiler) {
-  return compiler == Compiler::gnu ? "gnu" : "llvm";
+  return compiler == Compiler::kGnu ? "gnu" : "llvm";
 }
 
 // Sets environment variables for the child processes of one run and restores them afterwards,
@@ -102,7 +102,7 @@ class ToolProfileTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(scratch_); }
 
   static std::string app_path(Compiler compiler, const std::string& name) {
-    return (fs::path(compiler == Compiler::gnu ? OMPSCALE_APPS_GNU_DIR : OMPSCALE_APPS_LLVM_DIR) /
+    return (fs::path(compiler == Compiler::kGnu ? OMPSCALE_APPS_GNU_DIR : OMPSCALE_APPS_LLVM_DIR) /
             name)
         .string();
   }
@@ -114,7 +114,7 @@ class ToolProfileTest : public ::testing::Test {
     ScopedEnv env;
     env.set("OMP_NUM_THREADS", std::to_string(options.threads));
     env.unset("OMPSCAN_SAMPLING");
-    std::string preload = compiler == Compiler::gnu ? kLibomp : "";
+    std::string preload = compiler == Compiler::kGnu ? kLibomp : "";
     if (options.tool) {
       preload += (preload.empty() ? "" : ":") + options.tool_library;
       env.set("OMP_TOOL_LIBRARIES", options.tool_library);
@@ -128,7 +128,7 @@ class ToolProfileTest : public ::testing::Test {
     } else {
       env.set("LD_PRELOAD", preload);
     }
-    if (compiler == Compiler::gnu) {
+    if (compiler == Compiler::kGnu) {
       const char* old = std::getenv("LD_LIBRARY_PATH");
       env.set("LD_LIBRARY_PATH",
               (scratch_ / "gomp").string() +
@@ -463,7 +463,7 @@ TEST_P(ToolProfileEachBuild, OutputIsTheSameWithAndWithoutTheTool) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Builds, ToolProfileEachBuild,
-                         ::testing::Combine(::testing::Values(Compiler::gnu, Compiler::llvm),
+                         ::testing::Combine(::testing::Values(Compiler::kGnu, Compiler::kLlvm),
                                             ::testing::Values(1, 2)),
                          [](const auto& info) {
                            return compiler_name(std::get<0>(info.param)) + "_" +
@@ -652,7 +652,7 @@ TEST_P(ToolProfileEachCompiler, EightThreadsOnTwoCoresComplete) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Builds, ToolProfileEachCompiler,
-                         ::testing::Values(Compiler::gnu, Compiler::llvm),
+                         ::testing::Values(Compiler::kGnu, Compiler::kLlvm),
                          [](const auto& info) { return compiler_name(info.param); });
 
 // A pipe or device as OMPSCAN_OUTPUT (/dev/null, a FIFO) is written into: renaming the temporary
@@ -677,7 +677,7 @@ TEST_F(ToolProfileTest, OutputPipeIsWrittenIntoAndStaysAPipe) {
   });
   RunOptions options;
   options.env["OMPSCAN_OUTPUT"] = fifo.string();
-  const AppRun result = run(Compiler::llvm, {"nested", "100000"}, options);
+  const AppRun result = run(Compiler::kLlvm, {"nested", "100000"}, options);
   exited = true;
   reader.join();
   close(fd);
@@ -692,7 +692,7 @@ TEST_F(ToolProfileTest, OutputPipeIsWrittenIntoAndStaysAPipe) {
 TEST_F(ToolProfileTest, WithoutOutputPathTheApplicationRunsAndNothingIsWritten) {
   RunOptions options;
   options.env["OMPSCAN_OUTPUT"] = "";
-  const AppRun result = run(Compiler::llvm, {"nested", "100000"}, options);
+  const AppRun result = run(Compiler::kLlvm, {"nested", "100000"}, options);
   EXPECT_EQ(result.status, 0);
   EXPECT_THAT(result.out, HasSubstr("checksum"));
   std::size_t files = 0;
@@ -703,7 +703,7 @@ TEST_F(ToolProfileTest, WithoutOutputPathTheApplicationRunsAndNothingIsWritten) 
 TEST_F(ToolProfileTest, RawLocationsLeaveSourceLinesToTheLauncher) {
   RunOptions options;
   options.env["OMPSCAN_LOCATIONS"] = "raw";
-  const Json p = profile_of(Compiler::llvm, {"locks", "2000"}, options);
+  const Json p = profile_of(Compiler::kLlvm, {"locks", "2000"}, options);
   expect_raw_lock_locations(p);
   EXPECT_FALSE(p.contains("locations_unresolved"));
 }
@@ -714,12 +714,12 @@ TEST_F(ToolProfileTest, WithoutTheSymbolizerLocationsStayRawAndTheProfileSaysWhy
   fs::copy_file(kTool, alone);
   RunOptions options;
   options.tool_library = alone.string();
-  const Json p = profile_of(Compiler::llvm, {"locks", "2000"}, options);
+  const Json p = profile_of(Compiler::kLlvm, {"locks", "2000"}, options);
   EXPECT_THAT(p.value("locations_unresolved", ""), HasSubstr("libompscan_symbolize.so"));
   expect_raw_lock_locations(p);
   // Asked for raw locations, the tool never looks for the symbolizer.
   options.env["OMPSCAN_LOCATIONS"] = "raw";
-  const Json raw = profile_of(Compiler::llvm, {"locks", "2000"}, options);
+  const Json raw = profile_of(Compiler::kLlvm, {"locks", "2000"}, options);
   expect_raw_lock_locations(raw);
   EXPECT_FALSE(raw.contains("locations_unresolved")) << raw["locations_unresolved"];
 }

@@ -66,7 +66,7 @@ TEST(CausalityCheck, AnOffsetOff20UsIsCaught) {
 
 TEST(CausalityCheck, UnskewedTeamWithoutCalibrationPasses) {
   // Same TSC on all cores and no injected skew: zero offsets are right, with zero uncertainty.
-  if (clock_info().source != ClockSource::tsc) GTEST_SKIP() << "no invariant TSC";
+  if (clock_info().source != ClockSource::kTsc) GTEST_SKIP() << "no invariant TSC";
   CausalityCheck check(2, std::vector<OffsetEstimate>(2), 20);
   const LocalClock clock;
   testing::run_team(2, [&](int tid) { check.participate(tid, clock); });

@@ -28,8 +28,8 @@ TEST(Clock, ReadsNeverGoBackwards) {
 
 TEST(Clock, UsesTheTscWhenItIsInvariant) {
   const ClockInfo& info = clock_info();
-  EXPECT_EQ(info.source == ClockSource::tsc, info.tsc_invariant);
-  EXPECT_EQ(detail::use_tsc, info.source == ClockSource::tsc);
+  EXPECT_EQ(info.source == ClockSource::kTsc, info.tsc_invariant);
+  EXPECT_EQ(detail::use_tsc, info.source == ClockSource::kTsc);
   EXPECT_DOUBLE_EQ(detail::ns_per_tick, 1e9 / info.ticks_per_second);
 }
 
@@ -52,7 +52,7 @@ Pair read_pair() {
 }
 
 TEST(Clock, TscFrequencyAgreesWithMonotonicRaw) {
-  if (clock_info().source != ClockSource::tsc) GTEST_SKIP() << "no invariant TSC";
+  if (clock_info().source != ClockSource::kTsc) GTEST_SKIP() << "no invariant TSC";
   const Pair start = read_pair();
   const timespec nap{0, 50000000};
   nanosleep(&nap, nullptr);
@@ -77,7 +77,7 @@ TEST(Clock, FallsBackToMonotonicRawWhenTscIsNotAllowed) {
   ClockOptions options;
   options.allow_tsc = false;
   const ClockInfo info = calibrate_clock(options);
-  EXPECT_EQ(info.source, ClockSource::monotonic_raw);
+  EXPECT_EQ(info.source, ClockSource::kMonotonicRaw);
   EXPECT_DOUBLE_EQ(info.ticks_per_second, 1e9);
   EXPECT_GT(info.step_ns, 0);
   EXPECT_LT(info.step_ns, 1000);
@@ -94,7 +94,7 @@ TEST(Clock, TakesAKnownFrequencyWithoutCalibratingOrCheckingAgain) {
   options.known_ticks_per_second = 1.234e9;
   const ClockInfo info = calibrate_clock(options);
   EXPECT_TRUE(info.tsc_invariant);  // vouched for by whoever measured the frequency
-  EXPECT_EQ(info.source, ClockSource::tsc);
+  EXPECT_EQ(info.source, ClockSource::kTsc);
   EXPECT_DOUBLE_EQ(info.ticks_per_second, 1.234e9);
   EXPECT_STREQ(to_string(info.source), "tsc");
 }
@@ -112,7 +112,7 @@ TEST(Clock, ResolutionIsLeftUnmeasuredWhenNotAsked) {
   }
 }
 TEST(Clock, CalibrationsAgreeWithEachOther) {
-  if (clock_info().source != ClockSource::tsc) GTEST_SKIP() << "no invariant TSC";
+  if (clock_info().source != ClockSource::kTsc) GTEST_SKIP() << "no invariant TSC";
   const ClockInfo again = calibrate_clock();
   EXPECT_NEAR(again.ticks_per_second / clock_info().ticks_per_second, 1.0, 1e-4);
 }
@@ -122,7 +122,7 @@ TEST(Clock, FirstInitWins) {
   const ClockSource source = first.source;
   const double frequency = first.ticks_per_second;
   ClockOptions other;
-  other.allow_tsc = source != ClockSource::tsc;
+  other.allow_tsc = source != ClockSource::kTsc;
   other.known_ticks_per_second = 3e9;
   const ClockInfo& again = init_clock(other);
   EXPECT_EQ(&again, &first);
