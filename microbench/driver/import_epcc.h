@@ -87,12 +87,12 @@ EpccImport import_epcc(std::string_view text, const std::string& file,
 
 // Where one EPCC block name lands (docs/import-epcc.md, "Mapping").
 struct EpccConstruct {
-  std::string construct;      // catalogue name, or EPCC's name lowercased with '_' for blanks
-  std::string param;          // "chunk", "array_size" or ""
-  std::string param_value;    // the number in the block name, "" when none
+  std::string construct;       // catalogue name, or EPCC's name lowercased with '_' for blanks
+  std::string param;           // "chunk", "array_size" or ""
+  std::string param_value;     // the number in the block name, "" when none
   Suite suite = Suite::kSync;  // the EPCC program; meaningful only when `known`
-  bool in_catalogue = false;  // construct is one of ompbench's (catalogue.h)
-  bool known = false;         // the name is in the mapping table; false: imported with a warning
+  bool in_catalogue = false;   // construct is one of ompbench's (catalogue.h)
+  bool known = false;          // the name is in the mapping table; false: imported with a warning
 };
 
 // The mapping for block name `name` as EPCC prints it ("PARALLEL FOR", "DYNAMIC 8"). Spaces and

@@ -127,7 +127,8 @@ class PipelineTest : public ::testing::TestWithParam<Compiler> {
   }
 
   std::string app(const std::string& name) const {
-    return (fs::path(GetParam() == Compiler::kGnu ? OMPSCALE_APPS_GNU_DIR : OMPSCALE_APPS_LLVM_DIR) /
+    return (fs::path(GetParam() == Compiler::kGnu ? OMPSCALE_APPS_GNU_DIR
+                                                  : OMPSCALE_APPS_LLVM_DIR) /
             name)
         .string();
   }
