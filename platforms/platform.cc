@@ -230,7 +230,11 @@ std::string count_of(int count, std::string_view noun) {
 }  // namespace
 
 Platform load_platform(const std::string& path) {
-  DescriptionReader reader(path, read_text(path));
+  return parse_platform(read_text(path), path);
+}
+
+Platform parse_platform(std::string text, const std::string& name) {
+  DescriptionReader reader(name, std::move(text));
   Platform platform = reader.read();
   if (platform.classes.empty()) platform.classes = default_classes();
   return platform;

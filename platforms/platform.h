@@ -28,6 +28,8 @@ struct Platform {
 
 /// Parses a description file. Throws InputError naming the file and the missing or bad field.
 Platform load_platform(const std::string& path);
+/// The same for description text; `name` is the file name used in error messages.
+Platform parse_platform(std::string text, const std::string& name);
 /// A shipped description by name ("rwth-bcs", "xeon-phi-7120", "bluegene-q"), or a file path.
 Platform find_platform(const std::string& name_or_path);
 /// Names of the shipped descriptions.
