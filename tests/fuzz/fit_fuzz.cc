@@ -3,7 +3,8 @@
 // way of fitting it (preset, classes, budgets, robust loss, exponent refinement, folds, terms);
 // fit_kernel and the text report must not crash or throw, and the fit invariants
 // (tests/support/fit_invariants.h) must hold. Built by tests/fuzz/CMakeLists.txt with clang
-// -fsanitize=fuzzer,address,undefined; see docs/architecture.md for how to run it.
+// -fsanitize=fuzzer,address,undefined; see docs/architecture.md (the tests/fuzz row) for how to run
+// it.
 
 #include <glog/logging.h>
 
