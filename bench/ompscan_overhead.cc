@@ -31,7 +31,9 @@
 #include <vector>
 
 #include "bench/bench_options.h"
+#include "common/library_shim.h"
 #include "common/statistics.h"
+#include "common/temporary_directory.h"
 #include "sync/clock.h"
 #include "tests/support/app_output.h"
 #include "tests/support/process.h"
@@ -153,20 +155,19 @@ int main(int argc, char** argv) {
   }
   const fs::path apps =
       compiler == "gnu" ? fs::path(OMPSCALE_APPS_GNU_DIR) : fs::path(OMPSCALE_APPS_LLVM_DIR);
-  char pattern[] = "/tmp/ompscan-overhead-XXXXXX";
-  const fs::path dir = mkdtemp(pattern);
+  const ompscale::TemporaryDirectory scratch("ompscan-overhead");
+  const fs::path dir = scratch.path();
 
   // GCC-built applications find libomp under libgomp's name.
-  std::string library_path;
   if (compiler == "gnu") {
-    fs::create_symlink(std::string(OMPSCALE_LIBOMP_DIR) + "/libomp.so.5", dir / "libgomp.so.1");
-    library_path = dir.string();
-    if (const char* old = std::getenv("LD_LIBRARY_PATH")) library_path += std::string(":") + old;
+    ompscale::make_library_shim(dir.string(), "libgomp.so.1",
+                                std::string(OMPSCALE_LIBOMP_DIR) + "/libomp.so.5");
+    const std::string entry = ompscale::library_path_with(dir.string());  // LD_LIBRARY_PATH=...
+    setenv("LD_LIBRARY_PATH", entry.substr(entry.find('=') + 1).c_str(), 1);
   }
   setenv("OMP_NUM_THREADS", threads.c_str(), 1);
   setenv("OMP_PROC_BIND", "spread", 1);
   setenv("OMP_PLACES", "cores", 1);
-  if (!library_path.empty()) setenv("LD_LIBRARY_PATH", library_path.c_str(), 1);
   // As ompscan run does: one TSC frequency for every run, resolution after the run.
   if (const ompscale::sync::ClockInfo& clock = ompscale::sync::init_clock();
       clock.source == ompscale::sync::ClockSource::kTsc) {
@@ -218,6 +219,5 @@ int main(int argc, char** argv) {
   }
   unsetenv("LD_PRELOAD");
   std::printf("%s\n", all_met ? "all targets met" : "some targets missed");
-  fs::remove_all(dir);
   return 0;
 }

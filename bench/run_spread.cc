@@ -35,6 +35,7 @@
 #include "common/interrupt.h"
 #include "common/output_file.h"
 #include "common/statistics.h"
+#include "common/temporary_directory.h"
 #include "tests/support/process.h"
 
 namespace {
@@ -263,9 +264,9 @@ double spread_of_runs(const Arguments& args, const fs::path& dir, bool interleav
 int main(int argc, char** argv) {
   const Arguments args = parse(argc, argv);
   const ompscale::InterruptGuard guard;  // SIGINT, SIGTERM: stop the children, remove the directory
-  std::string pattern = (fs::temp_directory_path() / "run-spread-XXXXXX").string();
   g_keep = !args.keep.empty();
-  const fs::path dir = g_keep ? fs::path(args.keep) : fs::path(mkdtemp(pattern.data()));
+  const fs::path dir =
+      g_keep ? fs::path(args.keep) : fs::path(ompscale::make_temporary_directory("run-spread"));
   g_scratch = dir;
   fs::create_directories(dir);
 

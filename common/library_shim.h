@@ -14,10 +14,6 @@ namespace ompscale {
 void make_library_shim(const std::string& directory, const std::string& soname,
                        const std::string& target);
 
-/// A fresh, empty directory under $TMPDIR (or /tmp) named PREFIX.XXXXXX, for a shim; throws
-/// std::runtime_error when it cannot be made.
-std::string make_temporary_directory(const std::string& prefix);
-
 /// "LD_LIBRARY_PATH=DIRECTORY" followed by ":" and the current value, when there is one.
 std::string library_path_with(const std::string& directory);
 

@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "common/library_shim.h"
+#include "common/temporary_directory.h"
 
 namespace ompscale::microbench {
 

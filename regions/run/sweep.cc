@@ -19,6 +19,7 @@
 #include "common/host_name.h"
 #include "common/interrupt.h"
 #include "common/output_file.h"
+#include "common/temporary_directory.h"
 #include "common/utc_time.h"
 #include "platforms/platform.h"
 #include "regions/run/elf_file.h"
@@ -39,29 +40,6 @@ namespace ompscale::regions {
 namespace {
 
 namespace fs = std::filesystem;
-
-// A private scratch directory (profiles, the GOMP shim), removed with everything in it.
-class TempDir {
- public:
-  TempDir() {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern =
-        std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/ompscan.XXXXXX";
-    if (mkdtemp(pattern.data()) == nullptr)
-      throw std::runtime_error("cannot create a temporary directory " + pattern);
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 // What ompscan learns once per executable before any run.
 struct Executable {
@@ -453,7 +431,7 @@ int run_sweep(const RunOptions& options) {
   // From here on an interrupt is ours to handle: the scratch directory is removed and the
   // resume command printed.
   const InterruptGuard interrupt_guard;
-  const TempDir scratch;
+  const TemporaryDirectory scratch("ompscan");  // profiles, the GOMP shim
   context.scratch = scratch.path();
   if (std::any_of(executables.begin(), executables.end(),
                   [](const auto& e) { return e.second.gomp_abi || e.second.script; })) {

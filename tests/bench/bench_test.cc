@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/temporary_directory.h"
 #include "tests/support/process.h"
 
 namespace {
@@ -28,8 +29,7 @@ using ::testing::HasSubstr;
 class BenchPrograms : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "ompscale-bench-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    const std::string pattern = ompscale::make_temporary_directory("ompscale-bench");
     dir_ = pattern;
   }
   void TearDown() override {
@@ -86,7 +86,7 @@ TEST_F(BenchPrograms, SigtermStopsRunSpreadAndLeavesNothingBehind) {
     // Wait for the interleaved ompbench processes (their logs appear when they start).
     for (int i = 0; i < 3000 && scratch.empty(); ++i) {
       for (const auto& entry : fs::directory_iterator(dir_)) {
-        if (entry.path().filename().string().rfind("run-spread-", 0) == 0 &&
+        if (entry.path().filename().string().rfind("run-spread.", 0) == 0 &&
             fs::exists(entry.path() / "interleaved1.csv.log"))
           scratch = entry.path();
       }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/temporary_directory.h"
 #include "tests/support/process.h"
 
 namespace {
@@ -42,8 +43,7 @@ std::size_t widest(const std::string& text) {
 class FirstHour : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "ompscale-first-hour-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr) << std::strerror(errno);
+    const std::string pattern = ompscale::make_temporary_directory("ompscale-first-hour");
     dir_ = pattern;
     ::unsetenv("COLUMNS");
   }

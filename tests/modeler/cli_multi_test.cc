@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/temporary_directory.h"
 #include "tests/support/process.h"
 
 namespace {
@@ -24,8 +25,7 @@ using ::testing::Not;
 class CliMulti : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "ompscale-multi-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    const std::string pattern = ompscale::make_temporary_directory("ompscale-multi");
     dir_ = pattern;
   }
   void TearDown() override {

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "common/temporary_directory.h"
 #include "tests/support/process.h"
 
 extern char** environ;
@@ -76,8 +77,7 @@ std::vector<std::string> section(const std::string& report, const std::string& t
 class CliTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "ompscale-cli-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr) << std::strerror(errno);
+    const std::string pattern = ompscale::make_temporary_directory("ompscale-cli");
     dir_ = pattern;
   }
 

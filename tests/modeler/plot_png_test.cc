@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/temporary_directory.h"
 #include "modeler/fit.h"
 #include "modeler/io/plot_svg.h"
 #include "modeler/io/readers.h"
@@ -27,8 +28,7 @@ using test_support::text_problems;
 class PlotPng : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "ompscale-plot-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    const std::string pattern = ompscale::make_temporary_directory("ompscale-plot");
     dir_ = pattern;
   }
   void TearDown() override {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string>
 
+#include "common/temporary_directory.h"
 #include "regions/report/writers.h"
 #include "tests/regions/report_fixtures.h"
 #include "tests/support/svg_check.h"
@@ -19,8 +20,7 @@ namespace fs = std::filesystem;
 using testing::fixture_report;
 
 TEST(ReportCharts, EveryChartRendersAndItsTextStaysInside) {
-  std::string pattern = (fs::temp_directory_path() / "ompscan-charts-XXXXXX").string();
-  ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+  const std::string pattern = ompscale::make_temporary_directory("ompscan-charts");
   const fs::path dir = pattern;
   const bool renderer = fs::exists("/usr/bin/rsvg-convert");
   std::size_t charts = 0;
