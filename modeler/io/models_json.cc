@@ -422,6 +422,8 @@ void ModelsJsonWriter::add(const KernelResult& result) {
 
 std::string ModelsJsonWriter::format(const KernelResult& result) const {
   std::string text;
+  // A kernel's text is a few KiB: growing the string from empty would reallocate it a dozen times.
+  text.reserve(16384);
   JsonStream json(text, 2);
   write_kernel(json, dataset_, result);
   return text;
