@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# docs/architecture.md must stay true to the tree: every source file outside tests/ is named
+# there with its job. A file counts as named when the document mentions its path, its name, the
+# header of its pair (x.cc is covered by x.h), or a pattern such as `page_*.cc` that matches it.
+# Usage: architecture_test.sh REPOSITORY
+set -uo pipefail
+repo=$(cd "$1" && pwd)
+doc="$repo/docs/architecture.md"
+[ -f "$doc" ] || { echo "architecture_test: $doc is missing"; exit 1; }
+# Backticked words of the document holding a '*': the patterns.
+mapfile -t patterns < <(grep -o '`[^`]*\*[^`]*`' "$doc" | tr -d '`' | sort -u)
+named() {
+  local path=$1 name stem
+  name=$(basename "$path")
+  stem=${name%.*}
+  grep -qF -- "$name" "$doc" && return 0
+  case "$name" in *.cc) grep -qF -- "$stem.h" "$doc" && return 0 ;; esac
+  local pattern
+  for pattern in "${patterns[@]}"; do
+    # shellcheck disable=SC2053 # the pattern is meant to glob
+    [[ $path == *$pattern || $name == $pattern ]] && return 0
+  done
+  return 1
+}
+missing=0
+while IFS= read -r path; do
+  if ! named "$path"; then
+    echo "docs/architecture.md does not name $path"
+    missing=$((missing + 1))
+  fi
+done < <(cd "$repo" && git ls-files -- '*.cc' '*.h' '*.sh' '*.py' '*.cmake' 2>/dev/null |
+           grep -v -e '^tests/' -e '^build')
+if [ "$missing" -gt 0 ]; then
+  echo "$missing files are not named in docs/architecture.md: add each with its one job"
+  exit 1
+fi
+echo "docs/architecture.md names every source file"
