@@ -3,6 +3,7 @@
 // start measuring (minutes, sometimes) when it was only asked what it does.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <initializer_list>
@@ -10,6 +11,8 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "common/text.h"
 
 namespace ompscale::bench {
 
@@ -42,6 +45,27 @@ inline std::vector<std::pair<std::string, std::string>> options(
     out.emplace_back(argv[i], argv[i + 1]);
   }
   return out;
+}
+
+/// The value of `flag` as a whole number in [min, max] (common/text.h's syntax); otherwise prints
+/// "FLAG 'VALUE': expected a whole number from MIN to MAX" to stderr and exits 2.
+inline long long integer_value(std::string_view flag, const std::string& value, long long min,
+                               long long max) {
+  if (const std::optional<long long> n = parse_integer(value, min, max)) return *n;
+  std::fprintf(stderr, "%.*s '%s': expected a whole number from %lld to %lld\n",
+               static_cast<int>(flag.size()), flag.data(), value.c_str(), min, max);
+  std::exit(2);
+}
+
+/// The value of `flag` as a finite number in [min, max]; otherwise prints
+/// "FLAG 'VALUE': expected a number from MIN to MAX" to stderr and exits 2.
+inline double number_value(std::string_view flag, const std::string& value, double min,
+                           double max) {
+  const std::optional<double> x = parse_double(value);
+  if (x && std::isfinite(*x) && *x >= min && *x <= max) return *x;
+  std::fprintf(stderr, "%.*s '%s': expected a number from %g to %g\n",
+               static_cast<int>(flag.size()), flag.data(), value.c_str(), min, max);
+  std::exit(2);
 }
 
 }  // namespace ompscale::bench

@@ -14,11 +14,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "bench/bench_options.h"
 #include "bench/generated_kernels.h"
 #include "modeler/fit.h"
 #include "platforms/thread_class.h"
@@ -27,6 +30,12 @@ using namespace ompscale;
 using namespace ompscale::modeler;
 
 namespace {
+
+constexpr std::string_view kUsage =
+    "class_accuracy: how well --classes auto tells kernels that change law between thread-count\n"
+    "classes from kernels that follow one law (sensitivity and specificity).\n"
+    "Usage: build/bench/class_accuracy [--kernels 1000] [--seed 1] [--noise 0.05] "
+    "[--systematic 0]\n";
 
 const std::vector<double> kPo2 = {2, 4, 8, 16, 32, 64, 128};
 const std::vector<double> kOdd = {24, 40, 56, 72, 88, 104, 120};
@@ -52,25 +61,13 @@ bench::Truth changed_law(bench::KernelGenerator& generator, const bench::Truth& 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::size_t count = 1000;
-  unsigned seed = 1;
-  double noise = 0.05, systematic = 0.0;
-  for (int a = 1; a + 1 < argc; a += 2) {
-    const std::string flag = argv[a];
-    const std::string value = argv[a + 1];
-    if (flag == "--kernels") {
-      count = std::stoul(value);
-    } else if (flag == "--seed") {
-      seed = static_cast<unsigned>(std::stoul(value));
-    } else if (flag == "--noise") {
-      noise = std::stod(value);
-    } else if (flag == "--systematic") {
-      systematic = std::stod(value);
-    } else {
-      std::fprintf(stderr, "unknown option %s\n", flag.c_str());
-      return 2;
-    }
-  }
+  bench::GeneratorOptions g;
+  for (const auto& [flag, value] :
+       bench::options(argc, argv, kUsage, {"--kernels", "--seed", "--noise", "--systematic"}))
+    bench::generator_option(flag, value, g);
+  const std::size_t count = g.kernels;
+  const unsigned seed = g.seed;
+  const double noise = g.noise, systematic = g.systematic;
   std::vector<double> threads = kPo2;
   threads.insert(threads.end(), kOdd.begin(), kOdd.end());
   bench::KernelGenerator generator(seed);

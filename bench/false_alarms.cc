@@ -19,8 +19,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,23 +47,18 @@ constexpr std::string_view kUsage =
     "  pairs of nightly runs of the unchanged runtimes, each pair a fresh history: the false\n"
     "  alarms of the last night and each construct's smallest detectable change\n";
 
-int count_option(const std::string& flag, const std::string& value, long long max) {
-  const std::optional<long long> n = ompscale::parse_integer(value, 1, max);
-  if (!n) throw std::runtime_error(flag + ": expected a whole number in 1.." + std::to_string(max));
-  return static_cast<int>(*n);
-}
-
 Arguments parse(int argc, char** argv) {
   Arguments a;
   for (const auto& [flag, value] : ompscale::bench::options(
            argc, argv, kUsage, {"--pairs", "--nights", "--suite", "--threads", "--keep"})) {
-    if (flag == "--pairs") a.pairs = count_option(flag, value, 1000);
-    if (flag == "--nights") a.nights = count_option(flag, value, 100);
+    if (flag == "--pairs")
+      a.pairs = static_cast<int>(ompscale::bench::integer_value(flag, value, 1, 1000));
+    if (flag == "--nights")
+      a.nights = static_cast<int>(ompscale::bench::integer_value(flag, value, 2, 100));
     if (flag == "--suite") a.suite = value;
     if (flag == "--threads") a.threads = value;
     if (flag == "--keep") a.keep = value;
   }
-  if (a.nights < 2) throw std::runtime_error("--nights: at least 2 (one to judge against)");
   return a;
 }
 

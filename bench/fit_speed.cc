@@ -117,9 +117,9 @@ int main(int argc, char** argv) {
   for (const auto& [flag, value] :
        bench::options(argc, argv, kUsage, {"--kernels", "--runs", "--modeler"})) {
     if (flag == "--kernels")
-      kernels = std::stoul(value);
+      kernels = static_cast<std::size_t>(bench::integer_value(flag, value, 1, 10'000'000));
     else if (flag == "--runs")
-      runs = std::stoi(value);
+      runs = static_cast<int>(bench::integer_value(flag, value, 1, 1000));
     else
       modeler = value;
   }

@@ -4,10 +4,14 @@
 // uniform multiplicative noise per repetition (and, optionally, a deviation every repetition of
 // a thread count shares, as on real machines).
 
+#include <climits>
 #include <cmath>
+#include <cstddef>
 #include <random>
+#include <string>
 #include <vector>
 
+#include "bench/bench_options.h"
 #include "modeler/hypothesis.h"
 #include "modeler/kernel.h"
 
@@ -67,5 +71,30 @@ class KernelGenerator {
   std::uniform_real_distribution<double> unit_{0.0, 1.0};
   std::normal_distribution<double> normal_{0.0, 1.0};
 };
+
+/// The command-line settings of a generated set of kernels (model_accuracy, class_accuracy).
+struct GeneratorOptions {
+  std::size_t kernels = 1000;  ///< --kernels
+  unsigned seed = 1;           ///< --seed
+  double noise = 0.05;         ///< --noise: uniform multiplicative noise of each repetition
+  double systematic = 0.0;     ///< --systematic: a factor all repetitions of a count share
+};
+
+/// Reads `flag`'s `value` into `options` when the flag is one of GeneratorOptions' (a bad value
+/// exits 2, as bench_options.h says); false for any other flag.
+inline bool generator_option(const std::string& flag, const std::string& value,
+                             GeneratorOptions& options) {
+  if (flag == "--kernels")
+    options.kernels = static_cast<std::size_t>(integer_value(flag, value, 1, 10'000'000));
+  else if (flag == "--seed")
+    options.seed = static_cast<unsigned>(integer_value(flag, value, 0, UINT_MAX));
+  else if (flag == "--noise")
+    options.noise = number_value(flag, value, 0.0, 1.0);
+  else if (flag == "--systematic")
+    options.systematic = number_value(flag, value, 0.0, 1.0);
+  else
+    return false;
+  return true;
+}
 
 }  // namespace ompscale::bench

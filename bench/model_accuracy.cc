@@ -22,10 +22,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -53,18 +55,26 @@ constexpr std::string_view kUsage =
     "         [--share-min 0.1] [--systematic 0] [--preset default|extrap|paper-smape]\n"
     "       build/bench/model_accuracy --reference FILE --truth FILE.tsv\n";
 
-double parse_fraction(const std::string& s) {
-  const auto slash = s.find('/');
-  if (slash == std::string::npos) return std::stod(s);
-  return std::stod(s.substr(0, slash)) / std::stod(s.substr(slash + 1));
+// A truth file is our own (tests/data/extrap/*_truth.tsv); a line it cannot use ends the run
+// with FILE:LINE and the cell.
+[[noreturn]] void bad_truth(const std::string& path, std::size_t line, const std::string& what) {
+  std::fprintf(stderr, "%s:%zu: %s\n", path.c_str(), line, what.c_str());
+  std::exit(2);
+}
+
+double truth_number(const std::string& text, const std::string& path, std::size_t line) {
+  const std::optional<double> value = parse_fraction(text);  // "3/2" for an exponent
+  if (!value) bad_truth(path, line, "'" + text + "' is not a number");
+  return *value;
 }
 
 std::vector<Truth> read_truth(const std::string& path) {
   std::ifstream in(path);
+  if (!in) bad_truth(path, 0, "cannot be read");
   std::string line;
   std::getline(in, line);  // header
   std::vector<Truth> out;
-  while (std::getline(in, line)) {
+  for (std::size_t number = 2; std::getline(in, line); ++number) {
     std::istringstream fields(line);
     std::string name, i, j, c0, c1;
     std::getline(fields, name, '\t');
@@ -72,7 +82,11 @@ std::vector<Truth> read_truth(const std::string& path) {
     std::getline(fields, j, '\t');
     std::getline(fields, c0, '\t');
     std::getline(fields, c1, '\t');
-    out.push_back({std::stod(c0), std::stod(c1), {parse_fraction(i), std::stoi(j)}});
+    const std::optional<long long> log_exponent = parse_integer(j, -64, 64);
+    if (!log_exponent) bad_truth(path, number, "'" + j + "' is not a log exponent");
+    out.push_back({truth_number(c0, path, number),
+                   truth_number(c1, path, number),
+                   {truth_number(i, path, number), static_cast<int>(*log_exponent)}});
   }
   return out;
 }
@@ -104,26 +118,17 @@ bool recovered(const Model& model, const Truth& truth) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::size_t count = 2000;
-  unsigned seed = 1;
-  double noise = 0.05;
+  bench::GeneratorOptions g;
+  g.kernels = 2000;
   double share_min = 0.1;
-  double systematic = 0.0;
   std::string preset = "default", reference, truth_path;
   for (const auto& [flag, value] :
        ompscale::bench::options(argc, argv, kUsage,
                                 {"--kernels", "--seed", "--noise", "--share-min", "--systematic",
                                  "--preset", "--reference", "--truth"})) {
-    if (flag == "--kernels")
-      count = std::stoul(value);
-    else if (flag == "--seed")
-      seed = static_cast<unsigned>(std::stoul(value));
-    else if (flag == "--noise")
-      noise = std::stod(value);
-    else if (flag == "--share-min")
-      share_min = std::stod(value);
-    else if (flag == "--systematic")
-      systematic = std::stod(value);
+    if (bench::generator_option(flag, value, g)) continue;
+    if (flag == "--share-min")
+      share_min = bench::number_value(flag, value, 0.0, 64.0);
     else if (flag == "--preset")
       preset = value;
     else if (flag == "--reference")
@@ -135,7 +140,7 @@ int main(int argc, char** argv) {
   if (!reference.empty()) truth = read_truth(truth_path);
   // Constructed, not assigned: GCC 12 warns falsely (-Wrestrict) on the string move assignment.
   const Dataset data = reference.empty()
-                           ? generate(count, seed, noise, share_min, systematic, truth)
+                           ? generate(g.kernels, g.seed, g.noise, share_min, g.systematic, truth)
                            : read_dataset(reference, {});
   ModelerOptions options;
   options.aggregation = Aggregation::kMean;

@@ -110,12 +110,11 @@ Rounds measure(const std::vector<std::string>& command, const fs::path& dir, int
 }
 
 // "12.3 ns/acquisition (4.5), 10.2M acquisitions/s/thread": the cost per unit of work.
-std::string per_unit_text(const App& app, double units, double b, const std::string& threads,
-                          const Rounds& r) {
+std::string per_unit_text(const App& app, double units, double b, double threads, const Rounds& r) {
   std::string per_unit = "";
   if (units > 0) {
     // Per unit on the thread that takes it: units spread over the team run at once.
-    const double per_thread = app.parallel_units ? units / std::atof(threads.c_str()) : units;
+    const double per_thread = app.parallel_units ? units / threads : units;
     char text[160];
     if (app.cost_per_unit) {
       std::snprintf(text, sizeof text, "%.1f ns/%s (%.1f), ",
@@ -124,13 +123,11 @@ std::string per_unit_text(const App& app, double units, double b, const std::str
       per_unit = text;
     }
     if (std::string(app.unit) == "acquisition") {
-      std::snprintf(text, sizeof text, "%.1fM acquisitions/s/thread",
-                    units / b / std::atof(threads.c_str()) / 1e6);
+      std::snprintf(text, sizeof text, "%.1fM acquisitions/s/thread", units / b / threads / 1e6);
       per_unit += text;
     }
     if (std::string(app.unit) == "task") {
-      std::snprintf(text, sizeof text, "%.0f tasks of %.1f us", units,
-                    b * std::atof(threads.c_str()) / units * 1e6);
+      std::snprintf(text, sizeof text, "%.0f tasks of %.1f us", units, b * threads / units * 1e6);
       per_unit += text;
     }
     if (per_unit.ends_with(", ")) per_unit.resize(per_unit.size() - 2);
@@ -142,14 +139,14 @@ std::string per_unit_text(const App& app, double units, double b, const std::str
 
 int main(int argc, char** argv) {
   int runs = 5;
-  std::string threads = "2";
+  int threads = 2;
   std::string compiler = "llvm";
   for (const auto& [flag, value] :
        ompscale::bench::options(argc, argv, kUsage, {"--runs", "--threads", "--compiler"})) {
     if (flag == "--runs")
-      runs = std::stoi(value);
+      runs = static_cast<int>(ompscale::bench::integer_value(flag, value, 1, 1000));
     else if (flag == "--threads")
-      threads = value;
+      threads = static_cast<int>(ompscale::bench::integer_value(flag, value, 1, 4096));
     else
       compiler = value;
   }
@@ -165,7 +162,7 @@ int main(int argc, char** argv) {
     const std::string entry = ompscale::library_path_with(dir.string());  // LD_LIBRARY_PATH=...
     setenv("LD_LIBRARY_PATH", entry.substr(entry.find('=') + 1).c_str(), 1);
   }
-  setenv("OMP_NUM_THREADS", threads.c_str(), 1);
+  setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1);
   setenv("OMP_PROC_BIND", "spread", 1);
   setenv("OMP_PLACES", "cores", 1);
   // As ompscan run does: one TSC frequency for every run, resolution after the run.
@@ -185,9 +182,9 @@ int main(int argc, char** argv) {
       {"tasks 0.7us", {"tasks", "40", "16"}, 0, 0, "task", true},
   };
   std::printf(
-      "ompscan tool overhead, %s-built apps, %s threads, median of %d runs each "
+      "ompscan tool overhead, %s-built apps, %d threads, median of %d runs each "
       "(rounds of: no tool, null OMPT tool, ompscan; overhead = median of per-round ratios)\n",
-      compiler.c_str(), threads.c_str(), runs);
+      compiler.c_str(), threads, runs);
   std::printf("%-14s %8s %8s %8s %9s %7s  %s\n", "app", "base s", "spread", "null", "overhead",
               "target", "cost per unit (beyond the null tool)");
   bool all_met = true;

@@ -32,10 +32,12 @@
 
 #include "bench/bench_options.h"
 #include "common/csv.h"
+#include "common/error.h"
 #include "common/interrupt.h"
 #include "common/output_file.h"
 #include "common/statistics.h"
 #include "common/temporary_directory.h"
+#include "common/text.h"
 #include "tests/support/process.h"
 
 namespace {
@@ -65,7 +67,7 @@ Arguments parse(int argc, char** argv) {
            argc, argv, kUsage,
            {"--runs", "--method", "--metric", "--runtime", "--keep", "--batch"})) {
     if (flag == "--runs")
-      a.runs = std::stoi(value);
+      a.runs = static_cast<int>(ompscale::bench::integer_value(flag, value, 1, 1000));
     else if (flag == "--method")
       a.method = value;
     else if (flag == "--metric")
@@ -143,7 +145,10 @@ std::map<std::string, double> medians(const std::string& path, const std::string
   for (std::size_t i = 1; i < records.size(); ++i) {
     const auto& f = records[i].fields;
     if (f[metric_column] != metric || f[valid] != "1") continue;
-    values[f[construct] + " " + f[runtime]].push_back(std::stod(f[value]));
+    const std::optional<double> x = ompscale::parse_double(f[value]);
+    if (!x)
+      throw ompscale::InputError(path, records[i].line, "value '" + f[value] + "' is not a number");
+    values[f[construct] + " " + f[runtime]].push_back(*x);
   }
   std::map<std::string, double> out;
   for (auto& [key, v] : values) out[key] = ompscale::stats::median(v);

@@ -236,6 +236,26 @@ std::vector<BasicJsonNode<Json>> BasicJsonNode<Json>::elements() const {
 }
 
 template <class Json>
+std::vector<std::pair<std::string, BasicJsonNode<Json>>> BasicJsonNode<Json>::members() const {
+  expect_object();
+  std::vector<std::pair<std::string, BasicJsonNode>> out;
+  out.reserve(value_->size());
+  for (const auto& [name, value] : value_->items())
+    out.emplace_back(name, BasicJsonNode(value, child_path(name), *document_));
+  return out;
+}
+
+template <class Json>
+const std::string& BasicJsonNode<Json>::file() const {
+  return document_->file();
+}
+
+template <class Json>
+std::size_t BasicJsonNode<Json>::line() const {
+  return document_->line_of(path_);
+}
+
+template <class Json>
 double BasicJsonNode<Json>::number() const {
   if (value_->is_null()) return std::numeric_limits<double>::quiet_NaN();
   if (!value_->is_number()) fail_type("a number");
@@ -330,7 +350,7 @@ void BasicJsonNode<Json>::fail(const std::string& cause) const {
 
 template <class Json>
 void BasicJsonNode<Json>::fail_unprefixed(const std::string& cause) const {
-  throw InputError(document_->file(), document_->line_of(path_), cause);
+  throw InputError(file(), line(), cause);
 }
 
 template <class Json>

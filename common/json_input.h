@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ompscale {
@@ -61,6 +62,10 @@ class BasicJsonNode {
   const Json& json() const { return *value_; }
   const std::string& path() const { return path_; }
   bool is_null() const { return value_->is_null(); }
+  /// The file this value comes from, and the line where it starts (0 when unknown): for errors
+  /// raised by code that takes a file and a line.
+  const std::string& file() const;
+  std::size_t line() const;
   /// Whether this is an object with member `name` (null or not).
   bool has(std::string_view name) const;
 
@@ -72,6 +77,9 @@ class BasicJsonNode {
   std::optional<BasicJsonNode> present_field(std::string_view name) const;
   /// The elements of an array.
   std::vector<BasicJsonNode> elements() const;
+  /// The members of an object, as name and value, in the document's order (for an ordered
+  /// Json; by name otherwise).
+  std::vector<std::pair<std::string, BasicJsonNode>> members() const;
 
   /// A number; null reads as NaN (how our writers spell non-finite values).
   double number() const;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 
 namespace ompscale {
@@ -66,28 +67,77 @@ std::string_view without_plus(std::string_view text) {
 
 }  // namespace
 
-std::optional<long long> parse_integer(std::string_view text, long long min, long long max) {
+namespace {
+
+// `text` whole as a long long: errc() and the value, result_out_of_range, or invalid_argument
+// (trailing characters included).
+std::errc read_integer(std::string_view text, long long& value) {
   text = without_plus(text);
-  long long value = 0;
   const char* end = text.data() + text.size();
   const auto [stop, error] = std::from_chars(text.data(), end, value);
-  if (text.empty() || error != std::errc() || stop != end || value < min || value > max)
-    return std::nullopt;
+  if (text.empty() || stop != end) return std::errc::invalid_argument;
+  return error;
+}
+
+}  // namespace
+
+std::optional<long long> parse_integer(std::string_view text, long long min, long long max) {
+  long long value = 0;
+  if (read_integer(text, value) != std::errc() || value < min || value > max) return std::nullopt;
   return value;
 }
 
-std::optional<double> parse_double(std::string_view text) {
-  text = without_plus(text);
-  if (text.empty()) return std::nullopt;
-  double value = 0.0;
+std::optional<IntegerFault> integer_fault(std::string_view text, long long min, long long max) {
+  long long value = 0;
+  const std::errc error = read_integer(text, value);
+  if (error == std::errc::invalid_argument) return IntegerFault::kNotAnInteger;
+  if (error == std::errc::result_out_of_range)
+    return text.starts_with('-') ? IntegerFault::kTooSmall : IntegerFault::kTooLarge;
+  if (value < min) return IntegerFault::kTooSmall;
+  if (value > max) return IntegerFault::kTooLarge;
+  return std::nullopt;
+}
+
+std::optional<std::uint64_t> parse_unsigned(std::string_view text, int base) {
+  std::uint64_t value = 0;
   const char* end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, value);
-  if (stop != end) return std::nullopt;
+  // from_chars takes no sign for an unsigned type, so "-1" and "+1" stop at once.
+  const auto [stop, error] = std::from_chars(text.data(), end, value, base);
+  if (text.empty() || error != std::errc() || stop != end) return std::nullopt;
+  return value;
+}
+
+std::optional<LeadingNumber> parse_leading_double(std::string_view text) {
+  const std::string_view number = without_plus(text);
+  double value = 0.0;
+  const char* end = number.data() + number.size();
+  const auto [stop, error] = std::from_chars(number.data(), end, value);
+  if (error == std::errc::invalid_argument) return std::nullopt;
+  const std::string_view read = number.substr(0, static_cast<std::size_t>(stop - number.data()));
   // Out of range: strtod says which way (+-inf for overflow, 0 or a denormal for underflow).
   if (error == std::errc::result_out_of_range)
-    return std::strtod(std::string(text).c_str(), nullptr);
-  if (error != std::errc()) return std::nullopt;
-  return value;
+    value = std::strtod(std::string(read).c_str(), nullptr);
+  return LeadingNumber{value, number.substr(read.size())};
+}
+
+std::optional<double> parse_fraction(std::string_view text) {
+  const auto finite = [](std::string_view part) -> std::optional<double> {
+    const std::optional<double> value = parse_double(part);
+    if (value && std::isfinite(*value)) return value;
+    return std::nullopt;
+  };
+  const std::size_t slash = text.find('/');
+  if (slash == std::string_view::npos) return finite(text);
+  const std::optional<double> numerator = finite(text.substr(0, slash));
+  const std::optional<double> denominator = finite(text.substr(slash + 1));
+  if (!numerator || !denominator || *denominator == 0.0) return std::nullopt;
+  return *numerator / *denominator;
+}
+
+std::optional<double> parse_double(std::string_view text) {
+  const std::optional<LeadingNumber> number = parse_leading_double(text);
+  if (!number || !number->rest.empty()) return std::nullopt;
+  return number->value;
 }
 
 std::string wrap(std::string_view text, std::size_t width, std::string_view first_indent,

@@ -2,6 +2,7 @@
 // Small text helpers shared by the command-line tools.
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,10 +24,37 @@ std::string_view trim(std::string_view text);
 /// `text` as a whole decimal integer in [min, max]; nullopt otherwise, overflow included.
 std::optional<long long> parse_integer(std::string_view text, long long min, long long max);
 
+/// Why parse_integer(text, min, max) refuses `text`: not an integer at all, or one below `min`
+/// or above `max` (overflow counts as beyond the bound on its side), so that a caller can say
+/// "too large" rather than "not an integer".
+enum class IntegerFault { kNotAnInteger, kTooSmall, kTooLarge };
+
+/// The fault parse_integer(text, min, max) meets; nullopt when it reads `text`.
+std::optional<IntegerFault> integer_fault(std::string_view text, long long min, long long max);
+
+/// `text` as a whole unsigned integer of up to 64 bits, in `base` 10 or 16 (digits 0-9 and a-f
+/// or A-F, no "0x"); no sign, no spaces. nullopt otherwise, overflow included.
+std::optional<std::uint64_t> parse_unsigned(std::string_view text, int base = 10);
+
 /// `text` as a double; nullopt when it is not a number. A value beyond a double's range reads as
 /// +-inf (underflow as 0 or a denormal), so callers that need finite values check isfinite and
 /// can say "too large" rather than "not a number".
 std::optional<double> parse_double(std::string_view text);
+
+/// `text` as a finite number or a quotient of two ("3/2", "-0.25"; parse_double's syntax on each
+/// side); nullopt when a side is not a finite number or the denominator is 0.
+std::optional<double> parse_fraction(std::string_view text);
+
+/// A number at the front of a token and the rest of it: "2.5ms" is 2.5 and "ms".
+struct LeadingNumber {
+  double value = 0.0;
+  std::string_view rest;
+};
+
+/// The longest number (parse_double's syntax) at the front of `text`, and what follows it; nullopt
+/// when `text` does not start with one. For tokens that join a number and a unit or an operator.
+std::optional<LeadingNumber> parse_leading_double(std::string_view text);
+
 /// Characters a terminal shows for UTF-8 `text` (code points; no wide-character handling).
 std::size_t display_width(std::string_view text);
 

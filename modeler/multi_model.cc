@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
+
+#include "common/text.h"
 
 namespace ompscale::modeler {
 
@@ -146,17 +148,10 @@ class MultiModelParser {
   }
   double number() {
     skip_space();
-    double sign = 1.0;
-    if (pos_ < text_.size() && (text_[pos_] == '-' || text_[pos_] == '+')) {
-      sign = text_[pos_] == '-' ? -1.0 : 1.0;
-      ++pos_;
-    }
-    double value = 0.0;
-    const char* begin = text_.data() + pos_;
-    const auto [end, ec] = std::from_chars(begin, text_.data() + text_.size(), value);
-    if (ec != std::errc()) fail("expected a number");
-    pos_ += static_cast<std::size_t>(end - begin);
-    return sign * value;
+    const std::optional<LeadingNumber> number = parse_leading_double(text_.substr(pos_));
+    if (!number) fail("expected a number");
+    pos_ = text_.size() - number->rest.size();
+    return number->value;
   }
   // "(3/2)", "(0.25)", "(2)"
   double parenthesized() {

@@ -2,10 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
+#include <optional>
 #include <string>
 
 #include "common/error.h"
+#include "common/text.h"
 
 namespace ompscale::modeler {
 
@@ -25,17 +26,16 @@ double convert_time(double value, std::string_view from, std::string_view to) {
 
 BudgetSpec parse_budget(std::string_view text) {
   BudgetSpec budget;
-  const char* begin = text.data();
-  const char* end = text.data() + text.size();
-  const auto [rest, ec] = std::from_chars(begin, end, budget.value);
-  const std::string_view suffix(rest, static_cast<std::size_t>(end - rest));
+  const std::optional<LeadingNumber> number = parse_leading_double(text);
   const auto fail = [&] {
     return UsageError(fmt::format(
         "bad budget '{}': expected a positive cost such as 10us, 2.5ms or 0.3 (in the data's "
         "unit), or a factor of the cost at the smallest thread count such as 4x",
         text));
   };
-  if (ec != std::errc() || !(budget.value > 0.0)) throw fail();
+  if (!number || !(number->value > 0.0)) throw fail();
+  budget.value = number->value;
+  const std::string_view suffix = number->rest;
   if (suffix == "x") {
     budget.relative = true;
   } else if (!suffix.empty()) {

@@ -7,10 +7,9 @@
 #include <array>
 #include <bit>
 #include <cctype>
-#include <charconv>
+#include <climits>
 #include <cstdint>
 #include <set>
-#include <system_error>
 #include <utility>
 
 #include "common/error.h"
@@ -61,27 +60,18 @@ void check_user_name(std::string_view spec, std::string_view name) {
 
 int parse_positive(std::string_view spec, std::string_view what, std::string_view text) {
   text = trim(text);
-  int value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error == std::errc::invalid_argument || end != text.data() + text.size()) {
-    throw_bad_spec(spec, fmt::format("{} '{}' is not an integer", what, text));
+  if (const std::optional<IntegerFault> fault = integer_fault(text, 1, INT_MAX)) {
+    if (*fault == IntegerFault::kNotAnInteger)
+      throw_bad_spec(spec, fmt::format("{} '{}' is not an integer", what, text));
+    if (*fault == IntegerFault::kTooLarge)
+      throw_bad_spec(spec, fmt::format("{} '{}' is too large", what, text));
+    throw_bad_spec(spec, fmt::format("{} {} is not positive", what, text));
   }
-  if (error == std::errc::result_out_of_range) {
-    throw_bad_spec(spec, fmt::format("{} '{}' is too large", what, text));
-  }
-  if (value <= 0) throw_bad_spec(spec, fmt::format("{} {} is not positive", what, value));
-  return value;
+  return static_cast<int>(*parse_integer(text, 1, INT_MAX));
 }
 
 constexpr std::string_view kThreadCountForms =
     "expected a list like 1,2,4, a range like 1-64, or po2, odd, even, 8x, linear, all";
-
-// Strict: the whole text is a positive integer, no spaces or signs.
-bool parse_count(std::string_view text, int& value) {
-  const char* end = text.data() + text.size();
-  const auto [ptr, error] = std::from_chars(text.data(), end, value);
-  return error == std::errc() && ptr == end && value > 0;
-}
 
 }  // namespace
 
@@ -259,31 +249,27 @@ std::vector<int> parse_thread_counts(const std::string& spec, int max_threads,
       throw UsageError(fmt::format("{} '{}': empty item; {}", option, spec, kThreadCountForms));
     // Bounds come before expansion: a range up to 2^31 would take seconds and gigabytes to
     // expand before any caller could refuse it.
-    const auto check_bound = [&](int count) {
+    const auto check_bound = [&](long long count) {
       if (count > kMaxThreadCount)
         throw UsageError(fmt::format("{} '{}': {} threads is more than the {} any team can have",
                                      option, spec, count, kMaxThreadCount));
     };
-    int value = 0;
-    if (parse_count(item, value)) {
-      check_bound(value);
-      counts.insert(value);
+    if (const std::optional<long long> count = parse_integer(item, LLONG_MIN, LLONG_MAX)) {
+      if (*count < 1)
+        throw UsageError(fmt::format("{} '{}': {} is not a thread count; thread counts start at 1",
+                                     option, spec, item));
+      check_bound(*count);
+      counts.insert(static_cast<int>(*count));
       continue;
     }
-    if (const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), value);
-        error == std::errc() && end == item.data() + item.size()) {
-      throw UsageError(fmt::format("{} '{}': {} is not a thread count; thread counts start at 1",
-                                   option, spec, item));
-    }
     if (const std::size_t dash = item.find('-'); dash != std::string::npos) {
-      int low = 0;
-      int high = 0;
-      if (!parse_count(std::string_view(item).substr(0, dash), low) ||
-          !parse_count(std::string_view(item).substr(dash + 1), high) || high < low)
+      const std::optional<long long> low = parse_integer(item.substr(0, dash), 1, LLONG_MAX);
+      const std::optional<long long> high = parse_integer(item.substr(dash + 1), 1, LLONG_MAX);
+      if (!low || !high || *high < *low)
         throw UsageError(
             fmt::format("{} '{}': bad range '{}'; {}", option, spec, item, kThreadCountForms));
-      check_bound(high);
-      for (int t = low; t <= high; ++t) counts.insert(t);
+      check_bound(*high);
+      for (auto t = static_cast<int>(*low); t <= *high; ++t) counts.insert(t);
       continue;
     }
     if (item == "all") {

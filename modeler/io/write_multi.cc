@@ -256,29 +256,42 @@ bool has_several_parameters(std::string_view text) {
 
 namespace {
 
-MultiResult read_multi_kernel(const Json& entry, const Dataset& dataset, std::size_t index) {
+using Node = OrderedJsonNode;
+
+// The model of a kernel in Extra-P notation over the file's parameters.
+MultiModel model_at(const Node& node, const Dataset& dataset) {
+  try {
+    return parse_multi_model(node.string(), dataset.parameters);
+  } catch (const std::invalid_argument& e) {
+    node.fail(e.what());
+  }
+}
+
+MultiResult read_multi_kernel(const Node& entry, const Dataset& dataset, std::size_t index) {
   MultiResult r;
   r.kernel = index;
-  r.model = parse_multi_model(entry.at("model").get<std::string>(), dataset.parameters);
-  const Json& stats = entry.at("statistics");
-  r.stats.points = stats.at("points").get<std::size_t>();
-  const auto number = [](const Json& v) { return v.is_null() ? std::nan("") : v.get<double>(); };
-  r.stats.rss = number(stats.at("rss"));
-  r.stats.tss = number(stats.at("tss"));
-  r.stats.adjusted_r2 = number(stats.at("adjusted_r2"));
-  r.stats.smape = number(stats.at("smape"));
-  r.stats.cv_error = number(stats.at("cv_error"));
-  for (const Json& p : entry.at("points")) {
-    r.points.push_back({p.at("at").get<std::vector<double>>(), number(p.at("value"))});
-    if (r.points.back().x.size() != dataset.parameters.size()) {
-      throw std::invalid_argument("a point's \"at\" needs one value per parameter");
-    }
+  r.model = model_at(entry.field("model"), dataset);
+  const Node stats = entry.field("statistics");
+  r.stats.points = stats.field("points").count();
+  r.stats.rss = stats.field("rss").number();  // null (a non-finite value) reads as NaN
+  r.stats.tss = stats.field("tss").number();
+  r.stats.adjusted_r2 = stats.field("adjusted_r2").number();
+  r.stats.smape = stats.field("smape").number();
+  r.stats.cv_error = stats.field("cv_error").number();
+  for (const Node& p : entry.field("points").elements()) {
+    MultiPoint point;
+    const Node at = p.field("at");
+    for (const Node& x : at.elements()) point.x.push_back(x.number());
+    if (point.x.size() != dataset.parameters.size())
+      at.fail(fmt::format("expected one value per parameter ({}), found {}",
+                          dataset.parameters.size(), point.x.size()));
+    point.value = p.field("value").number();
+    r.points.push_back(std::move(point));
   }
-  if (entry.contains("warnings")) r.warnings = entry.at("warnings").get<std::vector<std::string>>();
+  if (const auto warnings = entry.optional_field("warnings")) r.warnings = warnings->strings();
   // Written since thread-count classes apply to several parameters; older files have one model.
-  if (entry.contains("class")) r.thread_class = entry.at("class").get<std::string>();
-  if (entry.contains("class_decision"))
-    r.class_decision = entry.at("class_decision").get<std::string>();
+  r.thread_class = entry.string_or("class", r.thread_class);
+  r.class_decision = entry.string_or("class_decision", "");
   return r;
 }
 
@@ -286,31 +299,27 @@ MultiResult read_multi_kernel(const Json& entry, const Dataset& dataset, std::si
 
 MultiModelsFile parse_multi_models_json(std::string_view text, const std::string& name) {
   MultiModelsFile file;
+  const OrderedJsonDocument document(text, name);
+  const Node root = document.root();
+  const Node parameters = root.field("parameters");
+  file.dataset.parameters = parameters.strings();
+  if (file.dataset.parameters.empty()) parameters.fail("expected at least one parameter");
+  file.dataset.parameter = file.dataset.parameters.front();
+  file.dataset.key_columns = root.field("key_columns").strings();
+  if (const auto sources = root.optional_field("sources"))
+    file.dataset.sources = sources->strings();
+  if (const auto options = root.optional_field("options"))
+    file.options_json = options->json().dump();
+  file.ompscale_version = root.string_or("ompscale_version", "");
   std::size_t index = 0;
-  try {
-    const Json document = parse_json<Json>(text, name);
-    file.dataset.parameters = document.at("parameters").get<std::vector<std::string>>();
-    file.dataset.parameter = file.dataset.parameters.at(0);
-    file.dataset.key_columns = document.at("key_columns").get<std::vector<std::string>>();
-    if (document.contains("sources")) {
-      file.dataset.sources = document.at("sources").get<std::vector<std::string>>();
-    }
-    if (document.contains("options")) file.options_json = document.at("options").dump();
-    if (document.contains("ompscale_version"))
-      file.ompscale_version = document.at("ompscale_version").get<std::string>();
-    for (const Json& entry : document.at("kernels")) {
-      std::vector<std::string> key;
-      for (const std::string& column : file.dataset.key_columns) {
-        key.push_back(entry.at("key").at(column).get<std::string>());
-      }
-      file.dataset.kernels.push_back(Kernel::from_samples(key, {}));
-      file.results.push_back(read_multi_kernel(entry, file.dataset, index));
-      ++index;
-    }
-  } catch (const InputError&) {
-    throw;  // not JSON: parse_json named the line
-  } catch (const std::exception& e) {
-    throw InputError(name, 0, fmt::format("kernels[{}]: {}", index, e.what()));
+  for (const Node& entry : root.field("kernels").elements()) {
+    const Node key_node = entry.field("key");
+    std::vector<std::string> key;
+    for (const std::string& column : file.dataset.key_columns)
+      key.push_back(key_node.field(column).string());
+    file.dataset.kernels.push_back(Kernel::from_samples(key, {}));
+    file.results.push_back(read_multi_kernel(entry, file.dataset, index));
+    ++index;
   }
   return file;
 }

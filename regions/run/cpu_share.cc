@@ -5,10 +5,15 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
+#include <climits>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <string_view>
+#include <vector>
+
+#include "common/text.h"
 
 namespace ompscale::regions {
 
@@ -49,15 +54,16 @@ bool is_time_shared(int threads, int cpus_allowed, double cpus_free) {
 
 CpuTimes parse_proc_stat(const std::string& text, const std::vector<int>& allowed) {
   CpuTimes times;
-  std::istringstream lines(text);
-  std::string line;
-  while (std::getline(lines, line)) {
-    int cpu = -1;
-    if (std::sscanf(line.c_str(), "cpu%d", &cpu) != 1) continue;
-    if (std::find(allowed.begin(), allowed.end(), cpu) == allowed.end()) continue;
-    std::istringstream fields(line.substr(line.find(' ')));
-    std::uint64_t value[8] = {};  // user nice system idle iowait irq softirq steal
-    for (std::uint64_t& v : value) fields >> v;
+  for (const std::string& line : split(text, '\n')) {
+    // "cpuN user nice system idle iowait irq softirq steal ...": the "cpu" line sums them all.
+    const std::vector<std::string> fields = split(line, ' ');
+    if (!fields[0].starts_with("cpu")) continue;
+    const std::optional<long long> cpu =
+        parse_integer(std::string_view(fields[0]).substr(3), 0, INT_MAX);
+    if (!cpu || std::find(allowed.begin(), allowed.end(), *cpu) == allowed.end()) continue;
+    std::uint64_t value[8] = {};  // a field absent or unreadable counts 0
+    for (std::size_t i = 0; i < 8 && i + 1 < fields.size(); ++i)
+      value[i] = parse_unsigned(fields[i + 1]).value_or(0);
     times.busy += value[0] + value[1] + value[2] + value[5] + value[6];
     times.steal += value[7];
   }
@@ -88,10 +94,10 @@ TimeSharing CpuShare::stop(int threads, double wall_s, double run_cpu_s,
     out.reason =
         out.cpus_allowed < threads
             ? fmt::format("{} CPU(s) allowed for {} threads", out.cpus_allowed, threads)
-            : fmt::format("{:.2f} of {} CPUs free on average for {} threads (others used {:.2f} "
-                          "CPU s, steal {:.2f} s, in {:.3g} s)",
-                          out.cpus_free, out.cpus_allowed, threads, out.others_cpu_s, out.steal_s,
-                          wall_s);
+            : fmt::format(
+                  "{:.2f} of {} CPUs free on average for {} threads (others used {:.2f} "
+                  "CPU s, steal {:.2f} s, in {:.3g} s)",
+                  out.cpus_free, out.cpus_allowed, threads, out.others_cpu_s, out.steal_s, wall_s);
   }
   return out;
 }

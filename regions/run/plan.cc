@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
+#include <climits>
 #include <string_view>
 
 #include "common/error.h"
@@ -43,11 +43,9 @@ void check_places(const std::string& places) {
                                                   "numa_domains"};
   std::string name = places;
   if (const std::size_t paren = places.find('('); paren != std::string::npos) {
-    int count = 0;
-    const char* first = places.data() + paren + 1;
-    const char* last = places.data() + places.size() - 1;
-    const auto [end, ec] = std::from_chars(first, last, count);
-    if (places.back() != ')' || ec != std::errc() || end != last || count < 1)
+    const std::string_view count =
+        std::string_view(places).substr(paren + 1, places.size() - paren - 2);
+    if (places.back() != ')' || !parse_integer(count, 1, INT_MAX))
       throw UsageError(
           fmt::format("--places '{}': expected NAME or NAME(COUNT) with a positive count", places));
     name = places.substr(0, paren);

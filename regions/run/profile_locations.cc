@@ -1,19 +1,25 @@
 #include "regions/run/profile_locations.h"
 
-#include <cstdlib>
+#include <optional>
+#include <string_view>
 #include <vector>
+
+#include "common/text.h"
 
 namespace ompscale::regions {
 namespace {
 
 using nlohmann::json;
 
+// The tool writes offsets as "0x" and hexadecimal digits (docs/ompscan-formats.md); the prefix
+// may be left out.
 bool parse_offset(const json& value, std::uint64_t& offset) {
   if (!value.is_string()) return false;
-  const std::string& text = value.get_ref<const std::string&>();
-  char* end = nullptr;
-  offset = std::strtoull(text.c_str(), &end, 16);
-  return !text.empty() && end != nullptr && *end == '\0';
+  std::string_view text = value.get_ref<const std::string&>();
+  if (text.starts_with("0x") || text.starts_with("0X")) text.remove_prefix(2);
+  const std::optional<std::uint64_t> read = parse_unsigned(text, 16);
+  if (read) offset = *read;
+  return read.has_value();
 }
 
 // Every location object of the profile without a source file: region, lock, loop and construct

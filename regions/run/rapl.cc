@@ -7,10 +7,13 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <optional>
+#include <string_view>
+
+#include "common/text.h"
 
 namespace ompscale::regions {
 
@@ -38,20 +41,21 @@ std::string read_small_file(const std::string& path, std::string& error) {
 bool read_number(const std::string& path, std::uint64_t& value, std::string& error) {
   std::string text = read_small_file(path, error);
   if (!error.empty()) return false;
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
-    error = fmt::format("'{}' is not a counter value", text);
+  const std::string_view counter = trim(text);
+  const std::optional<std::uint64_t> read = parse_unsigned(counter);
+  if (!read) {
+    error = fmt::format("'{}' is not a counter value", counter);
     return false;
   }
+  value = *read;
   return true;
 }
 
 std::string zone_name(const fs::path& zone) {
   std::string error;
-  std::string name = read_small_file((zone / "name").string(), error);
-  while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
-  return name.empty() ? zone.filename().string() : name;
+  const std::string text = read_small_file((zone / "name").string(), error);
+  const std::string_view name = trim(text);
+  return name.empty() ? zone.filename().string() : std::string(name);
 }
 
 }  // namespace

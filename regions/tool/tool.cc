@@ -37,9 +37,12 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
+#include "common/text.h"  // compiled into the tool: it needs only the C++ library
 #include "regions/tool/callbacks.h"
 #include "regions/tool/globals.h"
 #include "regions/tool/memory.h"
@@ -76,9 +79,8 @@ void init_clock() {
   options.calibration_seconds = 0.002;
   options.measure_resolution = false;  // the profile needs ticks per second only
   if (const char* hz = std::getenv("OMPSCAN_TSC_HZ")) {
-    char* end = nullptr;
-    const double value = std::strtod(hz, &end);
-    if (end != hz && value > 0) options.known_ticks_per_second = value;
+    const std::optional<double> value = parse_double(hz);
+    if (value && std::isfinite(*value) && *value > 0) options.known_ticks_per_second = *value;
   }
   try {
     sync::init_clock(options);

@@ -60,6 +60,28 @@ TEST_F(BenchPrograms, HelpAnswersWithoutMeasuring) {
   }
 }
 
+// Numbers on a benchmark's command line are read by common/text.h's parser: a bad one is named
+// with its option and the accepted range, exit 2, before any measuring.
+TEST_F(BenchPrograms, BadNumbersNameTheOptionAndTheRange) {
+  const std::vector<std::vector<std::string>> cases = {
+      {OMPSCALE_FIT_SPEED_BIN, "--runs", "12x",
+       "--runs '12x': expected a whole number from 1 to 1000"},
+      {OMPSCALE_MODEL_ACCURACY_BIN, "--kernels", "0",
+       "--kernels '0': expected a whole number from 1 to 10000000"},
+      {OMPSCALE_MODEL_ACCURACY_BIN, "--noise", "0.1.2",
+       "--noise '0.1.2': expected a number from 0 to 1"},
+      {OMPSCALE_CLASS_ACCURACY_BIN, "--seed", "-1",
+       "--seed '-1': expected a whole number from 0 to 4294967295"},
+      {OMPSCALE_RUN_SPREAD_BIN, "--runs", "", "--runs '': expected a whole number from 1 to 1000"},
+      {OMPSCALE_OMPSCAN_OVERHEAD_BIN, "--threads", "2,4",
+       "--threads '2,4': expected a whole number from 1 to 4096"}};
+  for (const std::vector<std::string>& c : cases) {
+    const Outcome bad = run_program({c[0], c[1], c[2]}, dir_);
+    EXPECT_EQ(bad.status, 2) << c[0] << " " << c[1];
+    EXPECT_EQ(bad.err, c[3] + "\n") << c[0];
+  }
+}
+
 // Processes whose command line mentions `text`.
 std::vector<std::string> processes_with(const std::string& text) {
   std::vector<std::string> found;

@@ -4,6 +4,7 @@
 
 #include <climits>
 #include <cmath>
+#include <cstdint>
 
 namespace ompscale {
 namespace {
@@ -34,6 +35,52 @@ TEST(ParseDouble, OneSyntaxWithOverflowAsInfinity) {
   EXPECT_TRUE(std::isnan(*parse_double("nan")));
   for (const char* bad : {"", " 1", "1 ", "+-1", "1,5", "0x1p3x", "abc", "1e"})
     EXPECT_EQ(parse_double(bad), std::nullopt) << bad;
+}
+
+TEST(IntegerFault, SaysWhyAnIntegerIsRefused) {
+  EXPECT_EQ(integer_fault("5", 1, 10), std::nullopt);
+  EXPECT_EQ(integer_fault("+5", 1, 10), std::nullopt);
+  for (const char* bad : {"", "x", "1-x", " 5", "5 ", "1.0", "+-1"})
+    EXPECT_EQ(integer_fault(bad, 1, 10), IntegerFault::kNotAnInteger) << bad;
+  EXPECT_EQ(integer_fault("0", 1, 10), IntegerFault::kTooSmall);
+  EXPECT_EQ(integer_fault("11", 1, 10), IntegerFault::kTooLarge);
+  EXPECT_EQ(integer_fault("99999999999999999999", 1, 10), IntegerFault::kTooLarge);
+  EXPECT_EQ(integer_fault("-99999999999999999999", 1, 10), IntegerFault::kTooSmall);
+}
+
+TEST(ParseUnsigned, SixtyFourBitsDecimalOrHexadecimal) {
+  EXPECT_EQ(parse_unsigned("18446744073709551615"), UINT64_MAX);
+  EXPECT_EQ(parse_unsigned("0"), 0u);
+  EXPECT_EQ(parse_unsigned("ff", 16), 255u);
+  EXPECT_EQ(parse_unsigned("DeadBeef", 16), 0xdeadbeefu);
+  for (const char* bad : {"", "18446744073709551616", "-1", "+1", " 1", "1 ", "ff", "1.5"})
+    EXPECT_EQ(parse_unsigned(bad), std::nullopt) << bad;
+  for (const char* bad : {"", "0x10", "g", "-1", "10000000000000000"})
+    EXPECT_EQ(parse_unsigned(bad, 16), std::nullopt) << bad;
+}
+
+TEST(ParseFraction, NumberOrQuotientOfTwo) {
+  EXPECT_EQ(parse_fraction("3/2"), 1.5);
+  EXPECT_EQ(parse_fraction("-0.25"), -0.25);
+  EXPECT_EQ(parse_fraction("+1/-4"), -0.25);
+  for (const char* bad : {"", "1/0", "1/", "/2", "1/2/3", "inf", "1/nan", " 1/2", "x"})
+    EXPECT_EQ(parse_fraction(bad), std::nullopt) << bad;
+}
+
+TEST(ParseLeadingDouble, NumberAtTheFrontAndTheRest) {
+  const auto budget = parse_leading_double("2.5ms");
+  ASSERT_TRUE(budget);
+  EXPECT_EQ(budget->value, 2.5);
+  EXPECT_EQ(budget->rest, "ms");
+  const auto factor = parse_leading_double("+4x");
+  ASSERT_TRUE(factor);
+  EXPECT_EQ(factor->value, 4.0);
+  EXPECT_EQ(factor->rest, "x");
+  EXPECT_EQ(parse_leading_double("-1e3/2")->rest, "/2");
+  EXPECT_TRUE(std::isinf(parse_leading_double("1e999s")->value));
+  EXPECT_EQ(parse_leading_double("7")->rest, "");
+  for (const char* bad : {"", "ms", " 1", "+-1", "+", "-"})
+    EXPECT_EQ(parse_leading_double(bad), std::nullopt) << bad;
 }
 
 TEST(Trim, RemovesSurroundingWhiteSpaceOnly) {

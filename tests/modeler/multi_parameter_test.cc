@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "modeler/multi_model.h"
+
 namespace ompscale::modeler {
 namespace {
 
@@ -171,6 +173,37 @@ TEST(MultiParameter, EmptyAndInvalidInputs) {
   EXPECT_FALSE(empty.warnings.empty());
   const std::vector<Sample2> bad = {{0.0, 1.0, 1.0}};
   EXPECT_THROW(fit_two_parameters(bad), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace ompscale::modeler
+
+// The numbers of a model are read by common/text.h's parser: one optional sign, and a message
+// that names the position of what is not a number.
+namespace ompscale::modeler {
+namespace {
+
+TEST(ParseMultiModel, NumbersTakeOneSignAndBadOnesNameThePosition) {
+  const MultiModel model = parse_multi_model("2 + -0.5 * p^(3/2) * log2(s)^(1)", {"p", "s"});
+  EXPECT_EQ(model.constant, 2.0);
+  ASSERT_EQ(model.terms.size(), 1u);
+  EXPECT_EQ(model.terms[0].coefficient, -0.5);
+  EXPECT_EQ(model.terms[0].factors[0].shape.exponent, 1.5);
+  EXPECT_EQ(parse_multi_model("+1e3", {}).constant, 1000.0);
+  const auto message = [](const char* text) {
+    try {
+      parse_multi_model(text, {"p"});
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message("2 + --1 * p"),
+            "cannot parse model '2 + --1 * p' at position 4: expected a number");
+  EXPECT_EQ(message("2 * p^(x)"),
+            "cannot parse model '2 * p^(x)' at position 7: expected a number");
+  EXPECT_EQ(message("2 * p^(1/0)"),
+            "cannot parse model '2 * p^(1/0)' at position 10: zero denominator");
 }
 
 }  // namespace

@@ -541,14 +541,47 @@ TEST(ExtrapJson, NumberTooLargeForADoubleIsAnInputError) {
 
 TEST(ExtrapJson, BrokenReferencesAndTypesAreNamed) {
   EXPECT_THAT(parse_error(replaced(kIdBasedJson, "\"callpath_id\": 2", "\"callpath_id\": 3")),
-              HasSubstr("in.txt:10: measurements[0] refers to unknown callpath_id 3"));
+              HasSubstr("in.txt:10: measurements[0].callpath_id: unknown id 3"));
   EXPECT_THAT(parse_error(replaced(kIdBasedJson, "\"value\": 9", "\"value\": \"9\"")),
-              HasSubstr("in.txt:10: measurements[0].value is a string, not a number"));
+              HasSubstr("in.txt:10: measurements[0].value: expected a number, found string"));
   EXPECT_THAT(
       parse_error(replaced(kIdBasedJson, "\"parameter_value\": 4", "\"parameter_value\": 0")),
-      HasSubstr("in.txt: coordinates[1].parameter_value_pairs[0]: x = 0"));
+      HasSubstr("in.txt:7: coordinates[1].parameter_value_pairs[0].parameter_value: x = 0"));
   EXPECT_THAT(parse_error(replaced(kIdBasedJson, "\"metrics\"", "\"metric\"")),
-              HasSubstr("the document has no \"metrics\""));
+              HasSubstr("in.txt:1: missing field 'metrics'"));
+}
+
+// Every error of the Extra-P JSON readers is FILE:LINE: PATH: CAUSE (common/json_input.h), the
+// line that of the value at PATH, however deep it lies.
+TEST(ExtrapJson, ErrorsDeepInTheDocumentNameTheFileLineAndPath) {
+  EXPECT_EQ(parse_error(replaced(kIdBasedJson, "{\"parameter_id\": 1, \"parameter_value\": 4}",
+                                 "{\"parameter_value\": 4}")),
+            "in.txt:7: coordinates[1].parameter_value_pairs[0]: missing field 'parameter_id'");
+  EXPECT_EQ(parse_error(replaced(kIdBasedJson, "{\"id\": 2, \"name\": \"io\"}",
+                                 "{\"id\": 2, \"name\": [\"io\"]}")),
+            "in.txt:3: callpaths[1].name: expected a string, found array");
+  EXPECT_EQ(parse_error(replaced(kIdBasedJson, "\"id\": 3, \"metric_id\": 7",
+                                 "\"id\": 3, \"metric_id\": 7.5")),
+            "in.txt:12: measurements[2].metric_id: expected an integer, found number");
+  const std::string nested = R"({"parameters": ["x"],
+  "measurements": {
+    "main": {"time": [{"point": [1], "values": [1.0]}]},
+    "io": {
+      "time": [{"point": [1], "values": [1.0]},
+               {"point": [2], "values": [2.0, "fast"]}],
+      "bytes": [{"values": [3]}]
+    }
+  }
+})";
+  EXPECT_EQ(parse_error(nested),
+            "in.txt:6: measurements.io.time[1].values[1]: expected a number, found string");
+  EXPECT_EQ(parse_error(replaced(nested, "\"fast\"", "3.0")),
+            "in.txt:7: measurements.io.bytes[0]: missing field 'point'");
+  EXPECT_EQ(
+      parse_error(replaced(nested, "{\"time\": [{\"point\": [1], \"values\": [1.0]}]}", "[]")),
+      "in.txt:3: measurements.main: expected an object, found array");
+  EXPECT_EQ(parse_error(replaced(nested, "[\"x\"]", "[]")),
+            "in.txt:1: parameters: expected at least one parameter");
 }
 
 TEST(ExtrapJson, ReadsSeveralParameters) {
@@ -558,9 +591,11 @@ TEST(ExtrapJson, ReadsSeveralParameters) {
   ASSERT_EQ(data.kernels.size(), 1u);
   EXPECT_EQ(data.kernels[0].coordinate(1, 0), 2.0);
   EXPECT_EQ(data.kernels[0].coordinate(1, 1), 10.0);
-  EXPECT_THAT(parse_error(R"({"parameters": ["x", "y"], "measurements": {"main": {"time": [
+  EXPECT_THAT(
+      parse_error(R"({"parameters": ["x", "y"], "measurements": {"main": {"time": [
       {"point": [1], "values": [1.0]}]}}})"),
-              HasSubstr("point has 1 coordinates; the parameters x, y need 2"));
+      HasSubstr("in.txt:2: measurements.main.time[0].point: has 1 coordinates; the parameters x, "
+                "y need 2"));
   const std::string two_parameters =
       replaced(kIdBasedJson, R"([{"id": 1, "name": "x"}])",
                R"([{"id": 1, "name": "x"}, {"id": 2, "name": "y"}])");
@@ -589,13 +624,13 @@ TEST(ExtrapJsonLines, BrokenLineIsNamed) {
 TEST(ExtrapJsonLines, MissingOrWrongMembersNameTheLine) {
   const auto jsonl = format(InputFormat::kExtrapJsonLines);
   EXPECT_THAT(parse_error("{\"params\": {\"x\": 1}, \"value\": 1}\n{\"value\": 2}\n", jsonl),
-              HasSubstr("in.txt:2: the object has no \"params\""));
+              HasSubstr("in.txt:2: missing field 'params'"));
   EXPECT_THAT(parse_error("{\"params\": {\"x\": 1}}\n", jsonl),
-              HasSubstr("in.txt:1: the object has no \"value\""));
+              HasSubstr("in.txt:1: missing field 'value'"));
   EXPECT_THAT(parse_error("{\"params\": {\"x\": 1}, \"value\": 1}\n{\"params\": {\"y\": 2}, "
                           "\"value\": 2}\n",
                           jsonl),
-              HasSubstr("in.txt:2: \"params\" has \"y\" where earlier lines have \"x\""));
+              HasSubstr("in.txt:2: params: has \"y\" where earlier lines have \"x\""));
   const Dataset two = parse(
       "{\"params\": {\"x\": 1, \"y\": 2}, \"value\": 1}\n"
       "{\"params\": {\"y\": 3, \"x\": 1}, \"value\": 2}\n",
@@ -604,13 +639,13 @@ TEST(ExtrapJsonLines, MissingOrWrongMembersNameTheLine) {
   ASSERT_EQ(two.kernels[0].size(), 2u);
   EXPECT_EQ(two.kernels[0].coordinate(1, 1), 3.0);
   EXPECT_THAT(parse_error("\n{\"params\": {\"x\": 0}, \"value\": 1}\n", jsonl),
-              HasSubstr("in.txt:2: x = 0"));
+              HasSubstr("in.txt:2: params.x: x = 0"));
   EXPECT_THAT(parse_error("{\"params\": {\"x\": 1}, \"value\": [1, \"a\"]}\n", jsonl),
-              HasSubstr("in.txt:1: value[1] is a string, not a number"));
+              HasSubstr("in.txt:1: value[1]: expected a number, found string"));
   EXPECT_THAT(parse_error("{\"params\": {\"x\": 1, \"y\": 2}, \"value\": 1}\n"
                           "{\"params\": {\"x\": 1}, \"value\": 1}\n",
                           jsonl),
-              HasSubstr("in.txt:2: \"params\" has \"x\" where earlier lines have \"x\", \"y\""));
+              HasSubstr("in.txt:2: params: has \"x\" where earlier lines have \"x\", \"y\""));
   EXPECT_THAT(parse_error("[1, 2]\n", jsonl), HasSubstr("in.txt:1: the line is a array"));
 }
 

@@ -20,6 +20,7 @@
 #include "common/csv.h"
 #include "common/error.h"
 #include "modeler/io/readers.h"
+#include "modeler/io/write_multi.h"
 
 namespace ompscale::modeler {
 namespace {
@@ -811,6 +812,74 @@ TEST(Comparison, WorksOnFilesReadBack) {
   const std::string text = format_comparison(a, a);
   EXPECT_THAT(text, HasSubstr("3 models compared, 0 with a different growth class."));
   EXPECT_THAT(text, Not(HasSubstr("Only in")));
+}
+
+}  // namespace
+}  // namespace ompscale::modeler
+
+// The models.json of several parameters is read through common/json_input.h: every error names
+// the file, the line of the value and its path, however deep (not nlohmann's at() message).
+
+namespace ompscale::modeler {
+namespace {
+
+constexpr std::string_view kMultiModels = R"json({
+  "parameters": ["p", "s"],
+  "key_columns": ["kernel"],
+  "kernels": [
+    {"key": {"kernel": "a"}, "model": "1 + 2 * p^(1)",
+     "statistics": {"points": 4, "rss": 0, "tss": 1, "adjusted_r2": 1, "smape": 0, "cv_error": null},
+     "points": [{"at": [1, 2], "value": 3}]},
+    {"key": {"kernel": "b"}, "model": "2 * s^(1/2)", "class": "po2",
+     "statistics": {"points": 4, "rss": 0, "tss": 1, "adjusted_r2": 1, "smape": 0, "cv_error": 0},
+     "points": [{"at": [1, 2], "value": 3},
+                {"at": [2, 2], "value": 5}]}
+  ]
+})json";
+
+std::string multi_error(std::string_view from, std::string_view to) {
+  std::string text(kMultiModels);
+  text.replace(text.find(from), from.size(), to);
+  try {
+    parse_multi_models_json(text, "m.json");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(MultiModelsJson, ReadsKernelsModelsAndStatistics) {
+  const MultiModelsFile file = parse_multi_models_json(kMultiModels, "m.json");
+  EXPECT_THAT(file.dataset.parameters, ElementsAre("p", "s"));
+  ASSERT_EQ(file.results.size(), 2u);
+  EXPECT_EQ(file.results[0].model.constant, 1.0);
+  EXPECT_EQ(file.results[0].thread_class, "all");  // written before classes: one model
+  EXPECT_TRUE(std::isnan(file.results[0].stats.cv_error));
+  EXPECT_EQ(file.results[1].thread_class, "po2");
+  ASSERT_EQ(file.results[1].points.size(), 2u);
+  EXPECT_EQ(file.results[1].points[1].x, (std::vector<double>{2, 2}));
+  EXPECT_EQ(file.results[1].points[1].value, 5.0);
+}
+
+TEST(MultiModelsJson, ErrorsNameTheFileLineAndPath) {
+  EXPECT_EQ(multi_error("\"tss\": 1, \"adjusted_r2\": 1, \"smape\": 0, \"cv_error\": 0",
+                        "\"adjusted_r2\": 1, \"smape\": 0, \"cv_error\": 0"),
+            "m.json:9: kernels[1].statistics: missing field 'tss'");
+  EXPECT_EQ(multi_error("{\"at\": [2, 2]", "{\"at\": [2, \"2\"]"),
+            "m.json:11: kernels[1].points[1].at[1]: expected a number, found string");
+  EXPECT_EQ(multi_error("{\"at\": [2, 2]", "{\"at\": [2]"),
+            "m.json:11: kernels[1].points[1].at: expected one value per parameter (2), found 1");
+  EXPECT_EQ(multi_error("{\"kernel\": \"b\"}", "{\"name\": \"b\"}"),
+            "m.json:8: kernels[1].key: missing field 'kernel'");
+  EXPECT_EQ(multi_error("\"points\": 4, \"rss\": 0, \"tss\": 1, \"adjusted_r2\": 1, \"smape\": 0, "
+                        "\"cv_error\": null",
+                        "\"points\": -4, \"rss\": 0, \"tss\": 1, \"adjusted_r2\": 1, \"smape\": 0, "
+                        "\"cv_error\": null"),
+            "m.json:6: kernels[0].statistics.points: expected a count >= 0, found -4");
+  EXPECT_THAT(multi_error("\"2 * s^(1/2)\"", "\"2 * q\""),
+              StartsWith("m.json:8: kernels[1].model: cannot parse model '2 * q' at position"));
+  EXPECT_EQ(multi_error("[\"p\", \"s\"]", "[]"),
+            "m.json:2: parameters: expected at least one parameter");
 }
 
 }  // namespace

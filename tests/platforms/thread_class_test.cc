@@ -315,6 +315,45 @@ TEST(ParseThreadCounts, ZeroAndNegativeCountsSayWhereCountsStart) {
   }
 }
 
+// The numbers of --threads are read by common/text.h's parser: its syntax (an optional '+'),
+// and one precise message for each way a count or a range goes wrong.
+TEST(ParseThreadCounts, NumbersFollowTheOneNumberSyntax) {
+  EXPECT_EQ(parse_thread_counts("+2,3-+4", 8, "--threads"), (std::vector<int>{2, 3, 4}));
+  const auto message = [](const char* spec) {
+    try {
+      parse_thread_counts(spec, 8, "--threads");
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_THAT(message("1-x"), ::testing::StartsWith("--threads '1-x': bad range '1-x'; expected"));
+  EXPECT_THAT(message("1- 3"), ::testing::StartsWith("--threads '1- 3': bad range '1- 3'"));
+  EXPECT_THAT(message("0-3"), ::testing::StartsWith("--threads '0-3': bad range '0-3'"));
+  EXPECT_EQ(
+      message("99999999999"),
+      "--threads '99999999999': 99999999999 threads is more than the 65536 any team can have");
+  EXPECT_EQ(message("1-99999999999"),
+            "--threads '1-99999999999': 99999999999 threads is more than the 65536 any team can "
+            "have");
+  EXPECT_THAT(message("1x"), HasSubstr("unknown item '1x'"));
+}
+
+TEST(Parse, NumbersOfAClassSayWhatIsWrongWithThem) {
+  const auto message = [](const char* spec) {
+    try {
+      ThreadClass::parse(spec);
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_THAT(message("mine=3,4x"), HasSubstr("'4x' is not an integer"));
+  EXPECT_THAT(message("mine=3,99999999999"), HasSubstr("'99999999999' is too large"));
+  EXPECT_THAT(message("mine=3,0"), HasSubstr("0 is not positive"));
+  EXPECT_EQ(ThreadClass::parse("mine=3, 5").thread_counts(8), (std::vector<int>{3, 5}));
+}
+
 TEST(ParseThreadCounts, MessagesNameTheCallersOption) {
   try {
     parse_thread_counts("5-3", 8, "--counts");

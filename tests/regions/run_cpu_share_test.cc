@@ -21,6 +21,10 @@ TEST(RunCpuShare, ProcStatSumsBusyAndStealOfTheAllowedCpus) {
   EXPECT_EQ(one.busy, 126u);
   EXPECT_EQ(one.steal, 4u);
   EXPECT_EQ(parse_proc_stat(kStat, {7}).busy, 0u);
+  // The "cpu" line is the sum, not a CPU: its first field (300) is no CPU number.
+  EXPECT_EQ(parse_proc_stat(kStat, {300}).busy, 0u);
+  // Fields past the end or unreadable count 0; the others still add up.
+  EXPECT_EQ(parse_proc_stat("cpu3 1 2 x\ncpu4 10\n", {3, 4}).busy, 13u);
 }
 
 // Issue 12, defect 11.

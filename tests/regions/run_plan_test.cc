@@ -85,7 +85,7 @@ TEST(RunPlan, NativeRunsFollowTheFirstRepetition) {
   const std::vector<PlannedRun> runs = with_native_runs(plan_runs(options, 4));
   std::vector<std::string> ids;
   for (const PlannedRun& run : runs) ids.push_back(run.id);
-  EXPECT_THAT(ids, ElementsAre("t1-i0-r0", "t2-i0-r0", "t1-i1-r0", "t2-i1-r0",              //
+  EXPECT_THAT(ids, ElementsAre("t1-i0-r0", "t2-i0-r0", "t1-i1-r0", "t2-i1-r0",                  //
                                "t1-i0-native", "t2-i0-native", "t1-i1-native", "t2-i1-native",  //
                                "t1-i0-r1", "t2-i0-r1", "t1-i1-r1", "t2-i1-r1"));
   EXPECT_TRUE(runs[5].native);
@@ -152,9 +152,15 @@ TEST(RunPlan, RejectsBadOptionsWithOneLineNamingTheOption) {
 
   options.places = "cpus";
   EXPECT_THAT(usage_error(options), HasSubstr("--places 'cpus'"));
-  options.places = "cores(0)";
-  EXPECT_THAT(usage_error(options), HasSubstr("NAME(COUNT) with a positive count"));
-  for (const char* good : {"cores", "threads(2)", "numa_domains", "{0,1},{2,3}"}) {
+  // The count is read by common/text.h's parser: a whole positive integer, an optional '+'.
+  for (const char* bad : {"cores(0)", "cores(x)", "cores(2", "cores()", "cores( 2)", "cores(2.0)",
+                          "cores(99999999999)", "cores(-1)", "cores(2)x"}) {
+    options.places = bad;
+    EXPECT_EQ(usage_error(options), std::string("--places '") + bad +
+                                        "': expected NAME or NAME(COUNT) with a positive count")
+        << bad;
+  }
+  for (const char* good : {"cores", "threads(2)", "cores(+4)", "numa_domains", "{0,1},{2,3}"}) {
     options.places = good;
     EXPECT_NO_THROW(plan_runs(options, 4)) << good;
   }

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "regions/run/profile_locations.h"
 
@@ -65,6 +66,30 @@ TEST(ProfileLocations, LeavesResolvedForeignAndMalformedLocationsAlone) {
   json null_profile;  // a run without a profile
   locations.resolve(null_profile);
   EXPECT_TRUE(null_profile.is_null());
+}
+
+// Offsets are hexadecimal with an optional "0x" (common/text.h's parse_unsigned); a sign,
+// blanks, a bare prefix or more than 64 bits leave the location as it is.
+TEST(ProfileLocations, OffsetsAreHexadecimalWithAnOptionalPrefix) {
+  const json here = raw_location_here();
+  const std::string digits = here["offset"].get<std::string>().substr(2);
+  for (const std::string& good : {digits, "0X" + digits}) {
+    json location = here;
+    location["offset"] = good;
+    json profile = {{"regions", json::array({{{"location", location}}})}};
+    ProfileLocations().resolve(profile);
+    EXPECT_THAT(profile["regions"][0]["location"].value("file", ""),
+                EndsWith("run_profile_locations_test.cc"))
+        << good;
+  }
+  for (const std::string& bad : std::vector<std::string>{
+           " 0x" + digits, "-0x" + digits, "0x", "0x" + digits + " ", "0x10000000000000000"}) {
+    json location = here;
+    location["offset"] = bad;
+    json profile = {{"regions", json::array({{{"location", location}}})}};
+    ProfileLocations().resolve(profile);
+    EXPECT_FALSE(profile["regions"][0]["location"].contains("file")) << bad;
+  }
 }
 
 TEST(ProfileLocations, ResolvesALocationOnceAcrossProfiles) {

@@ -100,6 +100,24 @@ TEST_F(PowercapCopy, ZoneThatBecomesUnreadableIsLeftOutOfThatMeasurement) {
                         "counter value"));
 }
 
+// Counters are read as unsigned 64-bit integers by common/text.h: a sign or a value past 2^64-1
+// is no counter value.
+TEST_F(PowercapCopy, CounterValuesAreWholeUnsigned64BitNumbers) {
+  const fs::path counter = root_ / "intel-rapl:0:0" / "energy_uj";
+  std::string good;
+  std::getline(std::ifstream(counter), good);
+  for (const char* bad : {"18446744073709551616", "-1", "+5", "12 uj"}) {
+    std::ofstream(counter) << good << "\n";
+    RaplMeter meter(root_.string());
+    meter.start();
+    std::ofstream(counter) << bad << "\n";
+    const EnergyReading reading = meter.stop();
+    EXPECT_EQ(reading.joules.count("package-0/core"), 0u) << bad;
+    EXPECT_THAT(reading.skipped.back(), HasSubstr(std::string("cannot read energy_uj: '") + bad +
+                                                  "' is not a counter value"));
+  }
+}
+
 TEST_F(PowercapCopy, UnreadableZoneIsSkippedWithTheReason) {
   // A directory where the counter should be: unreadable for root as well.
   fs::remove(root_ / "intel-rapl:0:1" / "energy_uj");
