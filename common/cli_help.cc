@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <iostream>
 #include <memory>
 #include <vector>
 
+#include "common/error.h"
 #include "common/terminal.h"
 #include "common/text.h"
 
@@ -94,6 +96,34 @@ std::optional<std::string> unknown_subcommand(const CLI::App& app, int argc, cha
   if (const std::string nearest = nearest_word(argv[1], names); !nearest.empty())
     message += fmt::format("; did you mean {}?", nearest);
   return message;
+}
+
+std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, std::string_view prefix,
+                                      std::string_view help) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::cerr << prefix << ": " << e.what() << " (see " << help << ")\n";
+    return 2;
+  }
+  return std::nullopt;
+}
+
+int run_reporting_errors(std::string_view prefix, const std::function<int()>& command,
+                         int failure) {
+  try {
+    return command();
+  } catch (const UsageError& e) {
+    std::cerr << prefix << ": " << e.what() << "\n";
+    return 2;
+  } catch (const InputError& e) {
+    std::cerr << prefix << ": " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << prefix << ": error: " << e.what() << "\n";
+    return failure;
+  }
 }
 
 }  // namespace ompscale

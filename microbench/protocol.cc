@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -85,38 +86,28 @@ WorkerRecord parse_record(const std::string& line) {
   return std::monostate{};
 }
 
+namespace {
+
+// `value` as a whole number in [min, INT_MAX] into `field`; false (and `field` as it was)
+// otherwise.
+bool set_count(const std::string& value, long long min, int& field) {
+  const std::optional<long long> count = parse_integer(value, min, INT_MAX);
+  if (count) field = static_cast<int>(*count);
+  return count.has_value();
+}
+
+}  // namespace
+
 bool apply_option(Job& job, const std::string& name, const std::string& value) {
-  double number = 0;
-  long integer = 0;
   if (name == "epcc.delay_us") return parse_double(value, job.epcc.delay_us);
   if (name == "epcc.test_time_us") return parse_double(value, job.epcc.test_time_us);
-  if (name == "epcc.probes") {
-    if (!parse_int(value, integer) || integer < 1) return false;
-    job.epcc.probes = static_cast<int>(integer);
-    return true;
-  }
-  if (name == "epcc.warmup") {
-    if (!parse_int(value, integer) || integer < 0) return false;
-    job.epcc.warmup = static_cast<int>(integer);
-    return true;
-  }
-  if (name == "direct.warmup") {
-    if (!parse_int(value, integer) || integer < 0) return false;
-    job.direct.warmup = static_cast<int>(integer);
-    return true;
-  }
-  if (name == "direct.exchanges") {
-    if (!parse_int(value, integer) || integer < 1) return false;
-    job.direct.calibration.exchanges_per_batch = static_cast<int>(integer);
-    return true;
-  }
-  if (name == "direct.batches") {
-    if (!parse_int(value, integer) || integer < 2) return false;
-    job.direct.calibration.batches = static_cast<int>(integer);
-    return true;
-  }
+  if (name == "epcc.probes") return set_count(value, 1, job.epcc.probes);
+  if (name == "epcc.warmup") return set_count(value, 0, job.epcc.warmup);
+  if (name == "direct.warmup") return set_count(value, 0, job.direct.warmup);
+  if (name == "direct.exchanges")
+    return set_count(value, 1, job.direct.calibration.exchanges_per_batch);
+  if (name == "direct.batches") return set_count(value, 2, job.direct.calibration.batches);
   if (name == "direct.skew_ticks") return parse_int_list(value, job.direct.skew_ticks);
-  (void)number;
   return false;
 }
 

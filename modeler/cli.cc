@@ -144,19 +144,12 @@ void add_fit_options(CLI::App& cmd, FitArguments& a) {
 }
 
 double parse_exponent(const std::string& text) {
-  const auto slash = text.find('/');
-  auto number = [&](std::string_view s) {
-    const auto v = parse_double(s);
-    if (!v || !std::isfinite(*v)) {
-      throw UsageError(
-          fmt::format("bad exponent '{}': use numbers or fractions such as 3/2", text));
-    }
-    return *v;
-  };
-  if (slash == std::string::npos) return number(text);
-  const double den = number(std::string_view(text).substr(slash + 1));
-  if (den == 0.0) throw UsageError(fmt::format("bad exponent '{}': zero denominator", text));
-  return number(std::string_view(text).substr(0, slash)) / den;
+  const std::optional<double> exponent = parse_fraction(text);
+  if (!exponent) {
+    throw UsageError(fmt::format(
+        "bad exponent '{}': use numbers or fractions such as 3/2 (denominator not 0)", text));
+  }
+  return *exponent;
 }
 
 /// Runs `parse`, prefixing a UsageError's message with the option it came from.
@@ -651,33 +644,22 @@ int run_cli(int argc, char** argv) {
     std::cerr << "modeler: " << *unknown << " (see modeler --help)\n";
     return 2;
   }
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::cerr << "modeler: " << e.what() << " (see " << help_command("modeler", app, argc, argv)
-              << ")\n";
-    return 2;
-  }
-  try {
-    if (fit->parsed()) return run_fit(fit_args, fit_output, fail_on_worse);
-    if (plot->parsed()) return run_plot(plot_args, plot_output, extrapolate_to, log_y);
-    if (pred->parsed()) {
-      if (at.empty() && budget.empty()) throw UsageError("predict needs --at and/or --budget");
-      return run_predict(models_path, at, confidence, budget, budget_limit, predict_output);
-    }
-    if (cmp->parsed()) return run_compare(compare);
-  } catch (const InputError& e) {
-    std::cerr << "modeler: " << e.what() << "\n";
-    return 2;
-  } catch (const UsageError& e) {
-    std::cerr << "modeler: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "modeler: " << e.what() << "\n";
-    return 2;
-  }
-  return 2;
+  if (const auto status =
+          parse_command_line(app, argc, argv, "modeler", help_command("modeler", app, argc, argv)))
+    return *status;
+  return run_reporting_errors(
+      "modeler",
+      [&] {
+        if (fit->parsed()) return run_fit(fit_args, fit_output, fail_on_worse);
+        if (plot->parsed()) return run_plot(plot_args, plot_output, extrapolate_to, log_y);
+        if (pred->parsed()) {
+          if (at.empty() && budget.empty()) throw UsageError("predict needs --at and/or --budget");
+          return run_predict(models_path, at, confidence, budget, budget_limit, predict_output);
+        }
+        if (cmp->parsed()) return run_compare(compare);
+        return 2;
+      },
+      2);
 }
 
 }  // namespace ompscale::modeler

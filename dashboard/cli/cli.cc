@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "common/cli_help.h"
 #include "common/error.h"
 #include "dashboard/cli/commands.h"
 
@@ -101,31 +102,21 @@ int run_cli(int argc, char** argv) {
   CLI::App* render_cmd = add_render(app, render);
   NightlyArguments nightly;
   CLI::App* nightly_cmd = add_nightly(app, nightly);
-  const std::vector<CLI::App*> commands = {ingest_cmd, list_cmd, regressions_cmd, render_cmd,
-                                           nightly_cmd};
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::string help = "ompdash --help";
-    for (const CLI::App* sub : commands) {
-      if (argc > 1 && sub->get_name() == argv[1]) help = "ompdash " + sub->get_name() + " --help";
-    }
-    std::cerr << "ompdash: " << e.what() << " (see " << help << ")\n";
-    return 2;
-  }
-  try {
-    if (ingest_cmd->parsed()) return run_ingest(ingest);
-    if (list_cmd->parsed()) return run_list(list);
-    if (regressions_cmd->parsed()) return run_regressions(regressions);
-    if (render_cmd->parsed()) return run_render(render);
-    if (nightly_cmd->parsed()) return run_nightly_command(nightly);
-  } catch (const std::exception& e) {
-    // InputError, UsageError, SQLite and file errors: one line, exit status 2.
-    std::cerr << "ompdash: " << e.what() << "\n";
-    return 2;
-  }
-  return 2;
+  if (const auto status =
+          parse_command_line(app, argc, argv, "ompdash", help_command("ompdash", app, argc, argv)))
+    return *status;
+  // InputError, UsageError, SQLite and file errors: one line, exit status 2.
+  return run_reporting_errors(
+      "ompdash",
+      [&] {
+        if (ingest_cmd->parsed()) return run_ingest(ingest);
+        if (list_cmd->parsed()) return run_list(list);
+        if (regressions_cmd->parsed()) return run_regressions(regressions);
+        if (render_cmd->parsed()) return run_render(render);
+        if (nightly_cmd->parsed()) return run_nightly_command(nightly);
+        return 2;
+      },
+      2);
 }
 
 }  // namespace ompscale::dashboard

@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "common/error.h"
 #include "common/text.h"
 #include "dashboard/store/records.h"
 #include "dashboard/store/schema.h"
@@ -21,6 +23,22 @@ std::vector<std::pair<std::string, std::string>> key_columns(const std::string& 
   const nlohmann::ordered_json object = nlohmann::ordered_json::parse(key_json);
   for (const auto& [column, value] : object.items()) {
     out.emplace_back(column, value.get<std::string>());
+  }
+  return out;
+}
+
+// The integers of a group_concat cell ("1,2,4"); anything else is a damaged database, named with
+// the row it was found in.
+std::vector<long long> integer_list(const Database& db, const std::string& cell,
+                                    std::string_view what, long long max) {
+  std::vector<long long> out;
+  for (const std::string& item : split(cell, ',')) {
+    if (item.empty()) continue;
+    const std::optional<long long> value = parse_integer(item, 1, max);
+    if (!value)
+      throw InputError(db.path(), 0,
+                       fmt::format("{}: '{}' is not a list of whole numbers", what, cell));
+    out.push_back(*value);
   }
   return out;
 }
@@ -51,20 +69,10 @@ std::vector<RunInfo> list_runs(Database& db) {
   std::vector<RunInfo> out;
   while (s.step()) {
     RunInfo r;
-    r.id = s.integer(0);
-    r.run_id = s.text(1);
-    r.host = s.text(2);
-    r.date = s.text(3);
-    r.label = s.text(4);
-    r.platform = s.text(5);
-    r.runtimes = s.text(6);
-    r.compilers = s.text(7);
-    r.status = s.text(8);
-    r.source = s.text(9);
-    r.unusual_phase = s.integer(10) != 0;
-    r.phase_note = s.text(11);
-    r.canary_median_ns = s.real(12);
-    r.configurations = s.integer(13);
+    read_columns(s, 0, r, &RunInfo::id, &RunInfo::run_id, &RunInfo::host, &RunInfo::date,
+                 &RunInfo::label, &RunInfo::platform, &RunInfo::runtimes, &RunInfo::compilers,
+                 &RunInfo::status, &RunInfo::source, &RunInfo::unusual_phase, &RunInfo::phase_note,
+                 &RunInfo::canary_median_ns, &RunInfo::configurations);
     out.push_back(std::move(r));
   }
   return out;
@@ -80,23 +88,16 @@ std::vector<SeriesInfo> list_series(Database& db) {
   std::vector<SeriesInfo> out;
   while (s.step()) {
     SeriesInfo i;
-    i.id = s.integer(0);
-    i.key = s.text(1);
+    read_columns(s, 0, i, &SeriesInfo::id, &SeriesInfo::key);
     i.columns = key_columns(s.text(2));
     i.description = SeriesKey{i.columns}.describe();
-    i.construct = s.text(3);
-    i.method = s.text(4);
-    i.metric = s.text(5);
-    i.bind = s.text(6);
-    i.places = s.text(7);
-    i.runtime = s.text(8);
-    i.platform = s.text(9);
-    i.param = s.text(10);
-    i.param_value = s.text(11);
-    i.unit = s.text(12);
-    for (const std::string& t : split(s.text(13), ',')) {
-      if (!t.empty()) i.threads.push_back(std::stoi(t));
-    }
+    read_columns(s, 3, i, &SeriesInfo::construct, &SeriesInfo::method, &SeriesInfo::metric,
+                 &SeriesInfo::bind, &SeriesInfo::places, &SeriesInfo::runtime,
+                 &SeriesInfo::platform, &SeriesInfo::param, &SeriesInfo::param_value,
+                 &SeriesInfo::unit);
+    for (const long long t :
+         integer_list(db, s.text(13), fmt::format("thread counts of series '{}'", i.key), INT_MAX))
+      i.threads.push_back(static_cast<int>(t));
     std::sort(i.threads.begin(), i.threads.end());
     i.runs = s.integer(14);
     out.push_back(std::move(i));
@@ -121,21 +122,10 @@ std::vector<SeriesHistory> load_histories(Database& db) {
     HistoryPoint p;
     p.run = s.integer(2);
     if (!out.back().points.empty() && out.back().points.back().run == p.run) continue;
-    p.run_id = s.text(3);
-    p.date = s.text(4);
-    p.label = s.text(5);
-    p.runtime_version = s.text(6);
-    p.canary_state = s.text(7);
-    p.unusual_phase = s.integer(8) != 0;
-    p.n = s.integer(9);
-    p.total = s.integer(10);
-    p.median = s.real(11);
-    p.q1 = s.real(12);
-    p.q3 = s.real(13);
-    p.min = s.real(14);
-    p.max = s.real(15);
-    p.mean = s.real(16);
-    p.valid_share = s.real(17);
+    using P = HistoryPoint;
+    read_columns(s, 3, p, &P::run_id, &P::date, &P::label, &P::runtime_version, &P::canary_state,
+                 &P::unusual_phase, &P::n, &P::total, &P::median, &P::q1, &P::q3, &P::min, &P::max,
+                 &P::mean, &P::valid_share);
     out.back().points.push_back(std::move(p));
   }
   return out;
@@ -172,27 +162,16 @@ std::vector<ModelHistory> load_model_histories(Database& db) {
       out.push_back({series, thread_class, {}});
     }
     ModelPoint p;
-    p.model_set = s.integer(2);
-    p.date = s.text(3);
-    p.label = s.text(4);
-    p.runtime_version = s.text(5);
     p.thread_class = thread_class;
-    p.model = s.text(6);
-    p.growth = s.text(7);
-    p.document = s.text(8);
-    p.valid = s.integer(9) != 0;
-    p.adjusted_r2 = s.real(10);
-    p.largest_threads = s.real(11);
-    p.budget = s.real(12);
-    p.budget_threads = s.real(13);
-    p.noise_dominates = s.integer(15) != 0;
-    p.budget_threads_early = s.real(16);
-    p.budget_threads_late = s.real(17);
-    p.run_id = s.text(18);
-    p.points = s.integer(19);
-    for (const std::string& run : split(s.text(14), ',')) {
-      if (!run.empty()) p.runs.push_back(std::stoll(run));
-    }
+    using P = ModelPoint;
+    read_columns(s, 2, p, &P::model_set, &P::date, &P::label, &P::runtime_version, &P::model,
+                 &P::growth, &P::document, &P::valid, &P::adjusted_r2, &P::largest_threads,
+                 &P::budget, &P::budget_threads);
+    read_columns(s, 15, p, &P::noise_dominates, &P::budget_threads_early, &P::budget_threads_late,
+                 &P::run_id, &P::points);
+    for (const long long run :
+         integer_list(db, s.text(14), fmt::format("runs of model set {}", p.model_set), LLONG_MAX))
+      p.runs.push_back(run);
     out.back().models.push_back(std::move(p));
   }
   return out;
@@ -246,22 +225,11 @@ std::vector<AppPointInfo> load_app_points(Database& db, const std::string& appli
   std::vector<AppPointInfo> out;
   while (s.step()) {
     AppPointInfo p;
-    p.report = s.integer(0);
-    p.region = s.text(1);
-    p.input = s.text(2);
-    p.threads = static_cast<int>(s.integer(3));
-    p.time_s = s.real(4);
-    p.time_min_s = s.real(5);
-    p.time_max_s = s.real(6);
-    p.speedup = s.real(7);
-    p.efficiency = s.real(8);
-    p.lost_s = s.real(9);
-    p.imbalance_s = s.real(10);
-    p.walkthrough_s = s.real(11);
-    p.startup_s = s.real(12);
-    p.lock_contention_s = s.real(13);
-    p.lock_algorithm_s = s.real(14);
-    p.other_s = s.real(15);
+    using P = AppPointInfo;
+    read_columns(s, 0, p, &P::report, &P::region, &P::input, &P::threads, &P::time_s,
+                 &P::time_min_s, &P::time_max_s, &P::speedup, &P::efficiency, &P::lost_s,
+                 &P::imbalance_s, &P::walkthrough_s, &P::startup_s, &P::lock_contention_s,
+                 &P::lock_algorithm_s, &P::other_s);
     out.push_back(std::move(p));
   }
   return out;

@@ -121,6 +121,26 @@ std::vector<std::byte> Statement::blob(int column) const {
   return out;
 }
 
+namespace sqlite_detail {
+
+void read_column(const Statement& s, int column, std::string& value) {
+  value = s.text(column);
+}
+void read_column(const Statement& s, int column, double& value) {
+  value = s.real(column);
+}
+void read_column(const Statement& s, int column, std::int64_t& value) {
+  value = s.integer(column);
+}
+void read_column(const Statement& s, int column, int& value) {
+  value = static_cast<int>(s.integer(column));
+}
+void read_column(const Statement& s, int column, bool& value) {
+  value = s.integer(column) != 0;
+}
+
+}  // namespace sqlite_detail
+
 Database Database::open(const std::string& path, const OpenOptions& options) {
   sqlite3* db = nullptr;
   const int flags =

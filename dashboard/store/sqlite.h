@@ -29,6 +29,14 @@ class SqliteError : public std::runtime_error {
 /// SQL NULL, for Statement::bind.
 struct Null {};
 
+class Statement;
+
+/// Columns `first`, `first` + 1, ... of the current row of `s` into the `fields` of `record`, in
+/// order, each read as its member's type (std::string: text, double: real, integers: integer,
+/// bool: integer != 0); the members listed next to the SELECT they come from.
+template <class Record, class... Types>
+void read_columns(const Statement& s, int first, Record& record, Types Record::*... fields);
+
 /// One prepared statement. Parameters are 1-based, columns 0-based, as in SQLite.
 class Statement {
  public:
@@ -92,6 +100,20 @@ struct OpenOptions {
 };
 
 /// One connection. WAL journal (readers never block the writer), foreign keys on.
+namespace sqlite_detail {
+void read_column(const Statement& s, int column, std::string& value);
+void read_column(const Statement& s, int column, double& value);
+void read_column(const Statement& s, int column, std::int64_t& value);
+void read_column(const Statement& s, int column, int& value);
+void read_column(const Statement& s, int column, bool& value);
+}  // namespace sqlite_detail
+
+template <class Record, class... Types>
+void read_columns(const Statement& s, int first, Record& record, Types Record::*... fields) {
+  int column = first;
+  (sqlite_detail::read_column(s, column++, record.*fields), ...);
+}
+
 class Database {
  public:
   /// Opens (creating unless read_only) the database at `path`.

@@ -271,26 +271,10 @@ int run_cli(int argc, char** argv) {
     std::fprintf(stderr, "ompbench: %s (see ompbench --help)\n", unknown->c_str());
     return 2;
   }
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);
-    std::fprintf(stderr, "ompbench: %s (see %s)\n", e.what(),
-                 help_command("ompbench", app, argc, argv).c_str());
-    return 2;
-  }
-  try {
-    return dispatch(c, o);
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "ompbench: %s\n", e.what());
-    return 2;
-  } catch (const InputError& e) {
-    std::fprintf(stderr, "ompbench: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "ompbench: error: %s\n", e.what());
-    return 1;
-  }
+  if (const auto status = parse_command_line(app, argc, argv, "ompbench",
+                                             help_command("ompbench", app, argc, argv)))
+    return *status;
+  return run_reporting_errors("ompbench", [&] { return dispatch(c, o); });
 }
 
 }  // namespace ompscale::microbench

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "common/status_line.h"
+
 namespace ompscale::microbench {
 
 class ProgressBar {
@@ -15,9 +17,8 @@ class ProgressBar {
   void clear();
 
  private:
-  bool enabled_;
+  StatusLine line_;
   long total_;
-  bool drawn_ = false;
 };
 
 }  // namespace ompscale::microbench

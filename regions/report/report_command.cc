@@ -66,41 +66,33 @@ int report_command(int argc, char** argv) {
                  "Hints predicting less than this percentage of the region's time are left out")
       ->capture_default_str();
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help
-    std::cerr << "ompscan: report: " << e.what() << " (see ompscan report --help)\n";
-    return 2;
-  }
-  try {
-    for (double t : options.predict_at) {
-      if (!(t > 0.0)) throw UsageError("--predict: thread counts are positive");
-    }
-    if (!(min_gain_percent >= 0.0)) throw UsageError("--min-gain: use a percentage >= 0");
-    options.analysis.min_hint_fraction = min_gain_percent / 100.0;
-    const report::RunSet runs = report::read_run_directory(directory);
-    const report::Report r = report::build_report(runs, options);
-    // On a terminal the text fits its width, unless --wide; files get whole lines.
-    const std::size_t width =
-        wide || (!output.empty() && output != "-") ? 0 : output_width(STDOUT_FILENO);
-    const std::string content = render(r, format, width);
-    if (!svg_dir.empty()) {
-      std::filesystem::create_directories(svg_dir);
-      for (const auto& [name, svg] : report::format_svgs(r)) {
-        write_output((std::filesystem::path(svg_dir) / name).string(), svg);
-      }
-    }
-    write_output(output, content);
-    return 0;
-  } catch (const InputError& e) {
-    std::cerr << "ompscan: " << e.what() << "\n";
-  } catch (const UsageError& e) {
-    std::cerr << "ompscan: " << e.what() << "\n";
-  } catch (const std::exception& e) {
-    std::cerr << "ompscan: " << e.what() << "\n";
-  }
-  return 2;
+  if (const auto status =
+          parse_command_line(app, argc, argv, "ompscan: report", "ompscan report --help"))
+    return *status;
+  return run_reporting_errors(
+      "ompscan",
+      [&] {
+        for (double t : options.predict_at) {
+          if (!(t > 0.0)) throw UsageError("--predict: thread counts are positive");
+        }
+        if (!(min_gain_percent >= 0.0)) throw UsageError("--min-gain: use a percentage >= 0");
+        options.analysis.min_hint_fraction = min_gain_percent / 100.0;
+        const report::RunSet runs = report::read_run_directory(directory);
+        const report::Report r = report::build_report(runs, options);
+        // On a terminal the text fits its width, unless --wide; files get whole lines.
+        const std::size_t width =
+            wide || (!output.empty() && output != "-") ? 0 : output_width(STDOUT_FILENO);
+        const std::string content = render(r, format, width);
+        if (!svg_dir.empty()) {
+          std::filesystem::create_directories(svg_dir);
+          for (const auto& [name, svg] : report::format_svgs(r)) {
+            write_output((std::filesystem::path(svg_dir) / name).string(), svg);
+          }
+        }
+        write_output(output, content);
+        return 0;
+      },
+      2);
 }
 
 }  // namespace ompscale::regions

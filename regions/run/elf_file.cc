@@ -61,50 +61,61 @@ void read_dynamic(const ElfHandle& handle, Elf_Scn* scn, const GElf_Shdr& shdr,
   }
 }
 
+// Visits up to `count` entries of a version section chained by byte offsets, starting at
+// `offset`: `get` reads the entry at an offset (libelf's gelf_getverneed and the like), `next`
+// gives the step to the following one (0 after the last). A failed read means a broken section.
+template <class Entry, class Get, class Next, class Visit>
+void for_each_chained(const ElfHandle& handle, const char* section, std::size_t count,
+                      std::size_t offset, Get get, Next next, Visit visit) {
+  for (std::size_t i = 0; i < count; ++i) {
+    Entry entry;
+    if (get(static_cast<int>(offset), &entry) == nullptr)
+      handle.fail(std::string("broken ") + section);
+    visit(entry, offset);
+    if (next(entry) == 0) break;
+    offset += next(entry);
+  }
+}
+
 void read_version_needs(const ElfHandle& handle, Elf_Scn* scn, const GElf_Shdr& shdr,
                         ElfDynamicInfo& info) {
   Elf_Data* data = elf_getdata(scn, nullptr);
   if (data == nullptr) handle.fail("cannot read .gnu.version_r");
-  std::size_t offset = 0;
-  for (std::size_t entry = 0; entry < shdr.sh_info; ++entry) {
-    GElf_Verneed need;
-    if (gelf_getverneed(data, static_cast<int>(offset), &need) == nullptr)
-      handle.fail("broken .gnu.version_r");
-    std::vector<std::string>& versions =
-        info.version_needs[string_at(handle.get(), shdr.sh_link, need.vn_file)];
-    std::size_t aux_offset = offset + need.vn_aux;
-    for (unsigned a = 0; a < need.vn_cnt; ++a) {
-      GElf_Vernaux aux;
-      if (gelf_getvernaux(data, static_cast<int>(aux_offset), &aux) == nullptr)
-        handle.fail("broken .gnu.version_r");
-      versions.emplace_back(string_at(handle.get(), shdr.sh_link, aux.vna_name));
-      if (aux.vna_next == 0) break;
-      aux_offset += aux.vna_next;
-    }
-    if (need.vn_next == 0) break;
-    offset += need.vn_next;
-  }
+  const auto name = [&](std::size_t offset) {
+    return string_at(handle.get(), shdr.sh_link, offset);
+  };
+  for_each_chained<GElf_Verneed>(
+      handle, ".gnu.version_r", shdr.sh_info, 0,
+      [&](int at, GElf_Verneed* need) { return gelf_getverneed(data, at, need); },
+      [](const GElf_Verneed& need) { return need.vn_next; },
+      [&](const GElf_Verneed& need, std::size_t offset) {
+        std::vector<std::string>& versions = info.version_needs[name(need.vn_file)];
+        for_each_chained<GElf_Vernaux>(
+            handle, ".gnu.version_r", need.vn_cnt, offset + need.vn_aux,
+            [&](int at, GElf_Vernaux* aux) { return gelf_getvernaux(data, at, aux); },
+            [](const GElf_Vernaux& aux) { return aux.vna_next; },
+            [&](const GElf_Vernaux& aux, std::size_t) {
+              versions.emplace_back(name(aux.vna_name));
+            });
+      });
 }
 
 void read_version_definitions(const ElfHandle& handle, Elf_Scn* scn, const GElf_Shdr& shdr,
                               ElfDynamicInfo& info) {
   Elf_Data* data = elf_getdata(scn, nullptr);
   if (data == nullptr) handle.fail("cannot read .gnu.version_d");
-  std::size_t offset = 0;
-  for (std::size_t entry = 0; entry < shdr.sh_info; ++entry) {
-    GElf_Verdef def;
-    if (gelf_getverdef(data, static_cast<int>(offset), &def) == nullptr)
-      handle.fail("broken .gnu.version_d");
-    // The first auxiliary entry names the version; further ones name its parents.
-    GElf_Verdaux aux;
-    if ((def.vd_flags & VER_FLG_BASE) == 0 && def.vd_cnt > 0) {
-      if (gelf_getverdaux(data, static_cast<int>(offset + def.vd_aux), &aux) == nullptr)
-        handle.fail("broken .gnu.version_d");
-      info.version_definitions.emplace_back(string_at(handle.get(), shdr.sh_link, aux.vda_name));
-    }
-    if (def.vd_next == 0) break;
-    offset += def.vd_next;
-  }
+  for_each_chained<GElf_Verdef>(
+      handle, ".gnu.version_d", shdr.sh_info, 0,
+      [&](int at, GElf_Verdef* def) { return gelf_getverdef(data, at, def); },
+      [](const GElf_Verdef& def) { return def.vd_next; },
+      [&](const GElf_Verdef& def, std::size_t offset) {
+        // The first auxiliary entry names the version; further ones name its parents.
+        if ((def.vd_flags & VER_FLG_BASE) != 0 || def.vd_cnt == 0) return;
+        GElf_Verdaux aux;
+        if (gelf_getverdaux(data, static_cast<int>(offset + def.vd_aux), &aux) == nullptr)
+          handle.fail("broken .gnu.version_d");
+        info.version_definitions.emplace_back(string_at(handle.get(), shdr.sh_link, aux.vda_name));
+      });
 }
 
 }  // namespace

@@ -2,26 +2,19 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
-
 namespace ompscale::regions {
 
-ProgressLine::ProgressLine(bool enabled, int total) : enabled_(enabled), total_(total) {}
+ProgressLine::ProgressLine(bool enabled, int total) : line_(enabled), total_(total) {}
 
 void ProgressLine::show(int number, const std::string& run_id, double seconds, int failed) {
-  if (!enabled_) return;
+  if (!line_.enabled()) return;
   std::string line = fmt::format("ompscan: run {}/{} {} {:.0f} s", number, total_, run_id, seconds);
   if (failed > 0) line += fmt::format(" ({} failed)", failed);
-  std::fprintf(stderr, "\r%-79.79s", line.c_str());
-  std::fflush(stderr);
-  drawn_ = true;
+  line_.show(line);
 }
 
 void ProgressLine::clear() {
-  if (!enabled_ || !drawn_) return;
-  std::fprintf(stderr, "\r%79s\r", "");
-  std::fflush(stderr);
-  drawn_ = false;
+  line_.clear();
 }
 
 }  // namespace ompscale::regions

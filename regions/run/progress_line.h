@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "common/status_line.h"
+
 namespace ompscale::regions {
 
 class ProgressLine {
@@ -16,9 +18,8 @@ class ProgressLine {
   void clear();
 
  private:
-  bool enabled_;
+  StatusLine line_;
   int total_;
-  bool drawn_ = false;
 };
 
 }  // namespace ompscale::regions

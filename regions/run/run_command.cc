@@ -79,29 +79,16 @@ int run_command(int argc, char** argv, const char* program) {
   std::vector<std::string> stray;
   app.add_option("stray", stray)->group("");  // words before "--": reported below
 
-  try {
-    app.parse(options_end, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);
-    std::fprintf(stderr, "ompscan: %s (see ompscan run --help)\n", e.what());
-    return 2;
-  }
-  try {
+  if (const auto status =
+          parse_command_line(app, options_end, argv, "ompscan", "ompscan run --help"))
+    return *status;
+  return run_reporting_errors("ompscan", [&] {
     if (!stray.empty())
       throw UsageError("'" + stray.front() +
                        "': put the application and its arguments after --: " + kUsage);
     if (o.command.empty()) throw UsageError(std::string("no application given: ") + kUsage);
     return run_sweep(o);
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "ompscan: %s\n", e.what());
-    return 2;
-  } catch (const InputError& e) {
-    std::fprintf(stderr, "ompscan: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "ompscan: error: %s\n", e.what());
-    return 1;
-  }
+  });
 }
 
 }  // namespace ompscale::regions

@@ -3,6 +3,7 @@
 
 #include "dashboard/ingest/ingest.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -115,6 +116,23 @@ TEST_F(IngestTest, ResultsWithSidecarBecomeARunWithSummaries) {
   EXPECT_EQ(p.canary_state, "typical");
   EXPECT_EQ(load_samples(db, p.run, histories[0].series, 2),
             (std::vector<double>{1.0, 1.1, 0.9, 1.2}));
+}
+
+// A damaged history (a thread count that is no whole number) is an InputError naming the
+// database and the series, not an exception from std::stoi.
+TEST_F(IngestTest, MalformedThreadCountInTheHistoryNamesTheDatabaseAndSeries) {
+  ingest({testing::write_run(dir_, "a.csv", run("r1", "2026-11-22T01:00:00Z"))});
+  Database db = open_history(db_path_);
+  db.exec("UPDATE summaries SET threads = '2x' WHERE series = (SELECT min(id) FROM series)");
+  try {
+    list_series(db);
+    ADD_FAILURE() << "a thread count '2x' was read";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), db_path_);
+    EXPECT_THAT(e.what(), ::testing::MatchesRegex(".*history.sqlite: thread counts of series "
+                                                  "'.*barrier.*': '2x' is not a list of whole "
+                                                  "numbers"));
+  }
 }
 
 TEST_F(IngestTest, IngestingTwiceChangesNothing) {
