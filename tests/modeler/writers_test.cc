@@ -363,13 +363,19 @@ nlohmann::json minimal_document() {
          "growth": "constant", "valid": false}]}]})");
 }
 
-std::string input_error_of(const std::string& text) {
+// The InputError `parse` (a models.json reader) throws on `text`, named m.json.
+template <typename Parse>
+std::string input_error_of(const std::string& text, Parse parse) {
   try {
-    parse_models_json(text, "m.json");
+    parse(text, "m.json");
   } catch (const InputError& e) {
     return e.what();
   }
   return "(no error)";
+}
+
+std::string input_error_of(const std::string& text) {
+  return input_error_of(text, parse_models_json);
 }
 
 TEST(ModelsJson, MinimalFileFillsDefaults) {
@@ -840,12 +846,7 @@ constexpr std::string_view kMultiModels = R"json({
 std::string multi_error(std::string_view from, std::string_view to) {
   std::string text(kMultiModels);
   text.replace(text.find(from), from.size(), to);
-  try {
-    parse_multi_models_json(text, "m.json");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return input_error_of(text, parse_multi_models_json);
 }
 
 TEST(MultiModelsJson, ReadsKernelsModelsAndStatistics) {
