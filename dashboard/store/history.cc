@@ -66,16 +66,10 @@ std::vector<RunInfo> list_runs(Database& db) {
       "unusual_phase, phase_note, canary_median_ns, "
       "(SELECT count(*) FROM summaries WHERE run = r.id) "
       "FROM runs r ORDER BY date, run_id, host");
-  std::vector<RunInfo> out;
-  while (s.step()) {
-    RunInfo r;
-    read_columns(s, 0, r, &RunInfo::id, &RunInfo::run_id, &RunInfo::host, &RunInfo::date,
-                 &RunInfo::label, &RunInfo::platform, &RunInfo::runtimes, &RunInfo::compilers,
-                 &RunInfo::status, &RunInfo::source, &RunInfo::unusual_phase, &RunInfo::phase_note,
-                 &RunInfo::canary_median_ns, &RunInfo::configurations);
-    out.push_back(std::move(r));
-  }
-  return out;
+  using R = RunInfo;
+  return read_rows(s, &R::id, &R::run_id, &R::host, &R::date, &R::label, &R::platform, &R::runtimes,
+                   &R::compilers, &R::status, &R::source, &R::unusual_phase, &R::phase_note,
+                   &R::canary_median_ns, &R::configurations);
 }
 
 std::vector<SeriesInfo> list_series(Database& db) {
@@ -181,11 +175,8 @@ std::vector<ModelSetInfo> list_model_sets(Database& db) {
   Statement s = db.prepare(
       "SELECT id, date, label, source, parameter, (SELECT count(*) FROM models WHERE model_set = "
       "model_sets.id) FROM model_sets ORDER BY date, id");
-  std::vector<ModelSetInfo> out;
-  while (s.step()) {
-    out.push_back({s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.integer(5)});
-  }
-  return out;
+  using M = ModelSetInfo;
+  return read_rows(s, &M::id, &M::date, &M::label, &M::source, &M::parameter, &M::models);
 }
 
 std::vector<AppReportInfo> list_app_reports(Database& db) {
@@ -193,12 +184,9 @@ std::vector<AppReportInfo> list_app_reports(Database& db) {
       "SELECT id, application, date, label, source, thread_counts, reference_input, "
       "(SELECT count(*) FROM app_regions WHERE report = app_reports.id AND rank > 0), "
       "runs_analysed, runs_failed FROM app_reports ORDER BY application, date, id");
-  std::vector<AppReportInfo> out;
-  while (s.step()) {
-    out.push_back({s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5), s.text(6),
-                   s.integer(7), s.integer(8), s.integer(9)});
-  }
-  return out;
+  using A = AppReportInfo;
+  return read_rows(s, &A::id, &A::application, &A::date, &A::label, &A::source, &A::thread_counts,
+                   &A::reference_input, &A::regions, &A::runs_analysed, &A::runs_failed);
 }
 
 std::vector<AppRegionInfo> load_app_regions(Database& db, std::int64_t report) {
@@ -206,12 +194,9 @@ std::vector<AppRegionInfo> load_app_regions(Database& db, std::int64_t report) {
       "SELECT report, rank, key, label, kind, model, growth, hints, potential_gain_s FROM "
       "app_regions WHERE report = ? ORDER BY rank, key");
   s.bind_all(report);
-  std::vector<AppRegionInfo> out;
-  while (s.step()) {
-    out.push_back({s.integer(0), static_cast<int>(s.integer(1)), s.text(2), s.text(3), s.text(4),
-                   s.text(5), s.text(6), s.text(7), s.real(8)});
-  }
-  return out;
+  using A = AppRegionInfo;
+  return read_rows(s, &A::report, &A::rank, &A::key, &A::label, &A::kind, &A::model, &A::growth,
+                   &A::hints_json, &A::potential_gain_s);
 }
 
 std::vector<AppPointInfo> load_app_points(Database& db, const std::string& application) {
@@ -222,17 +207,11 @@ std::vector<AppPointInfo> load_app_points(Database& db, const std::string& appli
       "ON r.id = p.report WHERE r.application = ? ORDER BY r.date, r.id, p.region, p.input, "
       "p.threads");
   s.bind_all(application);
-  std::vector<AppPointInfo> out;
-  while (s.step()) {
-    AppPointInfo p;
-    using P = AppPointInfo;
-    read_columns(s, 0, p, &P::report, &P::region, &P::input, &P::threads, &P::time_s,
-                 &P::time_min_s, &P::time_max_s, &P::speedup, &P::efficiency, &P::lost_s,
-                 &P::imbalance_s, &P::walkthrough_s, &P::startup_s, &P::lock_contention_s,
-                 &P::lock_algorithm_s, &P::other_s);
-    out.push_back(std::move(p));
-  }
-  return out;
+  using P = AppPointInfo;
+  return read_rows(s, &P::report, &P::region, &P::input, &P::threads, &P::time_s, &P::time_min_s,
+                   &P::time_max_s, &P::speedup, &P::efficiency, &P::lost_s, &P::imbalance_s,
+                   &P::walkthrough_s, &P::startup_s, &P::lock_contention_s, &P::lock_algorithm_s,
+                   &P::other_s);
 }
 
 }  // namespace ompscale::dashboard

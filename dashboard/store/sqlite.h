@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 struct sqlite3;
@@ -36,6 +37,10 @@ class Statement;
 /// bool: integer != 0); the members listed next to the SELECT they come from.
 template <class Record, class... Types>
 void read_columns(const Statement& s, int first, Record& record, Types Record::*... fields);
+
+/// Every (remaining) row of `s` as a Record, its columns from 0 on read by read_columns.
+template <class Record, class... Types>
+std::vector<Record> read_rows(Statement& s, Types Record::*... fields);
 
 /// One prepared statement. Parameters are 1-based, columns 0-based, as in SQLite.
 class Statement {
@@ -112,6 +117,17 @@ template <class Record, class... Types>
 void read_columns(const Statement& s, int first, Record& record, Types Record::*... fields) {
   int column = first;
   (sqlite_detail::read_column(s, column++, record.*fields), ...);
+}
+
+template <class Record, class... Types>
+std::vector<Record> read_rows(Statement& s, Types Record::*... fields) {
+  std::vector<Record> out;
+  while (s.step()) {
+    Record record;
+    read_columns(s, 0, record, fields...);
+    out.push_back(std::move(record));
+  }
+  return out;
 }
 
 class Database {
