@@ -199,7 +199,7 @@ struct Block {
 struct Run {
   std::size_t line = 0;  // header line; 0 for blocks without a header
   int threads = 0;
-  int iters_per_thread = 0;  // schedbench 4.0 prints it; 0 = not printed
+  long long iters_per_thread = 0;  // schedbench 4.0 prints it; 0 = not printed; never cut to int
   std::size_t iters_line = 0;
   std::size_t blocks = 0;
   std::optional<Suite> suite;  // of the first block with a known name
@@ -319,7 +319,7 @@ class Parser {
                                  run_->threads, options_.threads));
       }
     } else if (const auto iters = header_count(text, "iterations per thread")) {
-      run_->iters_per_thread = static_cast<int>(*iters);
+      run_->iters_per_thread = *iters;
       run_->iters_line = number;
     } else if (text.find("thread(s)") != std::string_view::npos) {
       throw InputError(file_, number,

@@ -212,6 +212,18 @@ TEST(ImportEpcc, SchedbenchChunkSizesBecomeTheChunkParameter) {
               AllOf(HasSubstr("schedbench_v4_2threads.txt:7:"), HasSubstr("1024 iterations")));
 }
 
+// A loop length past int's range is not cut to one (2^32 + 128 would read as ompbench's 128 and
+// hide the warning).
+TEST(ImportEpcc, LoopLengthPastIntRangeIsWarnedAboutAsPrinted) {
+  std::string text = fixture("schedbench_v4_2threads.txt");
+  const std::string printed = "\t1024 iterations per thread";
+  ASSERT_NE(text.find(printed), std::string::npos);
+  text.replace(text.find(printed), printed.size(), "\t4294967424 iterations per thread");
+  const EpccImport result = import(text);
+  ASSERT_THAT(result.warnings, SizeIs(1));
+  EXPECT_THAT(result.warnings[0], HasSubstr("4294967424 iterations"));
+}
+
 TEST(ImportEpcc, TaskbenchSkipsItsDebugLinesAndNumbersRepeatedBlocks) {
   const EpccImport result = import_fixture("taskbench_v4_2threads.txt");
   EXPECT_THAT(result.warnings, IsEmpty());
