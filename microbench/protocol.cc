@@ -138,9 +138,7 @@ bool parse_job(const std::string& text, Job& job, std::string& error) {
     } else if (kind == "canary") {
       std::string value;
       fields >> value;
-      long exchanges = 0;
-      if (!parse_int(value, exchanges) || exchanges < 0) return fail("canary needs a count >= 0");
-      job.canary_exchanges = static_cast<int>(exchanges);
+      if (!set_count(value, 0, job.canary_exchanges)) return fail("canary needs a count >= 0");
     } else if (kind == "option") {
       std::string name;
       std::string value;
@@ -150,9 +148,7 @@ bool parse_job(const std::string& text, Job& job, std::string& error) {
       JobBatch batch;
       std::string id, method, threads, param, count, first;
       fields >> id >> batch.construct >> method >> threads >> param >> count >> first;
-      long value = 0;
-      if (!parse_int(id, value)) return fail("batch id must be an integer");
-      batch.id = static_cast<int>(value);
+      if (!set_count(id, INT_MIN, batch.id)) return fail("batch id must be an integer");
       const ConstructInfo* construct = find_construct(batch.construct);
       if (construct == nullptr) return fail("unknown construct '" + batch.construct + "'");
       if (method == "direct" && construct->direct) {
@@ -162,13 +158,10 @@ bool parse_job(const std::string& text, Job& job, std::string& error) {
       } else {
         return fail("method '" + method + "' does not apply to " + batch.construct);
       }
-      if (!parse_int(threads, value) || value < 1) return fail("threads must be >= 1");
-      batch.threads = static_cast<int>(value);
+      if (!set_count(threads, 1, batch.threads)) return fail("threads must be >= 1");
       batch.param_value = param == "-" ? "" : param;
-      if (!parse_int(count, value) || value < 1) return fail("count must be >= 1");
-      batch.count = static_cast<int>(value);
-      if (!parse_int(first, value) || value < 0) return fail("first rep must be >= 0");
-      batch.first_rep = static_cast<int>(value);
+      if (!set_count(count, 1, batch.count)) return fail("count must be >= 1");
+      if (!set_count(first, 0, batch.first_rep)) return fail("first rep must be >= 0");
       job.batches.push_back(batch);
     } else {
       return fail("unknown item '" + kind + "'");
