@@ -8,8 +8,6 @@
 // and prints, per format, the median wall time and the peak resident memory per kernel:
 // (peak RSS with all kernels - peak RSS with one kernel) / kernels.
 
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +22,7 @@
 #include <vector>
 
 #include "bench/bench_options.h"
+#include "common/child_process.h"
 
 namespace {
 
@@ -63,23 +62,18 @@ struct RunFigures {
 
 RunFigures run(const std::string& modeler, const std::string& input, const std::string& output,
                const char* format) {
+  ompscale::ChildOptions options;
+  options.argv = {modeler, "fit", input, "--format", format, "-o", output};
+  options.stdin_from = ompscale::ChildStream::inherit();
   const auto start = std::chrono::steady_clock::now();
-  const pid_t pid = fork();
-  if (pid == 0) {
-    execl(modeler.c_str(), modeler.c_str(), "fit", input.c_str(), "--format", format, "-o",
-          output.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  int status = 0;
-  struct rusage usage {};
-  wait4(pid, &status, 0, &usage);
+  const ompscale::ExitStatus status = ompscale::ChildProcess(options).wait();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::fprintf(stderr, "modeler failed on %s (status %d)\n", input.c_str(), status);
+  if (status.shell_code() != 0) {
+    std::fprintf(stderr, "modeler failed on %s (%s)\n", input.c_str(), status.describe().c_str());
     std::exit(1);
   }
-  return {seconds, usage.ru_maxrss};
+  return {seconds, static_cast<long>(status.usage.max_rss_kib)};
 }
 
 struct Figures {

@@ -31,12 +31,12 @@
 #include <vector>
 
 #include "bench/bench_options.h"
+#include "common/child_process.h"
 #include "common/library_shim.h"
 #include "common/statistics.h"
 #include "common/temporary_directory.h"
 #include "sync/clock.h"
-#include "tests/support/app_output.h"
-#include "tests/support/process.h"
+#include "tests/apps/app_output.h"
 
 namespace {
 
@@ -57,16 +57,19 @@ struct App {
   bool cost_per_unit = true;      // false where units are too coarse for it to rise above noise
 };
 
-double run_seconds(const std::vector<std::string>& argv, const fs::path& dir,
-                   std::string* out = nullptr) {
+double run_seconds(const std::vector<std::string>& argv, std::string* out = nullptr) {
   const auto start = std::chrono::steady_clock::now();
-  const ompscale::test_support::Outcome outcome = ompscale::test_support::run_program(argv, dir);
+  ompscale::ChildOptions options;
+  options.argv = argv;
+  options.stdout_to = ompscale::ChildStream::pipe();
+  options.stderr_to = ompscale::ChildStream::pipe();
+  const ompscale::CapturedRun run = ompscale::run_captured(options);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (out != nullptr) *out = outcome.out;
-  if (outcome.status != 0) {
-    std::fprintf(stderr, "ompscan_overhead: %s failed (status %d): %s\n", argv[0].c_str(),
-                 outcome.status, outcome.err.c_str());
+  if (out != nullptr) *out = run.out;
+  if (run.status.shell_code() != 0) {
+    std::fprintf(stderr, "ompscan_overhead: %s failed (%s): %s\n", argv[0].c_str(),
+                 run.status.describe().c_str(), run.err.c_str());
     std::exit(1);
   }
   return seconds;
@@ -98,7 +101,7 @@ Rounds measure(const std::vector<std::string>& command, const fs::path& dir, int
         // write the data out at once (auto_da_alloc), ~0.4 ms here.
         fs::remove(dir / "profile.json");
       }
-      seconds[variant] = run_seconds(command, dir, variant == 0 ? &r.out : nullptr);
+      seconds[variant] = run_seconds(command, variant == 0 ? &r.out : nullptr);
     }
     r.base.push_back(seconds[0]);
     r.null_ratio.push_back(seconds[1] / seconds[0] - 1);
@@ -205,7 +208,7 @@ int main(int argc, char** argv) {
         *std::max_element(base.begin(), base.end()) / *std::min_element(base.begin(), base.end());
     if (app.target_percent > 0) all_met = all_met && overhead <= app.target_percent;
     const double units = std::string(app.unit) == "task"
-                             ? static_cast<double>(ompscale::test_support::printed_task_count(out))
+                             ? static_cast<double>(apps::printed_task_count(out))
                              : app.units;
     const std::string per_unit = per_unit_text(app, units, b, threads, rounds);
     char target[16] = "-";

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "bench/bench_options.h"
+#include "common/child_process.h"
 #include "common/csv.h"
 #include "common/error.h"
 #include "common/interrupt.h"
@@ -38,7 +39,6 @@
 #include "common/statistics.h"
 #include "common/temporary_directory.h"
 #include "common/text.h"
-#include "tests/support/process.h"
 
 namespace {
 
@@ -93,7 +93,17 @@ bool g_keep = false;
   std::exit(status);
 }
 
-using Child = ompscale::test_support::ChildProcess;
+using Child = ompscale::ChildProcess;
+
+// Starts `command` with stdout and stderr into files.
+std::unique_ptr<Child> start_child(const std::vector<std::string>& command, const fs::path& out,
+                                   const fs::path& err) {
+  ompscale::ChildOptions options;
+  options.argv = command;
+  options.stdout_to = ompscale::ChildStream::file(out);
+  options.stderr_to = ompscale::ChildStream::file(err);
+  return std::make_unique<Child>(options);
+}
 
 // Waits for every child. On SIGINT or SIGTERM the children are stopped too (ompbench keeps its
 // finished batches and exits) and the directory removed: nothing is left behind.
@@ -102,7 +112,9 @@ std::vector<int> wait_all(std::vector<std::unique_ptr<Child>>& children) {
   while (true) {
     bool running = false;
     for (std::size_t i = 0; i < children.size(); ++i) {
-      if (!status[i]) status[i] = children[i]->try_wait();
+      if (!status[i]) {
+        if (const auto ended = children[i]->try_wait()) status[i] = ended->shell_code();
+      }
       running |= !status[i].has_value();
     }
     if (!running) break;
@@ -126,7 +138,7 @@ std::vector<int> wait_all(std::vector<std::unique_ptr<Child>>& children) {
 // Runs one command to its end (interruptible), stdout and stderr into files.
 int run_one(const std::vector<std::string>& command, const fs::path& out, const fs::path& err) {
   std::vector<std::unique_ptr<Child>> child;
-  child.push_back(std::make_unique<Child>(command, "/dev/null", out, err));
+  child.push_back(start_child(command, out, err));
   return wait_all(child).front();
 }
 
@@ -207,17 +219,15 @@ double spread_of_runs(const Arguments& args, const fs::path& dir, bool interleav
     std::vector<std::unique_ptr<Child>> children;
     for (int r = 0; r < args.runs; ++r) {
       const std::string log = outputs[static_cast<std::size_t>(r)] + ".log";
-      children.push_back(std::make_unique<Child>(commands[static_cast<std::size_t>(r)], "/dev/null",
-                                                 "/dev/null", log));
+      children.push_back(start_child(commands[static_cast<std::size_t>(r)], "/dev/null", log));
     }
     // All of them first: a failed one must not leave the others running.
     const std::vector<int> statuses = wait_all(children);
     for (int r = 0; r < args.runs; ++r) {
       const int status = statuses[static_cast<std::size_t>(r)];
       if (status != 0) {
-        std::fprintf(
-            stderr, "run_spread: ompbench failed (status %d): %s", status,
-            ompscale::test_support::slurp(outputs[static_cast<std::size_t>(r)] + ".log").c_str());
+        std::fprintf(stderr, "run_spread: ompbench failed (status %d): %s", status,
+                     ompscale::read_input(outputs[static_cast<std::size_t>(r)] + ".log").c_str());
         finish(1);
       }
     }
@@ -227,7 +237,7 @@ double spread_of_runs(const Arguments& args, const fs::path& dir, bool interleav
       const int status = run_one(commands[r], "/dev/null", log);
       if (status != 0) {
         std::fprintf(stderr, "run_spread: ompbench failed (status %d): %s", status,
-                     ompscale::test_support::slurp(log).c_str());
+                     ompscale::read_input(log).c_str());
         finish(1);
       }
     }
@@ -289,7 +299,7 @@ int main(int argc, char** argv) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (status != 0) {
       std::fprintf(stderr, "run_spread: ompbench failed: %s",
-                   ompscale::test_support::slurp(dir / "reference.log").c_str());
+                   ompscale::read_input(dir / "reference.log").c_str());
       finish(1);
     }
     for (const auto& [key, count] : valid_counts(csv.string(), "avg_cost"))

@@ -1,21 +1,16 @@
 #include "regions/run/launcher.h"
 
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <stdexcept>
+#include <optional>
 
+#include "common/child_process.h"
 #include "common/error.h"
 #include "common/text.h"
 
@@ -25,42 +20,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr auto kTickInterval = std::chrono::seconds(1);
-
-std::int64_t to_ns(const timeval& t) {
-  return static_cast<std::int64_t>(t.tv_sec) * 1000000000 +
-         static_cast<std::int64_t>(t.tv_usec) * 1000;
-}
-
-// Closes what it holds when the scope ends, whichever way.
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  ~Fd() { reset(); }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-  void reset(int fd = -1) {
-    if (fd_ >= 0) close(fd_);
-    fd_ = fd;
-  }
-
- private:
-  int fd_;
-};
-
-[[noreturn]] void fail(const std::string& what) {
-  throw std::runtime_error(what + ": " + std::strerror(errno));
-}
-
-// Blocks until the child's exec succeeded (the close-on-exec pipe reads EOF) or failed (it
-// wrote its errno); returns that errno, 0 on success.
-int exec_result(int fd) {
-  int error = 0;
-  ssize_t n;
-  while ((n = read(fd, &error, sizeof error)) < 0 && errno == EINTR) {
-  }
-  return n == static_cast<ssize_t>(sizeof error) ? error : 0;
-}
 
 }  // namespace
 
@@ -87,103 +46,46 @@ std::string find_executable(const std::string& name) {
 
 namespace {
 
-// The child's argv and environment as the C arrays execve takes, prepared before fork: between
-// fork and exec the child may only make async-signal-safe calls. Not copyable: the arrays point
-// into the strings.
-struct ExecArguments {
-  explicit ExecArguments(const Launch& launch) : arg_storage(launch.argv), env_storage(launch.env) {
-    for (std::string& a : arg_storage) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    for (std::string& e : env_storage) envp.push_back(e.data());
-    envp.push_back(nullptr);
-  }
-  ExecArguments(const ExecArguments&) = delete;
-  ExecArguments& operator=(const ExecArguments&) = delete;
-
-  std::vector<std::string> arg_storage;
-  std::vector<std::string> env_storage;
-  std::vector<char*> argv;
-  std::vector<char*> envp;
-};
-
-// The child's standard streams, the pipe that holds it before its exec (`go`: the parent closes
-// its end to release it), and the close-on-exec pipe that reports a failed exec.
-struct ChildFds {
-  Fd log, null, go_read, go_write, error_read, error_write;
-};
-
-void open_pipe(Fd& read_end, Fd& write_end) {
-  int ends[2];
-  if (pipe2(ends, O_CLOEXEC) != 0) fail("cannot create a pipe");
-  read_end.reset(ends[0]);
-  write_end.reset(ends[1]);
-}
-
-void open_child_fds(const Launch& launch, ChildFds& fds) {
-  // /dev/null is opened without O_CREAT: where it is missing, a regular file must not appear.
-  fds.log.reset(launch.log_path.empty() ? open("/dev/null", O_WRONLY | O_CLOEXEC)
-                                        : open(launch.log_path.c_str(),
-                                               O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-  if (fds.log.get() < 0)
-    fail("cannot write " + (launch.log_path.empty() ? "/dev/null" : launch.log_path));
-  fds.null.reset(open("/dev/null", O_RDONLY | O_CLOEXEC));
-  if (fds.null.get() < 0) fail("cannot open /dev/null");
-  open_pipe(fds.go_read, fds.go_write);
-  open_pipe(fds.error_read, fds.error_write);
-}
-
-// The child, after fork: async-signal-safe calls only.
-[[noreturn]] void exec_child(const Launch& launch, ExecArguments& args, const ChildFds& fds) {
+// The application is started held: its sensors attach before its exec. It waits on the common
+// spawner's pidfd, so the wait ends when it does; the ticks, the stop request and the resource
+// use of wait4 are what only ompscan run needs.
+ChildOptions child_options(const Launch& launch) {
+  ChildOptions options;
+  options.argv = launch.argv;
+  options.executable = launch.executable;
+  options.environment = launch.env;
+  options.stdin_from = ChildStream::null();
+  options.stdout_to =
+      launch.log_path.empty() ? ChildStream::null() : ChildStream::file(launch.log_path);
+  options.stderr_to = ChildStream::same_as_stdout();
   // Own process group: a Ctrl-C reaches ompscan only, and a kill reaches every process of the
   // run.
-  setpgid(0, 0);
-  dup2(fds.null.get(), STDIN_FILENO);
-  dup2(fds.log.get(), STDOUT_FILENO);
-  dup2(fds.log.get(), STDERR_FILENO);
-  close(fds.go_write.get());
-  char byte;
-  while (read(fds.go_read.get(), &byte, 1) < 0 && errno == EINTR) {
-  }
-  execve(launch.executable.c_str(), args.argv.data(), args.envp.data());
-  const int error = errno;
-  (void)!write(fds.error_write.get(), &error, sizeof error);
-  _exit(127);
+  options.own_process_group = true;
+  options.held = true;
+  return options;
 }
 
-// How the wait for the child ended.
-struct Waited {
-  int status = 0;
-  rusage usage{};
-  bool killed = false;
-};
-
 // Waits for the child: kills its process group when `should_stop` says so or at the timeout,
-// calls `tick` every second meanwhile.
-Waited wait_for_child(pid_t pid, const Launch& launch, const LaunchHooks& hooks,
-                      Clock::time_point start, LaunchResult& result) {
-  // A pidfd turns "the child exited" into a pollable event, so the wait ends when the child does
-  // and not at the next polling step; without one (kernels before 5.3) poll in 1 ms steps.
-  Fd pidfd(static_cast<int>(syscall(SYS_pidfd_open, pid, 0)));
+// calls `tick` every second meanwhile. Returns how it ended; `result.end` says whether it was
+// killed.
+ExitStatus wait_for_child(ChildProcess& child, const Launch& launch, const LaunchHooks& hooks,
+                          Clock::time_point start, LaunchResult& result) {
   const bool limited = launch.timeout_seconds > 0;
   const Clock::time_point deadline =
       start + std::chrono::duration_cast<Clock::duration>(
                   std::chrono::duration<double>(limited ? launch.timeout_seconds : 0));
   Clock::time_point next_tick = start + kTickInterval;
-  Waited w;
+  bool killed = false;
   while (true) {
-    if (pidfd.get() < 0) {
-      const pid_t done = wait4(pid, &w.status, WNOHANG, &w.usage);
-      if (done == pid) break;
-    }
     const Clock::time_point now = Clock::now();
-    if (!w.killed && hooks.should_stop && hooks.should_stop()) {
-      kill(-pid, SIGKILL);
-      w.killed = true;
+    if (!killed && hooks.should_stop && hooks.should_stop()) {
+      child.signal_group(SIGKILL);
+      killed = true;
       result.end = LaunchResult::End::kStopped;
     }
-    if (!w.killed && limited && now >= deadline) {
-      kill(-pid, SIGKILL);
-      w.killed = true;
+    if (!killed && limited && now >= deadline) {
+      child.signal_group(SIGKILL);
+      killed = true;
       result.end = LaunchResult::End::kTimedOut;
     }
     if (now >= next_tick) {
@@ -191,69 +93,48 @@ Waited wait_for_child(pid_t pid, const Launch& launch, const LaunchHooks& hooks,
       next_tick += kTickInterval;
     }
     Clock::time_point wake = next_tick;
-    if (limited && !w.killed) wake = std::min(wake, deadline);
+    if (limited && !killed) wake = std::min(wake, deadline);
     const auto wait_ms = std::chrono::ceil<std::chrono::milliseconds>(wake - Clock::now()).count();
-    const int timeout_ms = static_cast<int>(std::clamp<std::int64_t>(wait_ms, 0, 1000));
-    if (pidfd.get() < 0) {
-      poll(nullptr, 0, std::min(timeout_ms, 1));
-      continue;
-    }
-    pollfd fd{pidfd.get(), POLLIN, 0};
-    if (poll(&fd, 1, timeout_ms) > 0) {
-      while (wait4(pid, &w.status, 0, &w.usage) < 0 && errno == EINTR) {
-      }
-      break;
-    }
+    const auto step = std::chrono::milliseconds(std::clamp<std::int64_t>(wait_ms, 0, 1000));
+    if (const std::optional<ExitStatus> status = child.wait_for(step)) return *status;
   }
-  return w;
 }
 
 // The child's resource use and how it ended, into `result`.
-void record_end(const Waited& w, Clock::time_point start, LaunchResult& result) {
+void record_end(const ExitStatus& status, Clock::time_point start, LaunchResult& result) {
   result.wall_ns =
       std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
-  result.user_ns = to_ns(w.usage.ru_utime);
-  result.system_ns = to_ns(w.usage.ru_stime);
-  result.max_rss_kib = w.usage.ru_maxrss;
-  result.minor_faults = w.usage.ru_minflt;
-  result.involuntary_switches = w.usage.ru_nivcsw;
+  result.user_ns = status.usage.user_ns;
+  result.system_ns = status.usage.system_ns;
+  result.max_rss_kib = status.usage.max_rss_kib;
+  result.minor_faults = status.usage.minor_faults;
+  result.involuntary_switches = status.usage.involuntary_switches;
 
   if (result.end == LaunchResult::End::kExecFailed) return;
-  if (WIFEXITED(w.status)) {
+  if (!status.signaled) {
     // Exited by itself, even when a kill came too late to matter.
     result.end = LaunchResult::End::kExited;
-    result.exit_status = WEXITSTATUS(w.status);
-  } else if (WIFSIGNALED(w.status)) {
-    result.signal = WTERMSIG(w.status);
-    if (!w.killed) result.end = LaunchResult::End::kSignaled;
+    result.exit_status = status.code;
+  } else {
+    result.signal = status.signal;
+    if (result.end != LaunchResult::End::kStopped && result.end != LaunchResult::End::kTimedOut)
+      result.end = LaunchResult::End::kSignaled;
   }
 }
 
 }  // namespace
 
 LaunchResult launch_and_wait(const Launch& launch, const LaunchHooks& hooks) {
-  ExecArguments args(launch);
-  ChildFds fds;
-  open_child_fds(launch, fds);
-
+  const ChildOptions options = child_options(launch);
   LaunchResult result;
   const Clock::time_point start = Clock::now();
-  const pid_t pid = fork();
-  if (pid < 0) fail("cannot fork");
-  if (pid == 0) exec_child(launch, args, fds);
-  setpgid(pid, pid);  // also here, so the group exists whichever process runs first
-  fds.go_read.reset();
-  fds.error_write.reset();
-  fds.log.reset();
-  fds.null.reset();
-  if (hooks.attach) hooks.attach(pid);
-  fds.go_write.reset();  // EOF releases the child into its exec
-
-  if (const int error = exec_result(fds.error_read.get()); error != 0) {
+  ChildProcess child(options);
+  if (hooks.attach) hooks.attach(child.pid());
+  if (const int error = child.release(); error != 0) {
     result.end = LaunchResult::End::kExecFailed;
     result.error = std::strerror(error);
   }
-  record_end(wait_for_child(pid, launch, hooks, start, result), start, result);
+  record_end(wait_for_child(child, launch, hooks, start, result), start, result);
   return result;
 }
 

@@ -1,9 +1,9 @@
 #pragma once
-// Runs the application once: fork, a child that waits until the parent has attached its sensors
-// (perf counters must be opened before the exec), then exec in its own process group with stdin
-// from /dev/null and stdout/stderr into a log file. Waits for it with an optional time limit and
-// a stop request (SIGINT), killing the whole process group in both cases. The wall time runs from
-// the fork to the moment the wait returned.
+// Runs the application once (common/child_process.h): a child held until the parent has attached
+// its sensors (perf counters must be opened before the exec), then exec in its own process group
+// with stdin from /dev/null and stdout/stderr into a log file. Waits for it with an optional time
+// limit and a stop request (SIGINT), killing the whole process group in both cases. The wall time
+// runs from the fork to the moment the wait returned.
 
 #include <sys/types.h>
 

@@ -1,12 +1,6 @@
 #include "regions/run/loaded_library.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
-
+#include "common/child_process.h"
 #include "common/text.h"
 
 namespace ompscale::regions {
@@ -30,38 +24,18 @@ std::vector<std::pair<std::string, std::string>> parse_loader_trace(const std::s
 std::string loaded_library(const std::string& executable,
                            const std::vector<std::string>& environment,
                            const std::vector<std::string>& sonames) {
-  std::vector<std::string> env = environment;
-  env.emplace_back("LD_TRACE_LOADED_OBJECTS=1");
-  std::vector<char*> envp;
-  for (std::string& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::string program = executable;
-  char* argv[] = {program.data(), nullptr};
-
-  int out[2];
-  if (pipe2(out, O_CLOEXEC) != 0) return "";
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, executable.c_str(), &actions, nullptr, argv, envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  close(out[1]);
+  ChildOptions options;
+  options.argv = {executable};
+  options.environment = environment;
+  options.environment->emplace_back("LD_TRACE_LOADED_OBJECTS=1");
+  options.stdout_to = ChildStream::pipe();
+  options.stderr_to = ChildStream::null();
   std::string trace;
-  if (spawned == 0) {
-    char buffer[4096];
-    for (ssize_t n; (n = read(out[0], buffer, sizeof buffer)) != 0;) {
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) break;
-      trace.append(buffer, static_cast<std::size_t>(n));
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+  try {
+    trace = run_captured(options).out;
+  } catch (const SpawnError&) {
+    return "";  // no trace: as when the loader maps none of them
   }
-  close(out[0]);
   for (const auto& [soname, path] : parse_loader_trace(trace))
     for (const std::string& wanted : sonames)
       if (soname == wanted && !path.empty()) return path;

@@ -1,7 +1,7 @@
 // End-to-end tests of the `modeler` command-line tool: the built binary (OMPSCALE_MODELER_BIN) runs
-// as a child process (posix_spawn, argv as given, no shell); its stdout and stderr go to files in a
-// per-test temporary directory, which is removed afterwards. Inputs are generated here with known
-// laws and small deterministic noise, or taken from tests/data/readers.
+// as a child process (common/child_process.h, argv as given, no shell); its stdout and stderr go to
+// files in a per-test temporary directory, which is removed afterwards. Inputs are generated here
+// with known laws and small deterministic noise, or taken from tests/data/readers.
 
 #include <fcntl.h>
 #include <gmock/gmock.h>

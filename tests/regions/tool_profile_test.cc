@@ -21,7 +21,7 @@
 #include <thread>
 #include <vector>
 
-#include "tests/support/app_output.h"
+#include "tests/apps/app_output.h"
 #include "tests/support/process.h"
 
 namespace ompscale::regions {
@@ -402,7 +402,7 @@ TEST_P(ToolProfileEachBuild, EveryTaskTheApplicationCreatesIsCountedAndExecuted)
     const AppRun result = run(compiler(), {"tasks", "24", cutoff}, options());
     ASSERT_EQ(result.status, 0) << result.err;
     ASSERT_TRUE(result.profile) << result.err;
-    const std::uint64_t created_by_app = test_support::printed_task_count(result.out);
+    const std::uint64_t created_by_app = apps::printed_task_count(result.out);
     ASSERT_GT(created_by_app, 0u) << result.out;
     const std::vector<Json> parallel = regions_of_kind(*result.profile, "parallel");
     ASSERT_EQ(parallel.size(), 1u);

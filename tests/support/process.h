@@ -1,15 +1,7 @@
 #pragma once
-// Running a built tool as a child process in end-to-end tests: posix_spawn with argv as given (no
-// shell), stdin from a file, stdout and stderr into files. Shared by every CLI test.
+// Running a built tool as a child process in end-to-end tests: argv as given (no shell), stdin
+// from a file, stdout and stderr into files. Shared by every CLI test.
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -18,7 +10,7 @@
 #include <string>
 #include <vector>
 
-extern char** environ;
+#include "common/child_process.h"
 
 namespace ompscale::test_support {
 
@@ -35,58 +27,38 @@ inline void spit(const std::filesystem::path& path, const std::string& content) 
   if (!out.good()) throw std::runtime_error("cannot write " + path.string());
 }
 
-/// A started child. wait() returns the exit status, or 128 + signal when it was killed.
+/// A started child (common/child_process.h) with stdin from a file and stdout and stderr into
+/// files, in the test's own process group. wait() returns the exit status, or 128 + signal.
 class ChildProcess {
  public:
   ChildProcess(const std::vector<std::string>& argv, const std::filesystem::path& stdin_file,
-               const std::filesystem::path& stdout_file, const std::filesystem::path& stderr_file) {
-    std::vector<std::string> storage = argv;
-    std::vector<char*> args;
-    for (std::string& a : storage) args.push_back(a.data());
-    args.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, stdin_file.c_str(), O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, stdout_file.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderr_file.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int rc = posix_spawn(&pid_, args[0], &actions, nullptr, args.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) throw std::runtime_error("posix_spawn " + argv[0] + ": " + std::strerror(rc));
-  }
-  ChildProcess(const ChildProcess&) = delete;
-  ChildProcess& operator=(const ChildProcess&) = delete;
-  ~ChildProcess() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      wait();
-    }
-  }
+               const std::filesystem::path& stdout_file, const std::filesystem::path& stderr_file)
+      : child_(options(argv, stdin_file, stdout_file, stderr_file)) {}
 
-  void signal(int number) { kill(pid_, number); }
+  void signal(int number) { child_.signal(number); }
 
   /// The exit status (as wait()) when the child has ended, nothing while it runs.
   std::optional<int> try_wait() {
-    int status = 0;
-    const pid_t done = waitpid(pid_, &status, WNOHANG);
-    if (done != pid_) return std::nullopt;
-    pid_ = 0;
-    if (WIFEXITED(status)) return WEXITSTATUS(status);
-    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
+    const std::optional<ExitStatus> status = child_.try_wait();
+    return status ? std::optional<int>(status->shell_code()) : std::nullopt;
   }
 
-  int wait() {
-    int status = 0;
-    while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-    }
-    pid_ = 0;
-    if (WIFEXITED(status)) return WEXITSTATUS(status);
-    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
-  }
+  int wait() { return child_.wait().shell_code(); }
 
  private:
-  pid_t pid_ = 0;
+  static ChildOptions options(const std::vector<std::string>& argv,
+                              const std::filesystem::path& stdin_file,
+                              const std::filesystem::path& stdout_file,
+                              const std::filesystem::path& stderr_file) {
+    ChildOptions options;
+    options.argv = argv;
+    options.stdin_from = ChildStream::file(stdin_file);
+    options.stdout_to = ChildStream::file(stdout_file);
+    options.stderr_to = ChildStream::file(stderr_file);
+    return options;
+  }
+
+  ompscale::ChildProcess child_;
 };
 
 struct Outcome {

@@ -1,11 +1,11 @@
 #pragma once
-// What the test applications (tests/apps/) print, read back by tests and benchmarks.
+// What the test applications print, read back by the tests and benchmarks that run them.
 
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 
-namespace ompscale::test_support {
+namespace apps {
 
 /// The number of tasks the tasks application reports ("tasks fib(n) = f, <count> tasks"), or 0
 /// when `out` holds no such line.
@@ -16,4 +16,4 @@ inline std::uint64_t printed_task_count(const std::string& out) {
   return comma == std::string::npos ? 0 : std::strtoull(out.c_str() + comma + 2, nullptr, 10);
 }
 
-}  // namespace ompscale::test_support
+}  // namespace apps
