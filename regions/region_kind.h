@@ -1,5 +1,5 @@
 #pragma once
-// What a region is, shared by the OMPT tool that records regions (regions/tool) and the report
+// What a region is, shared by the OMPT tool that records regions (regions/ompt/) and the report
 // that reads its profiles (regions/report): one enum, so the two cannot drift apart.
 
 #include <cstdint>

@@ -54,7 +54,7 @@ void ProfileLocations::resolve(json& profile) {
   const std::vector<json*> locations = unresolved_locations(profile);
   // New keys first, resolved together so each module is opened once.
   std::vector<std::pair<json*, Key>> keyed;
-  std::vector<tool::CodeLocation> fresh;
+  std::vector<ompt::CodeLocation> fresh;
   for (json* location : locations) {
     std::uint64_t offset = 0;
     const json& module = (*location)["module"];
@@ -64,7 +64,7 @@ void ProfileLocations::resolve(json& profile) {
       continue;
     Key key{module.get<std::string>(), build_id.get<std::string>(), offset};
     if (resolved_.count(key) == 0) {
-      tool::CodeLocation code;
+      ompt::CodeLocation code;
       code.module = std::get<0>(key);
       code.build_id = std::get<1>(key);
       code.offset = offset;
@@ -74,14 +74,14 @@ void ProfileLocations::resolve(json& profile) {
     keyed.emplace_back(location, std::move(key));
   }
   if (!fresh.empty()) {
-    std::vector<tool::CodeLocation*> pointers;
-    for (tool::CodeLocation& code : fresh) pointers.push_back(&code);
-    tool::resolve_locations(pointers);
-    for (const tool::CodeLocation& code : fresh)
+    std::vector<ompt::CodeLocation*> pointers;
+    for (ompt::CodeLocation& code : fresh) pointers.push_back(&code);
+    ompt::resolve_locations(pointers);
+    for (const ompt::CodeLocation& code : fresh)
       resolved_[Key{code.module, code.build_id, code.offset}] = code;
   }
   for (auto& [location, key] : keyed) {
-    const tool::CodeLocation& code = resolved_.at(key);
+    const ompt::CodeLocation& code = resolved_.at(key);
     if (!code.file.empty()) (*location)["file"] = code.file;
     if (code.line > 0) (*location)["line"] = code.line;
     if (!code.function.empty()) (*location)["function"] = code.function;

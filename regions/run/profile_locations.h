@@ -11,7 +11,7 @@
 #include <string>
 #include <tuple>
 
-#include "regions/tool/symbolize.h"
+#include "regions/ompt/symbolize.h"
 
 namespace ompscale::regions {
 
@@ -25,7 +25,7 @@ class ProfileLocations {
 
  private:
   using Key = std::tuple<std::string, std::string, std::uint64_t>;  // module, build id, offset
-  std::map<Key, tool::CodeLocation> resolved_;
+  std::map<Key, ompt::CodeLocation> resolved_;
 };
 
 }  // namespace ompscale::regions

@@ -17,8 +17,8 @@ using ::testing::EndsWith;
 
 // A raw location (as the tool writes it with OMPSCAN_LOCATIONS=raw) of a call site in this file.
 __attribute__((noinline)) json raw_location_here() {
-  tool::CodeLocation captured;
-  EXPECT_TRUE(tool::capture_code_location(__builtin_return_address(0), captured));
+  ompt::CodeLocation captured;
+  EXPECT_TRUE(ompt::capture_code_location(__builtin_return_address(0), captured));
   char offset[32];
   std::snprintf(offset, sizeof offset, "0x%llx", static_cast<unsigned long long>(captured.offset));
   return {{"module", captured.module}, {"build_id", captured.build_id}, {"offset", offset}};

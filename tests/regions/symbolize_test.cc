@@ -1,7 +1,7 @@
-// The symbolizer (regions/tool/symbolize.h): capture in this process (the test binary, a dlopen'ed
+// The symbolizer (regions/ompt/symbolize.h): capture in this process (the test binary, a dlopen'ed
 // library) and offline resolution of the test applications built with gcc and clang, PIE and
 // non-PIE, checked against binutils (readelf, objdump, addr2line) as independent oracles.
-#include "regions/tool/symbolize.h"
+#include "regions/ompt/symbolize.h"
 
 #include <dlfcn.h>
 #include <gmock/gmock.h>
@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 namespace {
 
 namespace fs = std::filesystem;
@@ -130,7 +130,7 @@ TEST(Symbolize, CapturesAndResolvesACallSiteInThisBinary) {
   EXPECT_THAT(location.file, EndsWith("tests/regions/symbolize_test.cc"));
   EXPECT_EQ(location.line, line);
   EXPECT_EQ(location.function,
-            "ompscale::regions::tool::(anonymous namespace)::"
+            "ompscale::regions::ompt::(anonymous namespace)::"
             "Symbolize_CapturesAndResolvesACallSiteInThisBinary_Test::TestBody");
 }
 
@@ -226,7 +226,8 @@ TEST(Symbolize, ResolvesTheParallelRegionOfTheAppsOffline) {
     // inlines the function into main and the name says where (issue 12, defect 7).
     EXPECT_THAT(location.function, ::testing::StartsWith("(anonymous namespace)::count_points"));
     if (location.function != "(anonymous namespace)::count_points") {
-      EXPECT_THAT(location.function, ::testing::MatchesRegex(".*, inlined at mandelbrot.cc:[0-9]+"));
+      EXPECT_THAT(location.function,
+                  ::testing::MatchesRegex(".*, inlined at mandelbrot.cc:[0-9]+"));
     }
   }
 }
@@ -331,4 +332,4 @@ TEST_F(SymbolizeFiles, ResolveLocationsSkipsMissingModulesAndForeignBuildIds) {
 }
 
 }  // namespace
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

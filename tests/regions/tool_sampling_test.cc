@@ -1,4 +1,4 @@
-// The OMPT tool's pure parts, tested in-process: the samplers (regions/tool/sampling.h),
+// The OMPT tool's pure parts, tested in-process: the samplers (regions/ompt/sampling.h),
 // the barrier phase arithmetic (barrier_phases.h) and the lock record encoding (record.h).
 #include <gtest/gtest.h>
 
@@ -7,12 +7,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "regions/tool/barrier_phases.h"
-#include "regions/tool/loop_schedule.h"
-#include "regions/tool/record.h"
-#include "regions/tool/sampling.h"
+#include "regions/ompt/barrier_phases.h"
+#include "regions/ompt/loop_schedule.h"
+#include "regions/ompt/record.h"
+#include "regions/ompt/sampling.h"
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 namespace {
 
 // Executions enough that the precision bound allows any period (the cost rule alone decides).
@@ -269,4 +269,4 @@ TEST(ToolRecord, LockWeightsOfTheCountdownAddUpToTheAcquisitions) {
 }
 
 }  // namespace
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

@@ -43,14 +43,14 @@
 #include <optional>
 
 #include "common/text.h"  // compiled into the tool: it needs only the C++ library
-#include "regions/tool/callbacks.h"
-#include "regions/tool/globals.h"
-#include "regions/tool/memory.h"
-#include "regions/tool/profile_writer.h"
-#include "regions/tool/symbolizer_plugin.h"
+#include "regions/ompt/callbacks.h"
+#include "regions/ompt/globals.h"
+#include "regions/ompt/memory.h"
+#include "regions/ompt/profile_writer.h"
+#include "regions/ompt/symbolizer_plugin.h"
 #include "sync/clock.h"
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 
 constinit Globals g;
 
@@ -132,11 +132,11 @@ void at_exit() {
 }
 
 }  // namespace
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt
 
 extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t* ompt_start_tool(
     unsigned int omp_version, const char* runtime_version) {
-  using ompscale::regions::tool::g;
+  using ompscale::regions::ompt::g;
   // One runtime, one tool instance (the library may be both preloaded and named by
   // OMP_TOOL_LIBRARIES, and a second runtime in the process would find it again).
   static std::atomic<bool> started{false};
@@ -146,6 +146,6 @@ extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t* ompt
     std::strncpy(g.runtime_version, runtime_version, sizeof(g.runtime_version) - 1);
   }
   static ompt_start_tool_result_t result{
-      &ompscale::regions::tool::initialize, &ompscale::regions::tool::finalize, {0}};
+      &ompscale::regions::ompt::initialize, &ompscale::regions::ompt::finalize, {0}};
   return &result;
 }

@@ -9,10 +9,10 @@
 
 #include <cstdint>
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 
 /// Writes the profile to `path` for a run that ends at `end_ticks`. Never throws; false when
 /// nothing was written.
 bool write_profile(const char* path, std::uint64_t end_ticks);
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

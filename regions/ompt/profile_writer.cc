@@ -1,4 +1,4 @@
-#include "regions/tool/profile_writer.h"
+#include "regions/ompt/profile_writer.h"
 
 #include <fcntl.h>
 #include <omp-tools.h>
@@ -18,12 +18,12 @@
 #include <string>
 #include <vector>
 
-#include "regions/tool/aggregate.h"
-#include "regions/tool/globals.h"
-#include "regions/tool/loop_schedule.h"
-#include "regions/tool/region_table.h"
-#include "regions/tool/symbolizer_plugin.h"
-#include "regions/tool/thread_state.h"
+#include "regions/ompt/aggregate.h"
+#include "regions/ompt/globals.h"
+#include "regions/ompt/loop_schedule.h"
+#include "regions/ompt/region_table.h"
+#include "regions/ompt/symbolizer_plugin.h"
+#include "regions/ompt/thread_state.h"
 #include "sync/clock.h"
 
 // Fields added to docs/ompscan-formats.md's profile (readers ignore unknown fields):
@@ -50,7 +50,7 @@
 //   runtime's work counts summed over executions: libomp reports each loop's total trip count,
 //   not a thread's share, so per-thread "iterations" stay absent).
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -524,4 +524,4 @@ bool write_profile(const char* path, std::uint64_t end_ticks) {
   return ok;
 }
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

@@ -1,12 +1,12 @@
 // The entry point of libompscan_symbolize.so (symbolizer_plugin.h).
-#include "regions/tool/symbolizer_plugin.h"
+#include "regions/ompt/symbolizer_plugin.h"
 
-#include "regions/tool/symbolize.h"
+#include "regions/ompt/symbolize.h"
 
 extern "C" __attribute__((visibility("default"))) void ompscan_resolve_locations_v1(
     const ompscan_location_query* queries, std::size_t count, ompscan_source_line_found found,
     void* context) {
-  using ompscale::regions::tool::CodeLocation;
+  using ompscale::regions::ompt::CodeLocation;
   try {
     std::vector<CodeLocation> locations(count);
     std::vector<CodeLocation*> pointers(count);
@@ -16,7 +16,7 @@ extern "C" __attribute__((visibility("default"))) void ompscan_resolve_locations
       locations[i].offset = queries[i].offset;
       pointers[i] = &locations[i];
     }
-    ompscale::regions::tool::resolve_locations(pointers);
+    ompscale::regions::ompt::resolve_locations(pointers);
     for (std::size_t i = 0; i < count; ++i) {
       const CodeLocation& location = locations[i];
       if (location.file.empty() && location.function.empty()) continue;

@@ -24,7 +24,7 @@
 #include <atomic>
 #include <cstdint>
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 
 struct ThreadState;
 struct TaskContext;
@@ -122,4 +122,4 @@ void barrier_depart(TaskContext& context, std::uint64_t now);
 /// sampling period, and returns the instance to the pool.
 void finish_instance(ThreadState& ts, Instance& instance, std::uint64_t end);
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

@@ -1,4 +1,4 @@
-#include "regions/tool/memory.h"
+#include "regions/ompt/memory.h"
 
 #include <sys/mman.h>
 
@@ -8,15 +8,15 @@
 #include <cstring>
 #include <new>
 
-#include "regions/tool/spin_lock.h"
+#include "regions/ompt/spin_lock.h"
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 namespace {
 
 constexpr std::size_t kChunk = std::size_t{1} << 20;  // chunks and their alignment
-constexpr std::size_t kHeader = 64;                  // at every chunk's start
-constexpr unsigned kMinClassLog2 = 4;                // 16 bytes
-constexpr unsigned kMaxClassLog2 = 16;               // 64 KiB
+constexpr std::size_t kHeader = 64;                   // at every chunk's start
+constexpr unsigned kMinClassLog2 = 4;                 // 16 bytes
+constexpr unsigned kMaxClassLog2 = 16;                // 64 KiB
 constexpr unsigned kClasses = kMaxClassLog2 - kMinClassLog2 + 1;
 constexpr std::uint64_t kMagic = 0x6f6d707363616e4dull;  // "ompscanM"
 constexpr std::uint64_t kLarge = ~0ull;
@@ -90,8 +90,8 @@ void* tool_allocate(std::size_t size, std::size_t alignment) {
   if (alignment > 4096) return nullptr;
   const std::size_t needed = std::max({size, alignment, std::size_t{1}});
   if (needed <= (std::size_t{1} << kMaxClassLog2)) {
-    const auto size_class = std::max<unsigned>(
-        kMinClassLog2, static_cast<unsigned>(std::bit_width(needed - 1)));
+    const auto size_class =
+        std::max<unsigned>(kMinClassLog2, static_cast<unsigned>(std::bit_width(needed - 1)));
     lock.lock();
     void* block = allocate_small(size_class);
     lock.unlock();
@@ -134,15 +134,15 @@ void unlock_tool_memory() {
   lock.unlock();
 }
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt
 
 // operator new and delete of the tool's own code (hidden: the version script exports none, so
 // the application's and the runtime's allocations are untouched).
 
 namespace {
 
-using ompscale::regions::tool::tool_allocate;
-using ompscale::regions::tool::tool_free;
+using ompscale::regions::ompt::tool_allocate;
+using ompscale::regions::ompt::tool_free;
 
 void* allocate_or_throw(std::size_t size, std::size_t alignment) {
   void* block = tool_allocate(size, alignment);
@@ -173,8 +173,7 @@ void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
 void* operator new(std::size_t size, std::align_val_t alignment, const std::nothrow_t&) noexcept {
   return tool_allocate(size, static_cast<std::size_t>(alignment));
 }
-void* operator new[](std::size_t size, std::align_val_t alignment,
-                     const std::nothrow_t&) noexcept {
+void* operator new[](std::size_t size, std::align_val_t alignment, const std::nothrow_t&) noexcept {
   return tool_allocate(size, static_cast<std::size_t>(alignment));
 }
 void operator delete(void* block) noexcept {

@@ -1,13 +1,13 @@
-#include "regions/tool/aggregate.h"
+#include "regions/ompt/aggregate.h"
 
 #include <omp-tools.h>
 
 #include <algorithm>
 #include <new>
 
-#include "regions/tool/region_table.h"
+#include "regions/ompt/region_table.h"
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 namespace {
 
 RegionStats* serial_end = nullptr;  // under the aggregation lock, never freed
@@ -214,4 +214,4 @@ const RegionStats* serial_end_stats() {
   return serial_end;
 }
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "regions/tool/code_location.h"
+#include "regions/ompt/code_location.h"
 
 extern "C" {
 
@@ -34,7 +34,7 @@ typedef void (*ompscan_resolve_locations_function)(const ompscan_location_query*
                                                    ompscan_source_line_found found, void* context);
 }
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 
 /// The plugin's file name and its one entry point (symbolizer_exports.map exports it alone).
 inline constexpr const char* kSymbolizerLibrary = "libompscan_symbolize.so";
@@ -50,4 +50,4 @@ void locate_symbolizer();
 /// offset, which `ompscan` can resolve later).
 std::string resolve_with_symbolizer(std::vector<CodeLocation*>& locations);
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

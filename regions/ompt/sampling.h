@@ -34,7 +34,7 @@
 #include <cmath>
 #include <cstdint>
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 
 struct AdaptiveSampler {
   std::uint64_t always_first = 64;  // a power of two
@@ -121,4 +121,4 @@ struct RegionSampling {
   }
 };
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <type_traits>
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 
 enum class RecordType : std::uint8_t {
   kInstance = 1,  // a measured execution ended (master): a = wall ticks, b = team size
@@ -100,4 +100,4 @@ constexpr std::uint64_t ticks_between(std::uint64_t earlier, std::uint64_t later
   return later > earlier ? later - earlier : 0;
 }
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <string>
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 
 struct CodeLocation {
   std::string module;        // absolute path of the ELF object holding the address
@@ -54,4 +54,4 @@ inline std::string to_hex(const unsigned char* bytes, std::size_t size) {
   return hex;
 }
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

@@ -24,10 +24,10 @@
 
 #include <omp-tools.h>
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 
 /// Registers the callbacks; false when the runtime refuses the structural ones (the tool then
 /// stays inactive).
 bool register_callbacks(ompt_set_callback_t set_callback);
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

@@ -1,16 +1,16 @@
-#include "regions/tool/instance.h"
+#include "regions/ompt/instance.h"
 
 #include <algorithm>
 #include <bit>
 #include <new>
 
-#include "regions/tool/barrier_phases.h"
-#include "regions/tool/globals.h"
-#include "regions/tool/region_table.h"
-#include "regions/tool/thread_state.h"
+#include "regions/ompt/barrier_phases.h"
+#include "regions/ompt/globals.h"
+#include "regions/ompt/region_table.h"
+#include "regions/ompt/thread_state.h"
 #include "sync/clock.h"
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 namespace {
 
 Instance* allocate(std::uint32_t capacity) {
@@ -212,4 +212,4 @@ void finish_instance(ThreadState& ts, Instance& instance, std::uint64_t end) {
   ts.free_instances = &instance;
 }
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

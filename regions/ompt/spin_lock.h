@@ -9,7 +9,7 @@
 #include <atomic>
 #include <cstdint>
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -60,4 +60,4 @@ class SpinLock {
   std::atomic<bool> locked_{false};
 };
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

@@ -10,10 +10,10 @@
 #include <atomic>
 #include <cstdint>
 
+#include "regions/ompt/code_location.h"
 #include "regions/region_kind.h"
-#include "regions/tool/code_location.h"
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 
 inline constexpr std::uint32_t kNoRegion = 0xffffffffu;
 /// The region of SERIAL records for the master's time from the last parallel region to finalize.
@@ -87,4 +87,4 @@ std::uint32_t region_count();
 /// Lookups that failed because the table was full.
 std::uint64_t regions_dropped();
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

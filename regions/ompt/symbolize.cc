@@ -1,4 +1,4 @@
-#include "regions/tool/symbolize.h"
+#include "regions/ompt/symbolize.h"
 
 #include <cxxabi.h>
 #include <dwarf.h>
@@ -11,7 +11,7 @@
 #include <map>
 #include <string_view>
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
@@ -305,4 +305,4 @@ bool resolve_offset(const std::string& module, std::uint64_t offset, CodeLocatio
   }
 }
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

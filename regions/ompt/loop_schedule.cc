@@ -1,4 +1,4 @@
-#include "regions/tool/loop_schedule.h"
+#include "regions/ompt/loop_schedule.h"
 
 #include <dlfcn.h>
 #include <sys/uio.h>
@@ -8,7 +8,7 @@
 #include <cstring>
 #include <initializer_list>
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 namespace {
 
 bool read_memory(std::uintptr_t address, void* out, std::size_t size) {
@@ -78,13 +78,13 @@ std::uint32_t u32(const unsigned char* bytes) {
 
 const char* sched_type_name(std::uint32_t value) {
   switch (value & ~((1u << 29) | (1u << 30))) {  // without (non)monotonic modifiers
-    case 33:  // static_chunked
-    case 34:  // static
-    case 40:  // static_greedy
-    case 41:  // static_balanced
-    case 45:  // static_balanced_chunked
-    case 65:  // ordered static_chunked
-    case 66:  // ordered static
+    case 33:                                     // static_chunked
+    case 34:                                     // static
+    case 40:                                     // static_greedy
+    case 41:                                     // static_balanced
+    case 45:                                     // static_balanced_chunked
+    case 65:                                     // ordered static_chunked
+    case 66:                                     // ordered static
       return "static";
     case 35:  // dynamic_chunked
     case 44:  // static_steal: dynamic with chunks stolen from static shares
@@ -123,10 +123,10 @@ LoopSchedule decode_dispatch(const unsigned char* code, std::size_t size) {
     return out;
   }
   for (std::size_t i = 0; i < size; ++i) {
-    if (i >= at && i < at + 5) continue;  // the mov to edx itself
+    if (i >= at && i < at + 5) continue;                                  // the mov to edx itself
     if (code[i] == 0x6a && i + 2 <= size) out.chunk = code[i + 1];        // push $imm8
     if (code[i] == 0x68 && i + 5 <= size) out.chunk = u32(code + i + 1);  // push $imm32
-    const std::size_t mov = code[i] == 0x48 ? i + 1 : i;  // movq: REX.W prefix
+    const std::size_t mov = code[i] == 0x48 ? i + 1 : i;                  // movq: REX.W prefix
     if (mov + 7 <= size && code[mov] == 0xc7 && code[mov + 1] == 0x04 && code[mov + 2] == 0x24) {
       out.chunk = u32(code + mov + 3);  // movl/movq $imm32, (%rsp)
       i = mov + 6;
@@ -171,4 +171,4 @@ const char* loop_schedule(const void* codeptr) {
   return loop_schedule_of(codeptr).schedule;
 }
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

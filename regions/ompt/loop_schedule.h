@@ -20,7 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 
 struct LoopSchedule {
   const char* schedule = "unknown";
@@ -44,4 +44,4 @@ const char* sched_type_name(std::uint32_t value);
 /// The schedule a loop-starting runtime function's name implies ("unknown" when none).
 const char* schedule_of_function(const char* name);
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "regions/tool/symbolizer_plugin.h"
+#include "regions/ompt/symbolizer_plugin.h"
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 namespace {
 
 // The plugin's path, or "" when the tool's directory is unknown. A plain array: finalize runs
@@ -80,4 +80,4 @@ std::string resolve_with_symbolizer(std::vector<CodeLocation*>& locations) {
   }
 }
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

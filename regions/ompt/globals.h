@@ -8,10 +8,10 @@
 #include <atomic>
 #include <cstdint>
 
-#include "regions/tool/sampling.h"
-#include "regions/tool/spin_lock.h"
+#include "regions/ompt/sampling.h"
+#include "regions/ompt/spin_lock.h"
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 
 struct Globals {
   std::atomic<bool> initialized{false};
@@ -55,4 +55,4 @@ struct Globals {
 
 extern constinit Globals g;
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "regions/tool/code_location.h"
+#include "regions/ompt/code_location.h"
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 
 // Fills file/line/function of every location from its module's debug info, opening each module
 // once. A module whose file is gone, unreadable, stripped, or whose build id differs from the
@@ -25,4 +25,4 @@ void resolve_locations(std::vector<CodeLocation*>& locations);
 // source line was found. Never throws.
 bool resolve_offset(const std::string& module, std::uint64_t offset, CodeLocation& out);
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

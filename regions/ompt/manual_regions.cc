@@ -18,14 +18,14 @@
 #include <atomic>
 #include <cstring>
 
-#include "regions/tool/globals.h"
-#include "regions/tool/region_table.h"
-#include "regions/tool/thread_state.h"
+#include "regions/ompt/globals.h"
+#include "regions/ompt/region_table.h"
+#include "regions/ompt/thread_state.h"
 #include "sync/clock.h"
 
 namespace {
 
-using namespace ompscale::regions::tool;
+using namespace ompscale::regions::ompt;
 
 bool ensure_initialized() {
   if (g.initialized.load(std::memory_order_acquire)) return true;

@@ -1,16 +1,16 @@
-#include "regions/tool/callbacks.h"
+#include "regions/ompt/callbacks.h"
 
 #include <atomic>
 #include <cstdint>
 
-#include "regions/tool/barrier_phases.h"
-#include "regions/tool/globals.h"
-#include "regions/tool/instance.h"
-#include "regions/tool/region_table.h"
-#include "regions/tool/thread_state.h"
+#include "regions/ompt/barrier_phases.h"
+#include "regions/ompt/globals.h"
+#include "regions/ompt/instance.h"
+#include "regions/ompt/region_table.h"
+#include "regions/ompt/thread_state.h"
 #include "sync/clock.h"
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 namespace {
 
 static_assert(kNoConstruct == kNoSite, "thread_state.h and region_table.h agree");
@@ -78,9 +78,8 @@ void on_parallel_begin(ompt_data_t* /*encountering_task_data*/,
   const std::uint64_t n = region->executions.fetch_add(1, std::memory_order_relaxed);
   Instance* instance = nullptr;
   std::uint64_t now = 0;
-  const unsigned log2_period = n < g.region_sampling.always_first
-                                   ? 0
-                                   : region->log2_period.load(std::memory_order_relaxed);
+  const unsigned log2_period =
+      n < g.region_sampling.always_first ? 0 : region->log2_period.load(std::memory_order_relaxed);
   if (measure_execution(n, log2_period)) {
     now = ticks();
     instance = take_instance(*ts, requested_parallelism, region->id, log2_period, now);
@@ -198,13 +197,13 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
 // A taskwait or taskgroup end of the implicit task: the time it waited for its tasks without
 // running any. Inside an explicit task its time is task time already.
 [[gnu::noinline]] void task_wait(TaskContext& context, ompt_sync_region_t kind,
-                                ompt_scope_endpoint_t endpoint, const void* codeptr) {
+                                 ompt_scope_endpoint_t endpoint, const void* codeptr) {
   if (context.task_start != 0) return;
   if (endpoint == ompt_scope_begin) {
     context.last_site = kNoSite;
-    context.taskwait_site = site(context, codeptr,
-                                 kind == ompt_sync_region_taskwait ? SiteKind::kTaskwait
-                                                                   : SiteKind::kTaskgroup);
+    context.taskwait_site =
+        site(context, codeptr,
+             kind == ompt_sync_region_taskwait ? SiteKind::kTaskwait : SiteKind::kTaskgroup);
     context.taskwait_begin = ticks();
     context.taskwait_task_ticks = 0;
     return;
@@ -238,7 +237,8 @@ void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
     if (at == kNoSite) {
       const Region* region = context->region_ptr;
       const bool end = kind == ompt_sync_region_barrier_implicit_parallel ||
-                       codeptr_ra == nullptr || (region != nullptr && codeptr_ra == region->codeptr);
+                       codeptr_ra == nullptr ||
+                       (region != nullptr && codeptr_ra == region->codeptr);
       at = end ? site(*context, region != nullptr ? region->codeptr : nullptr, SiteKind::kEnd)
                : site(*context, codeptr_ra, SiteKind::kBarrier);
     }
@@ -342,7 +342,8 @@ void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t /*wait_id*/,
   for (std::uint32_t i = context.held_count; i-- > 0;) {
     if (context.held[i].wait_id != wait_id) continue;
     const HeldLock held = context.held[i];
-    for (std::uint32_t j = i + 1; j < context.held_count; ++j) context.held[j - 1] = context.held[j];
+    for (std::uint32_t j = i + 1; j < context.held_count; ++j)
+      context.held[j - 1] = context.held[j];
     --context.held_count;
     count_lock(context, held.codeptr, held.kind);
     break;
@@ -482,4 +483,4 @@ bool register_callbacks(ompt_set_callback_t set_callback) {
   return true;
 }
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

@@ -1,15 +1,15 @@
-#include "regions/tool/thread_state.h"
+#include "regions/ompt/thread_state.h"
 
 #include <bit>
 #include <new>
 
-#include "regions/tool/aggregate.h"
-#include "regions/tool/globals.h"
-#include "regions/tool/instance.h"
-#include "regions/tool/region_table.h"
+#include "regions/ompt/aggregate.h"
+#include "regions/ompt/globals.h"
+#include "regions/ompt/instance.h"
+#include "regions/ompt/region_table.h"
 #include "sync/clock.h"
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 
 constinit thread_local ThreadState* tls_thread = nullptr;
 constinit thread_local TaskContext* tls_context = nullptr;
@@ -155,4 +155,4 @@ void flush_counts(TaskContext& context) {
   }
 }
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

@@ -17,9 +17,9 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "regions/tool/record.h"
+#include "regions/ompt/record.h"
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 
 struct BarrierPhases {
   std::uint64_t imbalance = 0;
@@ -47,4 +47,4 @@ constexpr BarrierPhases barrier_phases(std::uint64_t arrival, std::uint64_t depa
   return phases;
 }
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

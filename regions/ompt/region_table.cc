@@ -1,4 +1,4 @@
-#include "regions/tool/region_table.h"
+#include "regions/ompt/region_table.h"
 
 #include <sched.h>
 
@@ -6,10 +6,10 @@
 #include <cstring>
 #include <new>
 
-#include "regions/tool/memory.h"
-#include "regions/tool/spin_lock.h"
+#include "regions/ompt/memory.h"
+#include "regions/ompt/spin_lock.h"
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 namespace {
 
 // Twice kMaxRegions, so probes stay short.
@@ -159,4 +159,4 @@ std::uint64_t regions_dropped() {
   return dropped.load(std::memory_order_relaxed);
 }
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

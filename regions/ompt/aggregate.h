@@ -10,10 +10,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "regions/tool/code_location.h"
-#include "regions/tool/record.h"
+#include "regions/ompt/code_location.h"
+#include "regions/ompt/record.h"
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 
 /// One thread number's estimated totals over a region's executions.
 struct ThreadStats {
@@ -114,4 +114,4 @@ const RegionStats* serial_end_stats();
 /// Folds test_lock into lock and test_nest_lock into nest_lock.
 std::uint8_t lock_kind_family(std::uint8_t kind);
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

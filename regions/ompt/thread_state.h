@@ -20,9 +20,9 @@
 #include <atomic>
 #include <cstdint>
 
-#include "regions/tool/record.h"
+#include "regions/ompt/record.h"
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 
 struct Instance;
 struct ThreadSlot;
@@ -258,4 +258,4 @@ void flush_lock_sites(ThreadState& ts);
 /// the counts of a thread's region are written before the region's end is).
 void flush_counts(TaskContext& context);
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

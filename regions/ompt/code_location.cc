@@ -1,4 +1,4 @@
-#include "regions/tool/code_location.h"
+#include "regions/ompt/code_location.h"
 
 #include <elf.h>
 #include <link.h>
@@ -10,7 +10,7 @@
 #include <mutex>
 #include <vector>
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
@@ -152,4 +152,4 @@ bool capture_code_location(const void* return_address, CodeLocation& out) {
   }
 }
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt

@@ -22,7 +22,7 @@
 
 #include <cstddef>
 
-namespace ompscale::regions::tool {
+namespace ompscale::regions::ompt {
 
 /// `size` bytes aligned to `alignment` (a power of two up to 4096), from the tool's own mappings;
 /// null when the system has no memory left.
@@ -38,4 +38,4 @@ char* tool_strdup(const char* text);
 void lock_tool_memory();
 void unlock_tool_memory();
 
-}  // namespace ompscale::regions::tool
+}  // namespace ompscale::regions::ompt
