@@ -126,6 +126,11 @@ class PipelineTest : public ::testing::TestWithParam<Compiler> {
     fs::remove_all(scratch_);
   }
 
+  // For a test whose condition is a timing ratio: the machine's real load marks runs
+  // time-shared, so the report leaves out the runs another process slowed (or the attempt says
+  // it was time-shared) instead of judging the application by them.
+  void judge_time_sharing_by_the_machines_load() { unsetenv("OMPSCAN_PROC_STAT"); }
+
   std::string app(const std::string& name) const {
     return (fs::path(GetParam() == Compiler::kGnu ? OMPSCALE_APPS_GNU_DIR
                                                   : OMPSCALE_APPS_LLVM_DIR) /
@@ -224,6 +229,7 @@ class PipelineTest : public ::testing::TestWithParam<Compiler> {
 // schedule(runtime), one region), so `ompscan run` interleaves them repetition by repetition and a
 // slow phase of the machine hits both; the report's times are medians of 3 repetitions.
 TEST_P(PipelineTest, StaticMandelbrotImbalanceHintPredictsTheDynamicScheduleGain) {
+  judge_time_sharing_by_the_machines_load();
   expect_in_one_attempt(
       "the imbalance hint predicting the dynamic schedule's gain within 15%",
       [&](int attempt) -> std::string {
@@ -249,8 +255,7 @@ TEST_P(PipelineTest, StaticMandelbrotImbalanceHintPredictsTheDynamicScheduleGain
         if (!(static2 && dynamic1 && dynamic2)) return "missing points";
         if ((*static2)["time_shared"] == true || (*dynamic2)["time_shared"] == true) {
           return std::string(kTimeShared) +
-                 ": every run at 2 threads of a schedule had fewer CPUs "
-                 "than threads";
+                 ": every run at 2 threads of a schedule had fewer CPUs free than threads";
         }
         // 3 repetitions, fewer when time-shared ones were left out beside ones that ran alone.
         for (const Json* point : {static2, dynamic2}) {
