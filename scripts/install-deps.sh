@@ -10,6 +10,7 @@ packages=(
   patchelf xz-utils
   zlib1g-dev tidy chromium slurm-wlm munge
   jq bc  # bench/real_apps.sh
+  python3  # scripts/long_functions.py (a test checks the tree with it)
 )
 missing=()
 for p in "${packages[@]}"; do
