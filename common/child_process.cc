@@ -56,6 +56,13 @@ struct StreamFds {
   int parent = -1;
 };
 
+void open_pipe(int& read_end, int& write_end) {
+  int ends[2];
+  if (pipe2(ends, O_CLOEXEC) != 0) fail("cannot create a pipe", errno);
+  read_end = ends[0];
+  write_end = ends[1];
+}
+
 StreamFds open_stream(const ChildStream& stream, bool input) {
   StreamFds fds;
   const char* verb = input ? "cannot read " : "cannot write ";
@@ -77,13 +84,13 @@ StreamFds open_stream(const ChildStream& stream, bool input) {
       if (fds.child < 0) fail(verb + stream.path, errno);
       return fds;
     }
-    case ChildStream::Kind::kPipe: {
-      int ends[2];
-      if (pipe2(ends, O_CLOEXEC) != 0) fail("cannot create a pipe", errno);
-      fds.child = input ? ends[0] : ends[1];
-      fds.parent = input ? ends[1] : ends[0];
+    case ChildStream::Kind::kPipe:
+      if (input) {
+        open_pipe(fds.child, fds.parent);
+      } else {
+        open_pipe(fds.parent, fds.child);
+      }
       return fds;
-    }
   }
   return fds;
 }
@@ -94,7 +101,8 @@ struct ExecPlan {
   explicit ExecPlan(const ChildOptions& options)
       : executable(options.executable.empty() ? options.argv.front() : options.executable),
         arg_storage(options.argv),
-        env_storage(options.environment.value_or(std::vector<std::string>{})) {
+        env_storage(options.environment.value_or(std::vector<std::string>{})),
+        own_group(options.own_process_group) {
     for (std::string& a : arg_storage) argv.push_back(a.data());
     argv.push_back(nullptr);
     for (std::string& e : env_storage) envp.push_back(e.data());
@@ -111,7 +119,7 @@ struct ExecPlan {
   std::vector<char*> argv;
   std::vector<char*> envp;
   char** envp_used = nullptr;
-  bool own_group = false;
+  bool own_group;
   std::array<StreamFds, 3> streams;
   bool stderr_as_stdout = false;
   int release_read = -1, release_write = -1;
@@ -158,13 +166,6 @@ void close_all(ExecPlan& plan, bool parent_ends) {
   }
 }
 
-void open_pipe(int& read_end, int& write_end) {
-  int ends[2];
-  if (pipe2(ends, O_CLOEXEC) != 0) fail("cannot create a pipe", errno);
-  read_end = ends[0];
-  write_end = ends[1];
-}
-
 void open_plan_fds(const ChildOptions& options, ExecPlan& plan) {
   plan.streams[0] = open_stream(options.stdin_from, true);
   plan.streams[1] = open_stream(options.stdout_to, false);
@@ -194,7 +195,6 @@ std::string ExitStatus::describe() const {
 ChildProcess::ChildProcess(const ChildOptions& options) : own_group_(options.own_process_group) {
   if (options.argv.empty()) throw SpawnError("cannot start a child without arguments", EINVAL);
   ExecPlan plan(options);
-  plan.own_group = options.own_process_group;
   try {
     open_plan_fds(options, plan);
   } catch (...) {

@@ -60,14 +60,17 @@ void check_user_name(std::string_view spec, std::string_view name) {
 
 int parse_positive(std::string_view spec, std::string_view what, std::string_view text) {
   text = trim(text);
-  if (const std::optional<IntegerFault> fault = integer_fault(text, 1, INT_MAX)) {
-    if (*fault == IntegerFault::kNotAnInteger)
+  if (const std::optional<long long> value = parse_integer(text, 1, INT_MAX))
+    return static_cast<int>(*value);
+  switch (*integer_fault(text, 1, INT_MAX)) {
+    case IntegerFault::kNotAnInteger:
       throw_bad_spec(spec, fmt::format("{} '{}' is not an integer", what, text));
-    if (*fault == IntegerFault::kTooLarge)
+    case IntegerFault::kTooLarge:
       throw_bad_spec(spec, fmt::format("{} '{}' is too large", what, text));
-    throw_bad_spec(spec, fmt::format("{} {} is not positive", what, text));
+    case IntegerFault::kTooSmall:
+      break;
   }
-  return static_cast<int>(*parse_integer(text, 1, INT_MAX));
+  throw_bad_spec(spec, fmt::format("{} {} is not positive", what, text));
 }
 
 constexpr std::string_view kThreadCountForms =
