@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -18,27 +19,25 @@ bool parse_double(const std::string& text, double& value) {
   return parsed.has_value();
 }
 
-bool parse_int(const std::string& text, long& value) {
-  const auto parsed = parse_integer(text, LONG_MIN, LONG_MAX);
-  if (parsed) value = static_cast<long>(*parsed);
-  return parsed.has_value();
-}
-
 bool parse_int_list(const std::string& text, std::vector<std::int64_t>& values) {
   values.clear();
   std::stringstream stream(text);
   std::string item;
   while (std::getline(stream, item, ',')) {
-    long value = 0;
-    if (!parse_int(item, value)) return false;
-    values.push_back(value);
+    const std::optional<long long> value = parse_integer(item, INT64_MIN, INT64_MAX);
+    if (!value) return false;
+    values.push_back(*value);
   }
   return !values.empty();
 }
 
-}  // namespace
-
-namespace {
+// `value` as a whole number in [min, INT_MAX] into `field`; false (and `field` as it was)
+// otherwise.
+bool set_count(const std::string& value, long long min, int& field) {
+  const std::optional<long long> count = parse_integer(value, min, INT_MAX);
+  if (count) field = static_cast<int>(*count);
+  return count.has_value();
+}
 
 // The worker links no formatting library: the message is put together by hand.
 [[noreturn]] void throw_bad_field(const std::vector<std::string>& fields, std::size_t index,
@@ -85,18 +84,6 @@ WorkerRecord parse_record(const std::string& line) {
   }
   return std::monostate{};
 }
-
-namespace {
-
-// `value` as a whole number in [min, INT_MAX] into `field`; false (and `field` as it was)
-// otherwise.
-bool set_count(const std::string& value, long long min, int& field) {
-  const std::optional<long long> count = parse_integer(value, min, INT_MAX);
-  if (count) field = static_cast<int>(*count);
-  return count.has_value();
-}
-
-}  // namespace
 
 bool apply_option(Job& job, const std::string& name, const std::string& value) {
   if (name == "epcc.delay_us") return parse_double(value, job.epcc.delay_us);
