@@ -129,9 +129,11 @@ SelectionOutcome select_without_outlier(const Points& p, const ModelerOptions& o
 
 double forward_drift(const Points& p, const Candidate& c, double noise_scale) {
   const std::size_t n = p.size();
-  // Origins from the middle on: fits on fewer points overstate their own uncertainty when the
-  // deviations between points are smooth rather than independent.
-  const std::size_t first_origin = std::max(c.parameters() + 1, (n + 1) / 2);
+  // Origins at the edge of the range, where a prediction starts: the last quarter of the points,
+  // at least kDriftOrigins of them. A law that bends towards the top of the range still predicts
+  // the top well from the middle; from the edge it shows how fast it is going wrong there.
+  const std::size_t edge = std::max(kDriftOrigins, n / 4);
+  const std::size_t first_origin = std::max(c.parameters() + 1, n > edge ? n - edge : 0);
   if (n <= first_origin) return 0.0;
   const std::vector<double> weights = p.weights();
   const Eigen::MatrixXd x = design_matrix(p.t, c.shapes);

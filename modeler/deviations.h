@@ -37,9 +37,10 @@ inline constexpr double kOutlierDeviations = 5.0;
 
 /// Model-form uncertainty outside the measured range, as a relative standard deviation per
 /// doubling of the distance: the candidate's hypothesis is fitted to the smaller parameter
-/// values only (every origin from the middle of the points on) and predicts the larger ones;
-/// the squared relative errors beyond the fits' own predictive variance, regressed on the
-/// squared distance in doublings.
+/// values only (every origin in the last quarter of the points, at least kDriftOrigins) and
+/// predicts the larger ones; the squared relative errors beyond the fits' own predictive
+/// variance, regressed on the squared distance in doublings.
 double forward_drift(const Points& p, const Candidate& c, double noise_scale);
+inline constexpr std::size_t kDriftOrigins = 3;
 
 }  // namespace ompscale::modeler

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -155,6 +156,26 @@ TEST(RealData, ModelFormUncertaintyGrowsBeyondTheMeasuredRange) {
   EXPECT_LT(relative_width(1), relative_width(2));
   EXPECT_EQ(m.predictive.components[0].range_low, 2.0);
   EXPECT_EQ(m.predictive.components[0].range_high, 16.0);
+}
+
+TEST(RealData, ALawBendingAtTheTopOfTheRangeWidensTheInterval) {
+  // Strong scaling whose efficiency starts to decay in the top quarter of the measured threads
+  // (cores begin to be shared): the law of the lower threads still predicts the top from the
+  // middle of the range, but the forward errors from its edge show the bend, and the interval
+  // must hold where the bend leads.
+  const auto law = [](double t) {
+    const double doublings_past_knee = std::max(0.0, std::log2(t / 14.0));
+    return (2.0 + 100.0 / t) * (1.0 + 0.1 * doublings_past_knee);
+  };
+  std::vector<double> threads;
+  for (double t = 2; t <= 20; ++t) threads.push_back(t);
+  const ClassModel m =
+      only(fit_kernel(measure(law, threads, 10, 0.005), predicting({22, 24, 26})));
+  for (const Prediction& p : m.predictions) {
+    EXPECT_GE(p.interval.high, law(p.param)) << "t=" << p.param << " " << m.model.to_string();
+    EXPECT_LE(p.interval.low, law(p.param)) << "t=" << p.param;
+  }
+  EXPECT_GT(m.predictive.components[0].drift_sd_relative, 0.0);
 }
 
 TEST(RealData, PositiveCostsAreNotExtrapolatedThroughZero) {
