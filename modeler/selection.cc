@@ -200,6 +200,8 @@ SelectionOutcome score_hypotheses(const Points& p, const HypothesisSpace& space,
     const bool below_one = *std::min_element(p.t.begin(), p.t.end()) < 1.0;
     const HypothesisTable& table =
         hypothesis_table(p.t, space, below_one, options.budget_search_limit);
+    // Candidates are large (fits, models): one allocation instead of a move at every growth.
+    sel.candidates.reserve(table.hypotheses.size() + 1);
     for (std::size_t h = 0; h < table.hypotheses.size(); ++h) {
       const auto& shapes = table.hypotheses[h];
       if (shapes.size() + 1 >= p.size()) continue;  // no degree of freedom left to judge it
