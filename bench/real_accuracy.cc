@@ -12,7 +12,8 @@
 // first 60%. Per file and training set the table prints, for the default preset and for
 // `--preset extrap`: the median and 90th-percentile relative error of the predictions against
 // the measured medians, and (default preset only: Extra-P gives no interval) the share of
-// measured medians inside the 90% prediction interval. The last rows pool every file.
+// measured medians inside the 90% prediction interval; a third row per file pools its two
+// training sets. The last rows pool every file.
 // Test points whose measured median is 0 have no relative error and are left out (counted).
 
 #include <fmt/format.h>
