@@ -33,10 +33,10 @@ bool parse_int_list(const std::string& text, std::vector<std::int64_t>& values) 
 
 // `value` as a whole number in [min, INT_MAX] into `field`; false (and `field` as it was)
 // otherwise.
-bool set_count(const std::string& value, long long min, int& field) {
-  const std::optional<long long> count = parse_integer(value, min, INT_MAX);
-  if (count) field = static_cast<int>(*count);
-  return count.has_value();
+bool set_int_from(const std::string& value, long long min, int& field) {
+  const std::optional<long long> number = parse_integer(value, min, INT_MAX);
+  if (number) field = static_cast<int>(*number);
+  return number.has_value();
 }
 
 // The worker links no formatting library: the message is put together by hand.
@@ -88,12 +88,12 @@ WorkerRecord parse_record(const std::string& line) {
 bool apply_option(Job& job, const std::string& name, const std::string& value) {
   if (name == "epcc.delay_us") return parse_double(value, job.epcc.delay_us);
   if (name == "epcc.test_time_us") return parse_double(value, job.epcc.test_time_us);
-  if (name == "epcc.probes") return set_count(value, 1, job.epcc.probes);
-  if (name == "epcc.warmup") return set_count(value, 0, job.epcc.warmup);
-  if (name == "direct.warmup") return set_count(value, 0, job.direct.warmup);
+  if (name == "epcc.probes") return set_int_from(value, 1, job.epcc.probes);
+  if (name == "epcc.warmup") return set_int_from(value, 0, job.epcc.warmup);
+  if (name == "direct.warmup") return set_int_from(value, 0, job.direct.warmup);
   if (name == "direct.exchanges")
-    return set_count(value, 1, job.direct.calibration.exchanges_per_batch);
-  if (name == "direct.batches") return set_count(value, 2, job.direct.calibration.batches);
+    return set_int_from(value, 1, job.direct.calibration.exchanges_per_batch);
+  if (name == "direct.batches") return set_int_from(value, 2, job.direct.calibration.batches);
   if (name == "direct.skew_ticks") return parse_int_list(value, job.direct.skew_ticks);
   return false;
 }
@@ -125,7 +125,7 @@ bool parse_job(const std::string& text, Job& job, std::string& error) {
     } else if (kind == "canary") {
       std::string value;
       fields >> value;
-      if (!set_count(value, 0, job.canary_exchanges)) return fail("canary needs a count >= 0");
+      if (!set_int_from(value, 0, job.canary_exchanges)) return fail("canary needs a count >= 0");
     } else if (kind == "option") {
       std::string name;
       std::string value;
@@ -135,7 +135,7 @@ bool parse_job(const std::string& text, Job& job, std::string& error) {
       JobBatch batch;
       std::string id, method, threads, param, count, first;
       fields >> id >> batch.construct >> method >> threads >> param >> count >> first;
-      if (!set_count(id, INT_MIN, batch.id)) return fail("batch id must be an integer");
+      if (!set_int_from(id, INT_MIN, batch.id)) return fail("batch id must be an integer");
       const ConstructInfo* construct = find_construct(batch.construct);
       if (construct == nullptr) return fail("unknown construct '" + batch.construct + "'");
       if (method == "direct" && construct->direct) {
@@ -145,10 +145,10 @@ bool parse_job(const std::string& text, Job& job, std::string& error) {
       } else {
         return fail("method '" + method + "' does not apply to " + batch.construct);
       }
-      if (!set_count(threads, 1, batch.threads)) return fail("threads must be >= 1");
+      if (!set_int_from(threads, 1, batch.threads)) return fail("threads must be >= 1");
       batch.param_value = param == "-" ? "" : param;
-      if (!set_count(count, 1, batch.count)) return fail("count must be >= 1");
-      if (!set_count(first, 0, batch.first_rep)) return fail("first rep must be >= 0");
+      if (!set_int_from(count, 1, batch.count)) return fail("count must be >= 1");
+      if (!set_int_from(first, 0, batch.first_rep)) return fail("first rep must be >= 0");
       job.batches.push_back(batch);
     } else {
       return fail("unknown item '" + kind + "'");
