@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Lists the C++ functions longer than a limit (DEVELOPERS.md: never over 120 lines).
+"""Lists the C++ functions longer than a limit (the project keeps every function outside the tests
+at 120 lines or fewer; README, "Tests and fuzzing").
 
 Usage: scripts/long_functions.py [--limit 120] [--all] [PATH ...]
 
