@@ -66,8 +66,25 @@ LinearFit fit_least_squares(const Eigen::MatrixXd& design, std::span<const doubl
 LinearFit fit_one_term(std::span<const double> x, std::span<const double> y,
                        std::span<const double> weights) {
   LinearFit fit;
+  fit_one_term(x, y, weights, fit);
+  return fit;
+}
+
+LinearFit without_point_values(const LinearFit& fit) {
+  LinearFit summary;
+  summary.ok = fit.ok;
+  summary.coefficients = fit.coefficients;
+  summary.inverse_normal = fit.inverse_normal;
+  summary.weighted_rss = fit.weighted_rss;
+  return summary;
+}
+
+void fit_one_term(std::span<const double> x, std::span<const double> y,
+                  std::span<const double> weights, LinearFit& fit) {
+  fit.ok = false;
+  fit.weighted_rss = 0.0;
   const std::size_t n = x.size();
-  if (n < 2) return fit;
+  if (n < 2) return;
   double sw = 0.0, mx = 0.0, my = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
     sw += weights[i];
@@ -84,7 +101,7 @@ LinearFit fit_one_term(std::span<const double> x, std::span<const double> y,
     xx += weights[i] * x[i] * x[i];
   }
   // Same rank test as the QR path: the term must not be (nearly) constant over the points.
-  if (!(sxx > 1e-24 * xx * static_cast<double>(n) * static_cast<double>(n))) return fit;
+  if (!(sxx > 1e-24 * xx * static_cast<double>(n) * static_cast<double>(n))) return;
   const double slope = sxy / sxx;
   fit.coefficients.resize(2);
   fit.coefficients << my - slope * mx, slope;
@@ -100,7 +117,6 @@ LinearFit fit_one_term(std::span<const double> x, std::span<const double> y,
     fit.weighted_rss += weights[i] * fit.residuals(r) * fit.residuals(r);
   }
   fit.ok = std::isfinite(slope) && std::isfinite(fit.coefficients(0));
-  return fit;
 }
 
 }  // namespace ompscale::modeler

@@ -35,6 +35,14 @@ Eigen::MatrixXd design_matrix(std::span<const double> t, std::span<const TermSha
 LinearFit fit_one_term(std::span<const double> x, std::span<const double> y,
                        std::span<const double> weights);
 
+/// The same into `fit`, whose leverage and residual vectors keep their storage when they already
+/// have the points' size: scoring dozens of hypotheses per kernel then allocates nothing.
+void fit_one_term(std::span<const double> x, std::span<const double> y,
+                  std::span<const double> weights, LinearFit& fit);
+
+/// The fit without its per-point vectors (leverage, residuals): what a scored hypothesis keeps.
+LinearFit without_point_values(const LinearFit& fit);
+
 /// Minimises sum w_i (y_i - (X c)_i)^2 with a Householder QR of sqrt(W) X. `ok` is false when
 /// the design is rank deficient (e.g. a log term at t = 1 only).
 LinearFit fit_least_squares(const Eigen::MatrixXd& design, std::span<const double> y,

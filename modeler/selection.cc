@@ -74,19 +74,30 @@ const HypothesisTable& hypothesis_table(const std::vector<double>& t, const Hypo
   return table;
 }
 
-/// `column` holds the term's values at the points when the hypothesis has one term.
+/// Fits hypothesis `shapes` into `fit` (whose storage the closed form reuses). `column` holds the
+/// term's values at the points when the hypothesis has one term.
+void fit_hypothesis(const Points& p, std::span<const TermShape> shapes,
+                    const std::vector<double>& weights, const ModelerOptions& options,
+                    const std::vector<double>* column, LinearFit& fit) {
+  if (column != nullptr && options.loss == Loss::kLeastSquares && options.folds < 2) {
+    fit_one_term(*column, p.y, weights, fit);
+  } else {
+    const Eigen::MatrixXd x = design_matrix(p.t, shapes);
+    fit = options.loss == Loss::kLeastSquares ? fit_least_squares(x, p.y, weights)
+                                              : fit_robust(x, p.y, weights, options.loss);
+  }
+}
+
+/// The candidate keeps its fit without the per-point vectors: most candidates are scored and
+/// never looked at again, and the chosen one gets them back (keep_point_values).
 Candidate fit_candidate(const Points& p, std::span<const TermShape> shapes,
                         const std::vector<double>& weights, const ModelerOptions& options,
                         const std::vector<double>* column = nullptr) {
+  thread_local LinearFit full;
   Candidate c;
   c.shapes.assign(shapes.begin(), shapes.end());
-  if (column != nullptr && options.loss == Loss::kLeastSquares && options.folds < 2) {
-    c.fit = fit_one_term(*column, p.y, weights);
-  } else {
-    const Eigen::MatrixXd x = design_matrix(p.t, shapes);
-    c.fit = options.loss == Loss::kLeastSquares ? fit_least_squares(x, p.y, weights)
-                                                : fit_robust(x, p.y, weights, options.loss);
-  }
+  fit_hypothesis(p, shapes, weights, options, column, full);
+  c.fit = without_point_values(full);
   if (!c.fit.ok) return c;
   c.model = c.fit.model(shapes);
   c.chi2 = c.fit.weighted_rss;
@@ -123,9 +134,9 @@ Candidate fit_candidate(const Points& p, std::span<const TermShape> shapes,
   } else {
     // Leave-one-out in closed form: the held-out residual is e_i / (1 - h_ii).
     for (std::size_t i = 0; i < n; ++i) {
-      const double h = c.fit.leverage(static_cast<Eigen::Index>(i));
+      const double h = full.leverage(static_cast<Eigen::Index>(i));
       if (1.0 - h < 1e-10) return c.loo_chi2 = kInf, c;
-      const double d = c.fit.residuals(static_cast<Eigen::Index>(i)) / (1.0 - h);
+      const double d = full.residuals(static_cast<Eigen::Index>(i)) / (1.0 - h);
       c.loo_chi2 += weights[i] * d * d;
       c.loo_rss += d * d;
       c.loo_smape += smape_term(p.y[i], p.y[i] - d);
@@ -147,6 +158,19 @@ bool stays_positive(const Candidate& c, const HypothesisTable& table, std::size_
   }
   return std::all_of(table.positive_t.begin(), table.positive_t.end(),
                      [&](double t) { return c.model.evaluate(t) > 0.0; });
+}
+
+/// Refits the chosen candidate with its leverage and residuals, which scoring dropped: the
+/// deviations of real measurements are judged from them (deviations.h). Same path, same values.
+void keep_point_values(SelectionOutcome& sel, const std::vector<double>& weights,
+                       const ModelerOptions& options) {
+  Candidate& c = sel.candidates[sel.chosen];
+  if (!c.fit.ok) return;
+  std::vector<double> column;
+  if (c.shapes.size() == 1) {
+    for (double t : sel.points.t) column.push_back(c.shapes.front().evaluate(t));
+  }
+  fit_hypothesis(sel.points, c.shapes, weights, options, column.empty() ? nullptr : &column, c.fit);
 }
 
 /// Posterior weights for model averaging: exp(-information / 2), normalised.
@@ -255,6 +279,7 @@ SelectionOutcome score_hypotheses(const Points& p, const HypothesisSpace& space,
     if (sel.candidates[i].score < sel.candidates[sel.chosen].score) sel.chosen = i;
   }
   sel.posterior = posterior_weights(information, sel.chosen);
+  keep_point_values(sel, weights, options);
   return sel;
 }
 

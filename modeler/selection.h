@@ -18,7 +18,7 @@ namespace ompscale::modeler {
 struct Candidate {
   static constexpr double kInf = std::numeric_limits<double>::infinity();
   std::vector<TermShape> shapes;
-  LinearFit fit;
+  LinearFit fit;  ///< leverage and residuals only for the chosen candidate of a SelectionOutcome
   double chi2 = kInf;       ///< weighted in-sample residual sum of squares
   double loo_chi2 = kInf;   ///< weighted held-out residual sum of squares
   double loo_smape = kInf;  ///< held-out SMAPE (percent)

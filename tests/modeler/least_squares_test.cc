@@ -292,6 +292,39 @@ TEST(FitOneTerm, RankDeficientIsNotOk) {
           .ok);
 }
 
+TEST(FitOneTerm, IntoAReusedFitGivesTheFreshFit) {
+  // The selection fits every hypothesis into one fit: nothing of the previous hypothesis (its
+  // values, a failed fit, another number of points) may show in the next one.
+  const std::vector<double> x = {1, 2, 3, 4};
+  const std::vector<double> y = {1, 3, 2, 5};
+  const std::vector<double> w = {1, 2, 1, 0.5};
+  const LinearFit fresh = fit_one_term(x, y, w);
+  LinearFit reused;
+  fit_one_term(std::vector<double>{1, 2, 3, 4, 5, 6}, std::vector<double>{6, 5, 4, 3, 2, 1},
+               std::vector<double>(6, 1.0), reused);
+  fit_one_term(std::vector<double>(4, 2.0), y, w, reused);  // rank deficient
+  EXPECT_FALSE(reused.ok);
+  fit_one_term(x, y, w, reused);
+  ASSERT_TRUE(reused.ok);
+  EXPECT_EQ(reused.coefficients, fresh.coefficients);
+  EXPECT_EQ(reused.inverse_normal, fresh.inverse_normal);
+  EXPECT_EQ(reused.leverage, fresh.leverage);
+  EXPECT_EQ(reused.residuals, fresh.residuals);
+  EXPECT_EQ(reused.weighted_rss, fresh.weighted_rss);
+}
+
+TEST(LinearFit, WithoutPointValuesKeepsTheModel) {
+  const LinearFit fit = fit_one_term(std::vector<double>{1, 2, 3}, std::vector<double>{1, 3, 2},
+                                     std::vector<double>(3, 1.0));
+  const LinearFit summary = without_point_values(fit);
+  EXPECT_TRUE(summary.ok);
+  EXPECT_EQ(summary.coefficients, fit.coefficients);
+  EXPECT_EQ(summary.inverse_normal, fit.inverse_normal);
+  EXPECT_EQ(summary.weighted_rss, fit.weighted_rss);
+  EXPECT_EQ(summary.leverage.size(), 0);
+  EXPECT_EQ(summary.residuals.size(), 0);
+}
+
 // --- nonlinear.h: robust losses and exponent refinement -------------------------------------
 
 TEST(RobustFit, LeastSquaresLossIsPlainFit) {

@@ -169,8 +169,7 @@ TEST(RealData, ALawBendingAtTheTopOfTheRangeWidensTheInterval) {
   };
   std::vector<double> threads;
   for (double t = 2; t <= 20; ++t) threads.push_back(t);
-  const ClassModel m =
-      only(fit_kernel(measure(law, threads, 10, 0.005), predicting({22, 24, 26})));
+  const ClassModel m = only(fit_kernel(measure(law, threads, 10, 0.005), predicting({22, 24, 26})));
   for (const Prediction& p : m.predictions) {
     EXPECT_GE(p.interval.high, law(p.param)) << "t=" << p.param << " " << m.model.to_string();
     EXPECT_LE(p.interval.low, law(p.param)) << "t=" << p.param;
