@@ -4,7 +4,8 @@
 //   build/bench/fit_speed [--kernels 2000] [--runs 11] [--modeler build/modeler/modeler]
 //
 // Writes the kernels as an Extra-P text file into a temporary directory, runs `modeler fit` on it
-// `runs` times per output format (the text report and models.json, interleaved; output to a file)
+// `runs` times per output format (the text report and models.json, interleaved; output to a new
+// file each time)
 // and prints, per format, the median wall time and the peak resident memory per kernel:
 // (peak RSS with all kernels - peak RSS with one kernel) / kernels.
 
@@ -84,6 +85,9 @@ struct Figures {
 
 void measure(Figures& f, const std::string& modeler, const std::string& big, const std::string& one,
              const std::filesystem::path& dir, const char* format) {
+  // Every run writes a new file: replacing the previous run's output would make this run free
+  // that file's pages (tens of MiB for models.json), which is not the fit's work.
+  std::filesystem::remove(dir / "models.out");
   const RunFigures all = run(modeler, big, (dir / "models.out").string(), format);
   f.seconds.push_back(all.seconds);
   f.peak_big = std::max(f.peak_big, all.max_rss_kib);
