@@ -79,6 +79,7 @@ struct FitArguments {
   std::string loss = "ls";
   bool refine_exponents = false;
   double confidence = 0.90;
+  double law_change = -1.0;  // negative: the preset's
   std::vector<double> predict_at;
   std::string budget;
   double budget_limit = 1 << 20;
@@ -128,6 +129,9 @@ void add_fit_options(CLI::App& cmd, FitArguments& a) {
   cmd.add_flag("--refine-exponents", a.refine_exponents,
                "Refine exponents to continuous values; kept only when held-out error improves");
   cmd.add_option("--confidence", a.confidence, "Level of all intervals")->capture_default_str();
+  cmd.add_option("--law-change", a.law_change,
+                 "Relative change of law per doubling beyond the measured thread counts that "
+                 "intervals allow for (default 0.08; 0 trusts the measured law there)");
   cmd.add_option("--predict", a.predict_at, "Thread counts to predict at, e.g. 256,512,1024")
       ->delimiter(',');
   cmd.add_option("--budget", a.budget,
@@ -266,6 +270,13 @@ ModelerOptions make_options(const FitArguments& a, const Dataset& data) {
     throw UsageError("bad --confidence: use a level between 0 and 1, e.g. 0.9");
   }
   o.confidence = a.confidence;
+  if (a.law_change >= 0.0 && std::isfinite(a.law_change)) {
+    o.law_change_per_doubling = a.law_change;
+  } else if (a.law_change != -1.0) {
+    throw UsageError(
+        "bad --law-change: use a relative change per doubling of 0 or more, e.g. 0.08 (0 trusts "
+        "the measured law beyond the measured thread counts)");
+  }
   for (double t : a.predict_at) {
     if (!(t > 0.0))
       throw UsageError(fmt::format("bad --predict value {}: thread counts are positive", t));
@@ -319,6 +330,7 @@ nlohmann::json options_json(const FitArguments& a, const ModelerOptions& o) {
   j["loss"] = name_of(kLosses, o.loss);
   j["refine_exponents"] = o.refine_exponents;
   j["confidence"] = o.confidence;
+  j["law_change_per_doubling"] = o.law_change_per_doubling;
   j["classes"] = a.classes;
   if (!a.budget.empty()) j["budget"] = a.budget;
   return j;

@@ -116,6 +116,7 @@ PredictiveDistribution predictive_mixture(const SelectionOutcome& sel,
   for (auto& c : mixture.components) {
     c.weight /= total;
     c.drift_sd_relative = drift;
+    c.law_change_sd_relative = options.law_change_per_doubling;
     c.positive = positive && options.positive_models;
   }
   return mixture;

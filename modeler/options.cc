@@ -9,6 +9,7 @@ ModelerOptions ModelerOptions::extrap() {
   options.selection = Selection::kSmape;
   options.folds = 0;
   options.extrap_compatible = true;
+  options.law_change_per_doubling = 0.0;  // Extra-P gives no intervals
   return options;
 }
 

@@ -67,6 +67,13 @@ struct ModelerOptions {
   bool refine_exponents = false;
   /// Level of confidence and prediction intervals.
   double confidence = 0.90;
+  /// A change of law that no measured thread count shows (threads that begin to share cores, a
+  /// second socket, a bandwidth limit reached): the relative standard deviation it adds to a
+  /// prediction per doubling of the distance beyond the measured range. It widens intervals
+  /// outside the range, never the point. The default is calibrated on the public real sets
+  /// (docs/methods.md, "Change of law beyond the range"); 0 trusts the measured law beyond the
+  /// range (data whose law is known to hold there). Default preset only.
+  double law_change_per_doubling = 0.08;
   /// Thread counts to predict at.
   std::vector<double> predict_at;
   std::optional<BudgetSpec> budget;

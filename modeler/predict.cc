@@ -33,7 +33,10 @@ struct ComponentAt {
   }
 };
 
-std::vector<ComponentAt> evaluate_components(const PredictiveDistribution& distribution, double t) {
+/// Each component at t; `beyond_range` false leaves out the uncertainty of extrapolating
+/// (model-form drift and change of law), which widens the interval but says nothing of the point.
+std::vector<ComponentAt> evaluate_components(const PredictiveDistribution& distribution, double t,
+                                             bool beyond_range = true) {
   std::vector<ComponentAt> out;
   for (const PredictiveComponent& c : distribution.components) {
     const double location = c.model.evaluate(t);
@@ -50,7 +53,9 @@ std::vector<ComponentAt> evaluate_components(const PredictiveDistribution& distr
     double doublings = 0.0;
     if (c.range_high > 0.0 && t > c.range_high) doublings = std::log2(t / c.range_high);
     if (c.range_low > 0.0 && t < c.range_low) doublings = std::log2(c.range_low / t);
-    const double drift = c.drift_sd_relative * doublings * location;
+    const double per_doubling =
+        beyond_range ? std::hypot(c.drift_sd_relative, c.law_change_sd_relative) : 0.0;
+    const double drift = per_doubling * doublings * location;
     variance = std::max(0.0, variance) + c.noise_sd_absolute * c.noise_sd_absolute +
                relative * relative + drift * drift;
     out.push_back({c.weight, location, std::sqrt(variance), std::max(1.0, c.dof),
@@ -131,14 +136,16 @@ Prediction predict(const PredictiveDistribution& distribution, double t, double 
   prediction.interval.high = mixture_quantile(components, 1.0 - tail);
   // The point prediction commits to a hypothesis that holds more than half of the posterior;
   // otherwise it is the mixture's median, which one wildly extrapolating hypothesis cannot drag
-  // the way it drags a mean (docs/methods.md, "Predictions").
+  // the way it drags a mean (docs/methods.md, "Predictions"). The uncertainty of extrapolating
+  // has no direction: it widens the interval without moving the point between the laws.
+  const auto central = evaluate_components(distribution, t, false);
   const auto dominant = std::max_element(
-      components.begin(), components.end(),
+      central.begin(), central.end(),
       [](const ComponentAt& a, const ComponentAt& b) { return a.weight < b.weight; });
   double total = 0.0;
-  for (const ComponentAt& c : components) total += c.weight;
+  for (const ComponentAt& c : central) total += c.weight;
   prediction.value =
-      dominant->weight > 0.5 * total ? dominant->location : mixture_quantile(components, 0.5);
+      dominant->weight > 0.5 * total ? dominant->location : mixture_quantile(central, 0.5);
   return prediction;
 }
 

@@ -51,6 +51,9 @@ struct PredictiveComponent {
   /// relative standard deviation of `drift_sd_relative` times f(t) per doubling of the distance
   /// (log2(t / range_high) above the range, log2(range_low / t) below it).
   double drift_sd_relative = 0.0;
+  /// The same for a change of law beyond the range that the measurements cannot show (a prior,
+  /// ModelerOptions::law_change_per_doubling); the two add in quadrature.
+  double law_change_sd_relative = 0.0;
   double range_low = 0.0;
   double range_high = 0.0;
   /// A cost that cannot be negative: the deviations are multiplicative (Student t of log(x)

@@ -160,6 +160,7 @@ void write_component(JsonStream& json, const PredictiveComponent& c) {
   json.member("noise_sd_absolute", c.noise_sd_absolute);
   json.member("noise_sd_relative", c.noise_sd_relative);
   json.member("drift_sd_relative", c.drift_sd_relative);
+  json.member("law_change_sd_relative", c.law_change_sd_relative);
   json.key("range");
   write_numbers(json, std::array{c.range_low, c.range_high});
   json.member("positive", c.positive);
@@ -277,6 +278,8 @@ PredictiveComponent read_component(const Node& node) {
   c.noise_sd_relative = node.field("noise_sd_relative").number();
   // Written since the model-form term was added; older files predict without it.
   if (auto drift = node.present_field("drift_sd_relative")) c.drift_sd_relative = drift->number();
+  if (auto change = node.present_field("law_change_sd_relative"))
+    c.law_change_sd_relative = change->number();
   if (auto positive = node.present_field("positive")) c.positive = positive->boolean();
   if (auto range = node.present_field("range")) {
     const std::vector<Node> bounds = range->elements();

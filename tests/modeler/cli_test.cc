@@ -338,6 +338,38 @@ TEST_F(CliPredict, ModelsJsonHoldsTheSquareLaw) {
   EXPECT_EQ(model.at("points").size(), kThreads.size());
 }
 
+TEST_F(CliPredict, LawChangeIsRecordedAndChangesOnlyIntervalsBeyondTheRange) {
+  const fs::path trusting = path("trusting.json");
+  ASSERT_EQ(run({"fit", square_.string(), "--law-change", "0", "--format", "json", "-o",
+                 trusting.string()})
+                .status,
+            0);
+  const auto assumed = nlohmann::json::parse(slurp(models_));
+  const auto none = nlohmann::json::parse(slurp(trusting));
+  EXPECT_EQ(assumed.at("options").at("law_change_per_doubling"), 0.08);
+  EXPECT_EQ(none.at("options").at("law_change_per_doubling"), 0.0);
+  const auto component = [](const nlohmann::json& j) {
+    return j.at("kernels").at(0).at("models").at(0).at("predictive").at("components").at(0);
+  };
+  EXPECT_EQ(component(assumed).at("law_change_sd_relative"), 0.08);
+  EXPECT_EQ(component(none).at("law_change_sd_relative"), 0.0);
+  // modeler predict reads it back: the same point, a wider interval beyond the range.
+  const Outcome wide = run({"predict", models_.string(), "--at", "512", "--format", "json"});
+  const Outcome narrow = run({"predict", trusting.string(), "--at", "512", "--format", "json"});
+  const auto at = [](const Outcome& r) {
+    return nlohmann::json::parse(r.out)
+        .at("kernels")
+        .at(0)
+        .at("models")
+        .at(0)
+        .at("predictions")
+        .at(0);
+  };
+  EXPECT_EQ(at(wide).at("value"), at(narrow).at("value"));
+  EXPECT_GT(at(wide).at("high").get<double>(), at(narrow).at("high").get<double>());
+  EXPECT_LT(at(wide).at("low").get<double>(), at(narrow).at("low").get<double>());
+}
+
 TEST_F(CliPredict, TextPredictionsFollowTheLaw) {
   const Outcome r = run({"predict", models_.string(), "--at", "256,512"});
   ASSERT_EQ(r.status, 0) << r.err;
@@ -679,6 +711,17 @@ TEST_F(CliErrors, BadConfidenceNamesTheOption) {
   EXPECT_EQ(line_count(high.err), 1) << high.err;
   EXPECT_THAT(high.err, HasSubstr("--confidence"));
   expect_option_error(run({"fit", square_.string(), "--confidence", "abc"}), "--confidence", "abc");
+}
+
+TEST_F(CliErrors, BadLawChangeNamesTheOption) {
+  for (const char* value : {"-0.1", "inf"}) {
+    const Outcome r = run({"fit", square_.string(), "--law-change", value});
+    EXPECT_EQ(r.status, 2) << value;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(line_count(r.err), 1) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("--law-change")) << value;
+  }
+  expect_option_error(run({"fit", square_.string(), "--law-change", "abc"}), "--law-change", "abc");
 }
 
 TEST_F(CliErrors, NonexistentFileIsNamed) {

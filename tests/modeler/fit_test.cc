@@ -334,6 +334,9 @@ TEST(FitKernel, PredictionIntervalContainsTruthAtFourTimesLargestT) {
     SCOPED_TRACE(law.describe());
     ModelerOptions options;
     options.predict_at = {256.0};
+    // These laws hold beyond the measured range: no allowance for a change of law there (the
+    // default's, for real machines, is tested in ChangeOfLawWidensOnlyBeyondTheRange).
+    options.law_change_per_doubling = 0.0;
     const ClassModel& m =
         only_model(fit_kernel(make_kernel(law, kPowersOfTwo, 5, 0.01, seed++), options));
     ASSERT_EQ(m.predictions.size(), 1u);
@@ -348,6 +351,24 @@ TEST(FitKernel, PredictionIntervalContainsTruthAtFourTimesLargestT) {
     EXPECT_GT(p.interval.low, 0.75 * law(256.0));
     EXPECT_LT(p.interval.high, 1.25 * law(256.0));
   }
+}
+
+TEST(FitKernel, ChangeOfLawWidensOnlyBeyondTheRange) {
+  // The default allows for a change of law beyond the measured threads (real machines: shared
+  // cores, sockets); at 256, two doublings above 64, it adds about 16% standard deviation.
+  const Law law{5.0, 3.0, 0.0, 1};
+  const Kernel k = make_kernel(law, kPowersOfTwo, 5, 0.01, 7);
+  ModelerOptions options;
+  options.predict_at = {32.0, 256.0};
+  const ClassModel& wide = only_model(fit_kernel(k, options));
+  options.law_change_per_doubling = 0.0;
+  const ClassModel& narrow = only_model(fit_kernel(k, options));
+  EXPECT_EQ(wide.predictions[0].interval.low, narrow.predictions[0].interval.low);
+  EXPECT_EQ(wide.predictions[0].interval.high, narrow.predictions[0].interval.high);
+  EXPECT_EQ(wide.predictions[1].value, narrow.predictions[1].value);
+  EXPECT_GT(wide.predictions[1].interval.high, 1.2 * narrow.predictions[1].value);
+  EXPECT_LT(wide.predictions[1].interval.low, narrow.predictions[1].value / 1.2);
+  EXPECT_LT(narrow.predictions[1].interval.high, 1.1 * narrow.predictions[1].value);
 }
 
 TEST(FitKernel, PredictAtValues) {
@@ -388,8 +409,9 @@ TEST(FitKernel, AbsoluteBudgetOnLinearKernel) {
   EXPECT_LE(*m.budget->threads_early, *m.budget->threads);
   EXPECT_GE(*m.budget->threads_late, *m.budget->threads);
 
-  // Off the integer: 1 + t > 100.5 first at t = 100, exactly.
+  // Off the integer: 1 + t > 100.5 first at t = 100, exactly, for a law known to hold there.
   options.budget = BudgetSpec{100.5, false, ""};
+  options.law_change_per_doubling = 0.0;
   const ClassModel& exact = only_model(fit_kernel(make_kernel(law, kPowersOfTwo), options));
   ASSERT_TRUE(exact.budget && exact.budget->threads);
   EXPECT_EQ(*exact.budget->threads, 100.0);

@@ -111,6 +111,51 @@ TEST(Predict, ModelFormDriftGrowsWithDoublingsOutsideTheRange) {
   EXPECT_NEAR(half_width(1.0), z * 10.0 * std::sqrt(0.0004 + 0.0025), 1e-6);
 }
 
+TEST(Predict, ChangeOfLawAddsToTheDriftInQuadrature) {
+  PredictiveComponent c = component(constant_model(10.0));
+  c.dof = 1e9;
+  c.noise_sd_relative = 0.02;
+  c.drift_sd_relative = 0.05;
+  c.law_change_sd_relative = 0.12;
+  c.range_low = 2.0;
+  c.range_high = 16.0;
+  PredictiveDistribution d;
+  d.components.push_back(c);
+  const double z = student_quantile(1e9, 0.95);
+  const auto half_width = [&](double t) {
+    const Prediction p = predict(d, t, 0.9);
+    return (p.interval.high - p.interval.low) / 2.0;
+  };
+  EXPECT_NEAR(half_width(16.0), z * 0.2, 1e-6) << "inside the range: noise only";
+  // One doubling above 16: per doubling sqrt(0.05^2 + 0.12^2) = 0.13.
+  EXPECT_NEAR(half_width(32.0), z * 10.0 * std::sqrt(0.0004 + 0.13 * 0.13), 1e-6);
+}
+
+TEST(Predict, ExtrapolationUncertaintyDoesNotMoveThePoint) {
+  // Two laws of equal belief, 10 and 20 at t = 64: the point is their mixture's median. Widening
+  // both by drift and change of law beyond the range widens the interval, not the point.
+  PredictiveComponent low = component(constant_model(10.0));
+  PredictiveComponent high = component(constant_model(20.0));
+  for (PredictiveComponent* c : {&low, &high}) {
+    c->weight = 0.5;
+    c->dof = 1e9;
+    c->noise_sd_relative = 0.05;
+    c->positive = true;
+    c->range_low = 2.0;
+    c->range_high = 16.0;
+  }
+  PredictiveDistribution narrow{{low, high}};
+  high.drift_sd_relative = 0.3;
+  high.law_change_sd_relative = 0.1;
+  low.law_change_sd_relative = 0.1;
+  PredictiveDistribution wide{{low, high}};
+  const Prediction a = predict(narrow, 64.0, 0.9);
+  const Prediction b = predict(wide, 64.0, 0.9);
+  EXPECT_EQ(a.value, b.value);
+  EXPECT_GT(b.interval.high, a.interval.high);
+  EXPECT_LT(b.interval.low, a.interval.low);
+}
+
 TEST(Predict, PositiveComponentsAreMultiplicative) {
   // Relative sd 50%, normal: additively the 5% quantile would be 10 - 8.2 = 1.8 and with 80%
   // it would be negative; multiplicatively it is 10 * exp(-1.645 * 0.5), the median stays 10.

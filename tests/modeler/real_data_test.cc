@@ -169,12 +169,41 @@ TEST(RealData, ALawBendingAtTheTopOfTheRangeWidensTheInterval) {
   };
   std::vector<double> threads;
   for (double t = 2; t <= 20; ++t) threads.push_back(t);
-  const ClassModel m = only(fit_kernel(measure(law, threads, 10, 0.005), predicting({22, 24, 26})));
+  ModelerOptions options = predicting({22, 24, 26});
+  options.law_change_per_doubling = 0.0;  // what the measured points show, nothing assumed
+  const ClassModel m = only(fit_kernel(measure(law, threads, 10, 0.005), options));
   for (const Prediction& p : m.predictions) {
     EXPECT_GE(p.interval.high, law(p.param)) << "t=" << p.param << " " << m.model.to_string();
     EXPECT_LE(p.interval.low, law(p.param)) << "t=" << p.param;
   }
   EXPECT_GT(m.predictive.components[0].drift_sd_relative, 0.0);
+}
+
+TEST(RealData, AChangeOfLawNoMeasuredPointShowsIsHeldByTheDefaultInterval) {
+  // Strong scaling that is perfectly c/t up to the 16 measured threads, then loses 10% of its
+  // efficiency per doubling (threads begin to share cores): nothing in the measured points shows
+  // it, the law predicts 32 threads 10% low. The default allowance for a change of law beyond
+  // the range holds it; trusting the measured law there does not.
+  const auto law = [](double t) {
+    return 1000.0 / t * (1.0 + 0.1 * std::max(0.0, std::log2(t / 16.0)));
+  };
+  const Kernel k = measure(law, {2, 4, 6, 8, 10, 12, 14, 16}, 10, 0.005);
+  const ClassModel held = only(fit_kernel(k, predicting({16, 24, 32})));
+  ModelerOptions trusting = predicting({16, 24, 32});
+  trusting.law_change_per_doubling = 0.0;
+  const ClassModel missed = only(fit_kernel(k, trusting));
+  for (std::size_t i = 1; i < 3; ++i) {
+    const double t = held.predictions[i].param;
+    EXPECT_GE(held.predictions[i].interval.high, law(t)) << "t=" << t;
+    EXPECT_LE(held.predictions[i].interval.low, law(t)) << "t=" << t;
+    EXPECT_LT(missed.predictions[i].interval.high, law(t)) << "t=" << t;
+    EXPECT_EQ(held.predictions[i].value, missed.predictions[i].value) << "the point stays";
+  }
+  // Inside the measured range nothing changes.
+  EXPECT_EQ(held.predictions[0].interval.low, missed.predictions[0].interval.low);
+  EXPECT_EQ(held.predictions[0].interval.high, missed.predictions[0].interval.high);
+  EXPECT_EQ(held.predictive.components[0].law_change_sd_relative,
+            ModelerOptions{}.law_change_per_doubling);
 }
 
 TEST(RealData, PositiveCostsAreNotExtrapolatedThroughZero) {

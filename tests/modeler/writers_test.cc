@@ -98,6 +98,7 @@ ClassModel barrier_model(const Dataset& d) {
   c.noise_sd_absolute = 0.02;
   c.noise_sd_relative = 0.015;
   c.drift_sd_relative = 0.04;
+  c.law_change_sd_relative = 0.08;
   c.range_low = 2.0;
   c.range_high = 64.0;
   c.positive = true;
@@ -313,6 +314,7 @@ TEST(ModelsJson, RoundTripKeepsEverything) {
   EXPECT_EQ(out.predictive.components[0].covariance, in.predictive.components[0].covariance);
   EXPECT_EQ(out.predictive.components[0].noise_sd_relative, 0.015);
   EXPECT_EQ(out.predictive.components[0].drift_sd_relative, 0.04);
+  EXPECT_EQ(out.predictive.components[0].law_change_sd_relative, 0.08);
   EXPECT_EQ(out.predictive.components[0].range_low, 2.0);
   EXPECT_EQ(out.predictive.components[0].range_high, 64.0);
   EXPECT_TRUE(out.predictive.components[0].positive);
