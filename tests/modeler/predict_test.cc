@@ -88,21 +88,25 @@ TEST(Predict, StudentTIntervalFromCovarianceAndNoise) {
   EXPECT_NEAR(p90.interval.high - 9.0, 2.015048372669157 * scale, 1e-9);
 }
 
-TEST(Predict, ModelFormDriftGrowsWithDoublingsOutsideTheRange) {
-  // f = 10, relative noise 2%, drift 5% per doubling outside [2, 16].
+/// Half the width of the 90% interval at t of one component: f = 10, relative noise 2% (effectively
+/// normal), measured range [2, 16], with the given drift and change of law per doubling.
+double extrapolated_half_width(double t, double drift, double law_change) {
   PredictiveComponent c = component(constant_model(10.0));
-  c.dof = 1e9;  // effectively normal
+  c.dof = 1e9;
   c.noise_sd_relative = 0.02;
-  c.drift_sd_relative = 0.05;
+  c.drift_sd_relative = drift;
+  c.law_change_sd_relative = law_change;
   c.range_low = 2.0;
   c.range_high = 16.0;
   PredictiveDistribution d;
   d.components.push_back(c);
+  const Prediction p = predict(d, t, 0.9);
+  return (p.interval.high - p.interval.low) / 2.0;
+}
+
+TEST(Predict, ModelFormDriftGrowsWithDoublingsOutsideTheRange) {
   const double z = student_quantile(1e9, 0.95);
-  const auto half_width = [&](double t) {
-    const Prediction p = predict(d, t, 0.9);
-    return (p.interval.high - p.interval.low) / 2.0;
-  };
+  const auto half_width = [](double t) { return extrapolated_half_width(t, 0.05, 0.0); };
   EXPECT_NEAR(half_width(8.0), z * 0.2, 1e-6) << "inside the range: noise only";
   EXPECT_NEAR(half_width(16.0), z * 0.2, 1e-6);
   // 64 is two doublings above 16: sd = 10 * sqrt(0.02^2 + (2 * 0.05)^2).
@@ -112,23 +116,11 @@ TEST(Predict, ModelFormDriftGrowsWithDoublingsOutsideTheRange) {
 }
 
 TEST(Predict, ChangeOfLawAddsToTheDriftInQuadrature) {
-  PredictiveComponent c = component(constant_model(10.0));
-  c.dof = 1e9;
-  c.noise_sd_relative = 0.02;
-  c.drift_sd_relative = 0.05;
-  c.law_change_sd_relative = 0.12;
-  c.range_low = 2.0;
-  c.range_high = 16.0;
-  PredictiveDistribution d;
-  d.components.push_back(c);
   const double z = student_quantile(1e9, 0.95);
-  const auto half_width = [&](double t) {
-    const Prediction p = predict(d, t, 0.9);
-    return (p.interval.high - p.interval.low) / 2.0;
-  };
-  EXPECT_NEAR(half_width(16.0), z * 0.2, 1e-6) << "inside the range: noise only";
+  EXPECT_NEAR(extrapolated_half_width(16.0, 0.05, 0.12), z * 0.2, 1e-6) << "inside: noise only";
   // One doubling above 16: per doubling sqrt(0.05^2 + 0.12^2) = 0.13.
-  EXPECT_NEAR(half_width(32.0), z * 10.0 * std::sqrt(0.0004 + 0.13 * 0.13), 1e-6);
+  EXPECT_NEAR(extrapolated_half_width(32.0, 0.05, 0.12), z * 10.0 * std::sqrt(0.0004 + 0.13 * 0.13),
+              1e-6);
 }
 
 TEST(Predict, ExtrapolationUncertaintyDoesNotMoveThePoint) {
