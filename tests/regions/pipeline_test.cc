@@ -946,7 +946,10 @@ TEST_P(PipelineTest, AggregatedFullBuffersAreNotReportedAsDropped) {
 // chunk from the call, and the advice is smaller chunks, not schedule(dynamic). Before, it said
 // "schedule(dynamic)".
 TEST_P(PipelineTest, ADynamicChunkLoopIsToldSmallerChunks) {
-  const Json report = scan("chunks", {"--reps", "1", "--no-native-runs"}, {"dynamic_chunks"});
+  // Ten times the default work: the imbalance (a quarter of the loop) must stand above a
+  // preemption of a few milliseconds when the other core is busy.
+  const Json report =
+      scan("chunks", {"--reps", "1", "--no-native-runs"}, {"dynamic_chunks", "8192", "10"});
   ASSERT_FALSE(report.is_null());
   const std::vector<const Json*> regions = parallel_regions(report, "dynamic_chunks.cc");
   ASSERT_EQ(regions.size(), 1u);
