@@ -135,6 +135,9 @@ double forward_drift(const Points& p, const Candidate& c, double noise_scale) {
   const std::size_t edge = std::max(kDriftOrigins, n / 4);
   const std::size_t first_origin = std::max(c.parameters() + 1, n > edge ? n - edge : 0);
   if (n <= first_origin) return 0.0;
+  // A relative error of the law's form means nothing for values at or around zero (the minimum
+  // of a few timer ticks after the overhead is taken off); their residuals carry their scatter.
+  if (!std::all_of(p.y.begin(), p.y.end(), [](double v) { return v > 0.0; })) return 0.0;
   const std::vector<double> weights = p.weights();
   const Eigen::MatrixXd x = design_matrix(p.t, c.shapes);
   const double noise = noise_scale * relative_noise_variance(p);
@@ -146,13 +149,15 @@ double forward_drift(const Points& p, const Candidate& c, double noise_scale) {
     for (std::size_t j = k; j < n; ++j) {
       const Eigen::VectorXd xj = x.row(static_cast<Eigen::Index>(j)).transpose();
       const double f = xj.dot(fold.coefficients);
-      if (f == 0.0) continue;
       const double variance = noise_scale * xj.dot(fold.inverse_normal * xj) + noise * f * f;
       const double e = p.y[j] - f;
       const double doublings = std::log2(p.t[j] / p.t[k - 1]);
-      // Least squares through the origin of (e^2 - variance) / f^2 = drift^2 * doublings^2:
-      // the far predictions, where model form shows, weigh most.
-      excess += (e * e - variance) / (f * f) * doublings * doublings;
+      // Least squares through the origin of (e^2 - variance) / s^2 = drift^2 * doublings^2: the
+      // far predictions, where model form shows, weigh most. s is the larger of prediction and
+      // measurement: a fold that predicts nearly zero is wrong by about the whole value, not by
+      // a ratio without bound.
+      const double scale = std::max(std::fabs(f), p.y[j]);
+      excess += (e * e - variance) / (scale * scale) * doublings * doublings;
       spread += doublings * doublings * doublings * doublings;
     }
   }

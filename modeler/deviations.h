@@ -39,7 +39,7 @@ inline constexpr double kOutlierDeviations = 5.0;
 /// doubling of the distance: the candidate's hypothesis is fitted to the smaller parameter
 /// values only (every origin in the last quarter of the points, at least kDriftOrigins) and
 /// predicts the larger ones; the squared relative errors beyond the fits' own predictive
-/// variance, regressed on the squared distance in doublings.
+/// variance, regressed on the squared distance in doublings. 0 unless every value is positive.
 double forward_drift(const Points& p, const Candidate& c, double noise_scale);
 inline constexpr std::size_t kDriftOrigins = 3;
 

@@ -206,6 +206,20 @@ TEST(RealData, AChangeOfLawNoMeasuredPointShowsIsHeldByTheDefaultInterval) {
             ModelerOptions{}.law_change_per_doubling);
 }
 
+TEST(RealData, ACostAroundZeroHasNoRelativeDrift) {
+  // The minimum of an uncontended lock after the timer's overhead is taken off: a few ticks either
+  // side of zero at every thread count. A relative model-form error means nothing there (the
+  // forward fits predict values near zero); the interval must stay of the values' size.
+  const auto shared = [](double t) { return std::sin(2.3 * t); };
+  const std::vector<double> threads = {1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16};
+  const ClassModel m = only(
+      fit_kernel(measure([](double) { return 1e-4; }, threads, 50, 0.3, shared), predicting({64})));
+  ASSERT_FALSE(m.predictive.components.empty());
+  EXPECT_EQ(m.predictive.components[0].drift_sd_relative, 0.0);
+  const Prediction& p = m.predictions[0];
+  EXPECT_LT(p.interval.high - p.interval.low, 1e-2) << p.interval.low << " " << p.interval.high;
+}
+
 TEST(RealData, PositiveCostsAreNotExtrapolatedThroughZero) {
   // A cost that steps down at 8 threads (1.25 to 0.85): no hypothesis that turns negative
   // before the budget search limit, so no negative prediction.
