@@ -123,29 +123,40 @@ double mixture_quantile(const std::vector<ComponentAt>& components, double proba
   return high;
 }
 
-}  // namespace
-
-Prediction predict(const PredictiveDistribution& distribution, double t, double level) {
-  Prediction prediction;
-  prediction.param = t;
-  prediction.level = level;
-  const auto components = evaluate_components(distribution, t);
-  if (components.empty()) return prediction;
-  const double tail = (1.0 - level) / 2.0;
-  prediction.interval.low = mixture_quantile(components, tail);
-  prediction.interval.high = mixture_quantile(components, 1.0 - tail);
-  // The point prediction commits to a hypothesis that holds more than half of the posterior;
-  // otherwise it is the mixture's median, which one wildly extrapolating hypothesis cannot drag
-  // the way it drags a mean (docs/methods.md, "Predictions"). The uncertainty of extrapolating
-  // has no direction: it widens the interval without moving the point between the laws.
+/// The point prediction at t. It commits to a hypothesis that holds more than half of the
+/// posterior; otherwise it is the mixture's median, which one wildly extrapolating hypothesis
+/// cannot drag the way it drags a mean (docs/methods.md, "Predictions"). The uncertainty of
+/// extrapolating has no direction: it widens the interval without moving the point between laws.
+/// 0 without components, like every field of a Prediction then.
+double point_at(const PredictiveDistribution& distribution, double t) {
+  if (distribution.components.empty()) return 0.0;
   const auto central = evaluate_components(distribution, t, false);
   const auto dominant = std::max_element(
       central.begin(), central.end(),
       [](const ComponentAt& a, const ComponentAt& b) { return a.weight < b.weight; });
   double total = 0.0;
   for (const ComponentAt& c : central) total += c.weight;
-  prediction.value =
-      dominant->weight > 0.5 * total ? dominant->location : mixture_quantile(central, 0.5);
+  return dominant->weight > 0.5 * total ? dominant->location : mixture_quantile(central, 0.5);
+}
+
+/// The predictive mixture's quantile at t, the uncertainty of extrapolating included.
+double quantile_at(const PredictiveDistribution& distribution, double t, double probability) {
+  if (distribution.components.empty()) return 0.0;
+  return mixture_quantile(evaluate_components(distribution, t), probability);
+}
+
+}  // namespace
+
+Prediction predict(const PredictiveDistribution& distribution, double t, double level) {
+  Prediction prediction;
+  prediction.param = t;
+  prediction.level = level;
+  if (distribution.components.empty()) return prediction;
+  const double tail = (1.0 - level) / 2.0;
+  const auto components = evaluate_components(distribution, t);
+  prediction.interval.low = mixture_quantile(components, tail);
+  prediction.interval.high = mixture_quantile(components, 1.0 - tail);
+  prediction.value = point_at(distribution, t);
   return prediction;
 }
 
@@ -179,12 +190,13 @@ BudgetCrossing find_budget_crossing(const PredictiveDistribution& distribution, 
       previous = clamped;
     }
   };
-  crossing.threads =
-      first_exceeding([&](double t) { return predict(distribution, t, level).value; });
+  // Each search evaluates only what it crosses with: the point, or one end of the interval.
+  const double tail = (1.0 - level) / 2.0;
+  crossing.threads = first_exceeding([&](double t) { return point_at(distribution, t); });
   crossing.threads_early =
-      first_exceeding([&](double t) { return predict(distribution, t, level).interval.high; });
+      first_exceeding([&](double t) { return quantile_at(distribution, t, 1.0 - tail); });
   crossing.threads_late =
-      first_exceeding([&](double t) { return predict(distribution, t, level).interval.low; });
+      first_exceeding([&](double t) { return quantile_at(distribution, t, tail); });
   return crossing;
 }
 
