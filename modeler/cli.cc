@@ -12,6 +12,7 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,7 +80,7 @@ struct FitArguments {
   std::string loss = "ls";
   bool refine_exponents = false;
   double confidence = 0.90;
-  double law_change = -1.0;  // negative: the preset's
+  std::optional<double> law_change;  // absent: the preset's
   std::vector<double> predict_at;
   std::string budget;
   double budget_limit = 1 << 20;
@@ -270,12 +271,13 @@ ModelerOptions make_options(const FitArguments& a, const Dataset& data) {
     throw UsageError("bad --confidence: use a level between 0 and 1, e.g. 0.9");
   }
   o.confidence = a.confidence;
-  if (a.law_change >= 0.0 && std::isfinite(a.law_change)) {
-    o.law_change_per_doubling = a.law_change;
-  } else if (a.law_change != -1.0) {
-    throw UsageError(
-        "bad --law-change: use a relative change per doubling of 0 or more, e.g. 0.08 (0 trusts "
-        "the measured law beyond the measured thread counts)");
+  if (a.law_change) {
+    if (!(*a.law_change >= 0.0 && std::isfinite(*a.law_change))) {
+      throw UsageError(
+          "bad --law-change: use a relative change per doubling of 0 or more, e.g. 0.08 (0 "
+          "trusts the measured law beyond the measured thread counts)");
+    }
+    o.law_change_per_doubling = *a.law_change;
   }
   for (double t : a.predict_at) {
     if (!(t > 0.0))

@@ -714,7 +714,7 @@ TEST_F(CliErrors, BadConfidenceNamesTheOption) {
 }
 
 TEST_F(CliErrors, BadLawChangeNamesTheOption) {
-  for (const char* value : {"-0.1", "inf"}) {
+  for (const char* value : {"-0.1", "-1", "inf"}) {
     const Outcome r = run({"fit", square_.string(), "--law-change", value});
     EXPECT_EQ(r.status, 2) << value;
     EXPECT_EQ(r.out, "");
