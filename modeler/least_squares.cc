@@ -63,13 +63,6 @@ LinearFit fit_least_squares(const Eigen::MatrixXd& design, std::span<const doubl
   return fit;
 }
 
-LinearFit fit_one_term(std::span<const double> x, std::span<const double> y,
-                       std::span<const double> weights) {
-  LinearFit fit;
-  fit_one_term(x, y, weights, fit);
-  return fit;
-}
-
 LinearFit without_point_values(const LinearFit& fit) {
   LinearFit summary;
   summary.ok = fit.ok;

@@ -28,15 +28,12 @@ struct LinearFit {
 /// Design matrix [1, shape_1(t), ..., shape_k(t)].
 Eigen::MatrixXd design_matrix(std::span<const double> t, std::span<const TermShape> shapes);
 
-/// The same for a design [1, x] (constant plus one term), in closed form around the weighted
-/// means: no allocation besides the result, an order of magnitude faster than the QR, and what
-/// the default preset uses for its one-term hypotheses. (The Extra-P preset keeps the QR: it
-/// must agree with numpy's lstsq to the last stable digit.)
-LinearFit fit_one_term(std::span<const double> x, std::span<const double> y,
-                       std::span<const double> weights);
-
-/// The same into `fit`, whose leverage and residual vectors keep their storage when they already
-/// have the points' size: scoring dozens of hypotheses per kernel then allocates nothing.
+/// Weighted least squares for a design [1, x] (constant plus one term), in closed form around
+/// the weighted means: an order of magnitude faster than the QR, and what the default preset uses
+/// for its one-term hypotheses. (The Extra-P preset keeps the QR: it must agree with numpy's lstsq
+/// to the last stable digit.) Into `fit`, whose leverage and residual vectors keep their storage
+/// when they already have the points' size: scoring dozens of hypotheses per kernel allocates
+/// nothing.
 void fit_one_term(std::span<const double> x, std::span<const double> y,
                   std::span<const double> weights, LinearFit& fit);
 

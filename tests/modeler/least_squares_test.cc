@@ -235,6 +235,13 @@ TEST(LeastSquares, InverseNormalMatchesDirectInverse) {
 
 // --- fit_one_term: the closed form for [1, x] ----------------------------------------------
 
+LinearFit one_term(std::span<const double> x, std::span<const double> y,
+                   std::span<const double> weights) {
+  LinearFit fit;
+  fit_one_term(x, y, weights, fit);
+  return fit;
+}
+
 TEST(FitOneTerm, AgreesWithQr) {
   const std::vector<double> y = {3, 1, 4, 1, 5, 9, 2};
   const std::vector<double> w = {1, 2, 0.5, 3, 1, 0.25, 4};
@@ -245,7 +252,7 @@ TEST(FitOneTerm, AgreesWithQr) {
     std::vector<double> column;
     for (double t : kThreads) column.push_back(shape.evaluate(t));
     const LinearFit qr = fit_least_squares(x, y, w);
-    const LinearFit closed = fit_one_term(column, y, w);
+    const LinearFit closed = one_term(column, y, w);
     ASSERT_TRUE(qr.ok);
     ASSERT_TRUE(closed.ok);
     const double scale = qr.coefficients.cwiseAbs().maxCoeff();
@@ -264,7 +271,7 @@ TEST(FitOneTerm, HandComputedLine) {
   const std::vector<double> x = {1, 2, 3};
   const std::vector<double> y = {1, 3, 2};
   const std::vector<double> w = {1, 1, 1};
-  const LinearFit fit = fit_one_term(x, y, w);
+  const LinearFit fit = one_term(x, y, w);
   ASSERT_TRUE(fit.ok);
   EXPECT_NEAR(fit.coefficients(0), 1.0, 1e-14);
   EXPECT_NEAR(fit.coefficients(1), 0.5, 1e-14);
@@ -282,14 +289,13 @@ TEST(FitOneTerm, RankDeficientIsNotOk) {
   const std::vector<double> zeros(4, 0.0);
   const std::vector<double> y = {1, 2, 3, 4};
   const std::vector<double> w(4, 1.0);
-  EXPECT_FALSE(fit_one_term(zeros, y, w).ok);
+  EXPECT_FALSE(one_term(zeros, y, w).ok);
   // A constant column: indistinguishable from the constant.
   const std::vector<double> twos(4, 2.0);
-  EXPECT_FALSE(fit_one_term(twos, y, w).ok);
+  EXPECT_FALSE(one_term(twos, y, w).ok);
   // One point.
   EXPECT_FALSE(
-      fit_one_term(std::vector<double>{1.0}, std::vector<double>{1.0}, std::vector<double>{1.0})
-          .ok);
+      one_term(std::vector<double>{1.0}, std::vector<double>{1.0}, std::vector<double>{1.0}).ok);
 }
 
 TEST(FitOneTerm, IntoAReusedFitGivesTheFreshFit) {
@@ -298,7 +304,7 @@ TEST(FitOneTerm, IntoAReusedFitGivesTheFreshFit) {
   const std::vector<double> x = {1, 2, 3, 4};
   const std::vector<double> y = {1, 3, 2, 5};
   const std::vector<double> w = {1, 2, 1, 0.5};
-  const LinearFit fresh = fit_one_term(x, y, w);
+  const LinearFit fresh = one_term(x, y, w);
   LinearFit reused;
   fit_one_term(std::vector<double>{1, 2, 3, 4, 5, 6}, std::vector<double>{6, 5, 4, 3, 2, 1},
                std::vector<double>(6, 1.0), reused);
@@ -314,8 +320,8 @@ TEST(FitOneTerm, IntoAReusedFitGivesTheFreshFit) {
 }
 
 TEST(LinearFit, WithoutPointValuesKeepsTheModel) {
-  const LinearFit fit = fit_one_term(std::vector<double>{1, 2, 3}, std::vector<double>{1, 3, 2},
-                                     std::vector<double>(3, 1.0));
+  const LinearFit fit = one_term(std::vector<double>{1, 2, 3}, std::vector<double>{1, 3, 2},
+                                 std::vector<double>(3, 1.0));
   const LinearFit summary = without_point_values(fit);
   EXPECT_TRUE(summary.ok);
   EXPECT_EQ(summary.coefficients, fit.coefficients);
