@@ -36,13 +36,15 @@ inside() {
   }
 
   # The watcher looks at /proc every 10 ms; a worker can start and end between two looks on a
-  # busy machine, so the sweep runs again (at most three times) until both workers were seen.
-  local attempt
-  for attempt in 1 2 3; do
+  # busy machine, so the sweep runs again (at most three times) until both workers were seen,
+  # each time with more repetitions: a worker that measures longer is easier to see.
+  local attempt=0 reps
+  for reps in 20 60 200; do
+    attempt=$((attempt + 1))
     watch_maps "$root" "$work/maps" &
     watcher=$!
     trap 'kill "$watcher" 2>/dev/null || true' EXIT
-    in_root "$bundle/bin/ompbench" --construct barrier --threads 1,2 --method both --reps 20 \
+    in_root "$bundle/bin/ompbench" --construct barrier --threads 1,2 --method both --reps "$reps" \
       --runtime both --progress never |
       in_root "$bundle/bin/modeler" fit - --where metric=avg_cost >"$work/fit.txt"
     kill "$watcher"
