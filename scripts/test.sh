@@ -15,6 +15,7 @@ if [ "${OMPSCALE_SKIP_DEPS:-0}" != 1 ]; then
 fi
 jobs=$(nproc)
 summary=""
+outputs=""  # of the failed tests, printed last
 
 # Skip reasons that mean the CI machine is not set up as it must be.
 ci_forbidden_skips='clang|reference data|\.\./shared'
@@ -49,6 +50,35 @@ skipped_tests() {
   ' "$1"
 }
 
+# failed_test_output JUNIT: the output of each test CTest's JUnit file records as failed, its
+# first and last 40 lines, so that the end of a CI log says why a test failed.
+failed_test_output() {
+  awk '
+    function decode(s) {
+      gsub(/&lt;/, "<", s); gsub(/&gt;/, ">", s); gsub(/&quot;/, "\"", s); gsub(/&apos;/, "\047", s)
+      gsub(/&amp;/, "\\&", s); return s
+    }
+    function show(   i) {
+      print "--- " name " (failed): its output" (n > 80 ? ", first and last 40 of " n " lines" : "")
+      for (i = 1; i <= n; ++i) {
+        if (n > 80 && i == 41) { print "  ..."; i = n - 40; continue }
+        print "  " decode(lines[i])
+      }
+    }
+    /<testcase / {
+      name = $0; sub(/.*<testcase name="/, "", name); sub(/".*/, "", name)
+      failed = ($0 ~ /status="fail"/); n = 0; inside = 0; next
+    }
+    failed && /<system-out>/ { inside = 1; sub(/^[ \t]*<system-out>/, "") }
+    failed && inside {
+      done = sub(/<\/system-out>.*/, "")
+      if (!(done && $0 == "")) lines[++n] = $0
+      if (done) inside = 0
+    }
+    /<\/testcase>/ { if (failed) show(); failed = 0 }
+  ' "$1"
+}
+
 # stage NAME DIR CMAKE-ARGS...: configure, build and test; failures go into the summary.
 stage() {
   local name=$1 dir=$2
@@ -68,6 +98,7 @@ stage() {
     else
       summary+="  (ctest wrote no list)"$'\n'
     fi
+    outputs+="$(failed_test_output "$junit")"$'\n'
   fi
   report_skips "$name" "$dir" "$junit"
 }
@@ -103,6 +134,10 @@ stage ASan+UBSan build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOMPSCALE_SANITIZ
   -DOMPSCALE_WERROR=OFF -DOMPSCALE_BUILD_BENCH=OFF
 
 if [ -n "$summary" ]; then
+  if [ -n "${outputs//$'\n'/}" ]; then
+    echo "=== scripts/test.sh: output of the failed tests"
+    printf '%s' "$outputs"
+  fi
   echo "=== scripts/test.sh: FAILED"
   printf '%s' "$summary"
   exit 1
