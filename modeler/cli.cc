@@ -71,7 +71,7 @@ struct FitArguments {
   std::string preset = "default";
   std::string aggregation;  // empty: trimmed for ompbench results, mean otherwise
   std::string selection;    // empty: the preset's
-  int folds = -1;
+  std::optional<int> folds;  // absent: the preset's
   std::vector<std::string> exponents;
   std::vector<int> log_exponents;
   int terms = 0;
@@ -244,9 +244,12 @@ ModelerOptions make_options(const FitArguments& a, const Dataset& data) {
   // (robust: a slow phase or a wrapped timer in one repetition does not move it).
   if (!a.aggregation.empty()) o.aggregation = kAggregations.at(a.aggregation);
   if (!a.selection.empty()) o.selection = kSelections.at(a.selection);
-  if (a.folds == 1 || a.folds < -1)
-    throw UsageError("bad --folds: use 0 (leave-one-out) or k >= 2");
-  if (a.folds >= 0) o.folds = a.folds;
+  if (a.folds) {
+    if (*a.folds == 1 || *a.folds < 0) {
+      throw UsageError("bad --folds: use 0 (leave-one-out) or k >= 2");
+    }
+    o.folds = *a.folds;
+  }
   if (!a.exponents.empty() || !a.log_exponents.empty() || a.terms > 0) {
     std::vector<double> poly;
     for (const auto& e : a.exponents) poly.push_back(parse_exponent(e));

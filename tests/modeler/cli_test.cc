@@ -724,6 +724,17 @@ TEST_F(CliErrors, BadLawChangeNamesTheOption) {
   expect_option_error(run({"fit", square_.string(), "--law-change", "abc"}), "--law-change", "abc");
 }
 
+TEST_F(CliErrors, BadFoldsNamesTheOption) {
+  for (const char* value : {"1", "-1", "-2"}) {
+    const Outcome r = run({"fit", square_.string(), "--folds", value});
+    EXPECT_EQ(r.status, 2) << value;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(line_count(r.err), 1) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("--folds")) << value;
+  }
+  expect_option_error(run({"fit", square_.string(), "--folds", "two"}), "--folds", "two");
+}
+
 TEST_F(CliErrors, NonexistentFileIsNamed) {
   const fs::path missing = path("no-such-file.txt");
   for (const char* command : {"fit", "plot"}) {
