@@ -40,6 +40,10 @@ class CsvReader {
   /// line break spans several lines; the following record's number accounts for them.
   std::size_t line() const { return record_line_; }
 
+  /// Line on which the unread text starts: after the last record, the line after the text (the
+  /// `first_line` of a block that follows).
+  std::size_t next_line() const { return line_; }
+
   const std::string& file() const { return file_; }
 
  private:

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <istream>
 #include <optional>
 #include <span>
@@ -252,14 +253,29 @@ class TableReader {
 };
 
 // End of the last complete record in `text` (just after a line end outside quotes), 0 if none.
+// A stretch between two quotes is outside quotes when an even number of quotes precede it. Quotes
+// are rare: they are counted, then the search goes back from the end, stretch by stretch
+// (memchr and memrchr instead of a loop over every byte of the block).
 std::size_t last_record_end(std::string_view text) {
-  bool quoted = false;
-  std::size_t end = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '"') quoted = !quoted;
-    if (text[i] == '\n' && !quoted) end = i + 1;
+  std::size_t quotes_before = 0;
+  for (std::size_t q = text.find('"'); q != std::string_view::npos; q = text.find('"', q + 1)) {
+    ++quotes_before;
   }
-  return end;
+  std::size_t end = text.size();  // of the stretch searched
+  while (true) {
+    const auto* quote = static_cast<const char*>(memrchr(text.data(), '"', end));
+    const std::size_t begin =
+        quote != nullptr ? static_cast<std::size_t>(quote - text.data()) + 1 : 0;
+    if (quotes_before % 2 == 0) {
+      if (const auto* line_end =
+              static_cast<const char*>(memrchr(text.data() + begin, '\n', end - begin))) {
+        return static_cast<std::size_t>(line_end - text.data()) + 1;
+      }
+    }
+    if (quote == nullptr) return 0;
+    end = begin - 1;
+    --quotes_before;
+  }
 }
 
 }  // namespace
@@ -290,7 +306,7 @@ Dataset read_csv_table(std::istream& in, const std::string& file, InputFormat fo
     const std::string_view records(buffer.data(), end);
     CsvReader reader(records, file, line);
     table.feed(reader);
-    line += static_cast<std::size_t>(std::count(records.begin(), records.end(), '\n'));
+    line = reader.next_line();
     buffer.erase(0, end);
     if (at_end) break;
   }
