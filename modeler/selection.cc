@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <span>
 
 #include "modeler/nonlinear.h"
@@ -12,11 +13,11 @@ namespace {
 
 constexpr double kInf = Candidate::kInf;
 
-/// The hypotheses of a space and each building block's values at the points. Kernels of one
-/// sweep share their thread counts, so the last table is kept per thread: most kernels then need
-/// neither pow() nor the hypothesis enumeration.
+/// The hypotheses of a space and each building block's values at the points.
 struct HypothesisTable {
   std::vector<double> t;
+  std::vector<TermShape> space_blocks;  ///< the space's blocks, as given (the cache's key)
+  int max_terms = 0;
   std::vector<TermShape> blocks;  ///< the space's blocks (without log terms when asked)
   bool without_logs = false;
   std::vector<std::vector<TermShape>> hypotheses;
@@ -36,24 +37,20 @@ std::vector<double> positivity_points(const std::vector<double>& t, double limit
   return points;
 }
 
-const HypothesisTable& hypothesis_table(const std::vector<double>& t, const HypothesisSpace& space,
-                                        bool without_logs, double positive_limit) {
-  thread_local HypothesisTable table;
-  thread_local int max_terms = 0;
-  if (table.t == t && table.without_logs == without_logs && max_terms == space.max_terms &&
-      table.positive_limit == positive_limit &&
-      table.blocks.size() <= space.building_blocks.size()) {
-    const HypothesisSpace& reference = space;
-    std::vector<TermShape> expected = reference.building_blocks;
-    if (without_logs)
-      std::erase_if(expected, [](const TermShape& s) { return s.log_exponent != 0; });
-    if (expected == table.blocks) return table;
-  }
+bool is_table_of(const HypothesisTable& table, const std::vector<double>& t,
+                 const HypothesisSpace& space, bool without_logs, double positive_limit) {
+  return table.t == t && table.without_logs == without_logs && table.max_terms == space.max_terms &&
+         table.positive_limit == positive_limit && table.space_blocks == space.building_blocks;
+}
+
+void build_table(HypothesisTable& table, const std::vector<double>& t, const HypothesisSpace& space,
+                 bool without_logs, double positive_limit) {
   const HypothesisSpace used = without_logs ? space.without_log_terms() : space;
   table.t = t;
+  table.space_blocks = space.building_blocks;
+  table.max_terms = space.max_terms;
   table.blocks = used.building_blocks;
   table.without_logs = without_logs;
-  max_terms = space.max_terms;
   table.hypotheses = used.hypotheses();
   table.block_of.assign(table.hypotheses.size(), 0);
   for (std::size_t h = 0; h < table.hypotheses.size(); ++h) {
@@ -71,7 +68,27 @@ const HypothesisTable& hypothesis_table(const std::vector<double>& t, const Hypo
     for (double v : table.positive_t)
       table.positive_columns[b].push_back(table.blocks[b].evaluate(v));
   }
-  return table;
+}
+
+/// The table for these points and space. Kernels of one sweep share their thread counts, and
+/// the outlier step leaves each point out in turn, so a sweep needs a few dozen tables: the
+/// most recently used ones are kept per thread, and most kernels need neither pow() nor the
+/// hypothesis enumeration. The reference is valid until the next call on this thread.
+const HypothesisTable& hypothesis_table(const std::vector<double>& t, const HypothesisSpace& space,
+                                        bool without_logs, double positive_limit) {
+  constexpr std::size_t kKept = 64;
+  thread_local std::vector<std::unique_ptr<HypothesisTable>> kept;  // most recent first
+  const auto found = std::find_if(kept.begin(), kept.end(), [&](const auto& table) {
+    return is_table_of(*table, t, space, without_logs, positive_limit);
+  });
+  if (found != kept.end()) {
+    std::rotate(kept.begin(), found, found + 1);
+    return *kept.front();
+  }
+  if (kept.size() < kKept) kept.push_back(std::make_unique<HypothesisTable>());
+  std::rotate(kept.begin(), kept.end() - 1, kept.end());  // the least recent one is rebuilt
+  build_table(*kept.front(), t, space, without_logs, positive_limit);
+  return *kept.front();
 }
 
 /// Fits hypothesis `shapes` into `fit` (whose storage the closed form reuses). `column` holds the

@@ -200,6 +200,39 @@ TEST(FitKernel, TwoTermSpace) {
   EXPECT_EQ(m.growth, GrowthClass::kSuperlinear);
 }
 
+TEST(FitKernel, AKernelsModelDoesNotDependOnTheKernelsFittedBefore) {
+  // Per thread, tables of hypotheses are kept per thread-count set and space; fits that take
+  // turns over more sets than are kept (and spaces that differ only in their number of terms)
+  // must each get their own.
+  ModelerOptions one_term, two_terms;
+  one_term.space = HypothesisSpace::from_exponents({0.0, 0.5, 1.0, 2.0}, {0, 1}, 1);
+  two_terms.space = HypothesisSpace::from_exponents({0.0, 0.5, 1.0, 2.0}, {0, 1}, 2);
+  one_term.predict_at = two_terms.predict_at = {128};
+  const auto law = [](double t) { return 3.0 + 2.0 * std::log2(t) + 0.1 * t * t; };
+  std::vector<Kernel> kernels;
+  for (int largest = 6; largest < 6 + 40; ++largest) {
+    std::vector<double> threads;
+    for (int t = 1; t <= largest; t += 1 + largest % 3) threads.push_back(t);
+    kernels.push_back(make_kernel(law, threads, 3, 0.02, static_cast<std::uint64_t>(largest)));
+  }
+  const auto describe = [&](std::size_t k, const ModelerOptions& options) {
+    const ClassModel& m = only_model(fit_kernel(kernels[k], options));
+    const Prediction& at_128 = m.predictions.at(0);
+    return fmt::format("{} at 128: {} [{}, {}]", m.model.to_string(), at_128.value,
+                       at_128.interval.low, at_128.interval.high);
+  };
+  std::vector<std::string> in_order;
+  for (std::size_t k = 0; k < kernels.size(); ++k) {
+    in_order.push_back(describe(k, one_term));
+    in_order.push_back(describe(k, two_terms));
+  }
+  for (std::size_t k = kernels.size(); k-- > 0;) {
+    EXPECT_EQ(describe(k, two_terms), in_order[2 * k + 1]) << "kernel " << k;
+    EXPECT_EQ(describe(k, one_term), in_order[2 * k]) << "kernel " << k;
+  }
+  EXPECT_NE(in_order[0], in_order[1]);  // the two spaces give different models
+}
+
 TEST(FitKernel, NegativeExponentsForStrongScaling) {
   ModelerOptions options;
   options.space = HypothesisSpace::paper().with_negative_exponents();
