@@ -20,17 +20,25 @@ outputs=""  # of the failed tests, printed last
 # Skip reasons that mean the CI machine is not set up as it must be.
 ci_forbidden_skips='clang|reference data|\.\./shared'
 
-# skipped_tests JUNIT: "NAME: REASON" for each test CTest's JUnit file records as skipped, or
-# whose output has a GoogleTest "[  SKIPPED ]" line. The reason is the GTEST_SKIP message (the
-# line after "Skipped") or a "SKIP: ..." line of the test's output.
-skipped_tests() {
-  awk '
+# What both readers of CTest's JUnit file need (awk functions): decode(S), the text of S with its
+# XML entities decoded, and testcase_name(LINE), the name of a <testcase> line.
+junit_awk='
     function decode(s) {
       gsub(/&lt;/, "<", s); gsub(/&gt;/, ">", s); gsub(/&quot;/, "\"", s); gsub(/&apos;/, "\047", s)
       gsub(/&amp;/, "\\&", s); return s
     }
+    function testcase_name(line) {
+      sub(/.*<testcase name="/, "", line); sub(/".*/, "", line); return line
+    }
+'
+
+# skipped_tests JUNIT: "NAME: REASON" for each test CTest's JUnit file records as skipped, or
+# whose output has a GoogleTest "[  SKIPPED ]" line. The reason is the GTEST_SKIP message (the
+# line after "Skipped") or a "SKIP: ..." line of the test's output.
+skipped_tests() {
+  awk "$junit_awk"'
     /<testcase / {
-      name = $0; sub(/.*<testcase name="/, "", name); sub(/".*/, "", name)
+      name = testcase_name($0)
       skipped = ($0 ~ /status="notrun"/); reason = ""; after = 0; next
     }
     { line = $0; sub(/^[ \t]*<system-out>/, "", line) }
@@ -53,20 +61,16 @@ skipped_tests() {
 # failed_test_output JUNIT: the output of each test CTest's JUnit file records as failed, its
 # first and last 40 lines, so that the end of a CI log says why a test failed.
 failed_test_output() {
-  awk '
-    function decode(s) {
-      gsub(/&lt;/, "<", s); gsub(/&gt;/, ">", s); gsub(/&quot;/, "\"", s); gsub(/&apos;/, "\047", s)
-      gsub(/&amp;/, "\\&", s); return s
-    }
+  awk "$junit_awk"'
     function show(   i) {
-      print "--- " name " (failed): its output" (n > 80 ? ", first and last 40 of " n " lines" : "")
+      print "--- " decode(name) " (failed): its output" (n > 80 ? ", first and last 40 of " n " lines" : "")
       for (i = 1; i <= n; ++i) {
         if (n > 80 && i == 41) { print "  ..."; i = n - 40; continue }
         print "  " decode(lines[i])
       }
     }
     /<testcase / {
-      name = $0; sub(/.*<testcase name="/, "", name); sub(/".*/, "", name)
+      name = testcase_name($0)
       failed = ($0 ~ /status="fail"/); n = 0; inside = 0; next
     }
     failed && /<system-out>/ { inside = 1; sub(/^[ \t]*<system-out>/, "") }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/test.sh with cmake and ctest replaced by stand-ins that record their arguments: it must
 # build in its own directories (build-test/, build-asan/; never build/ of scripts/setup.sh), run
-# the sanitizer stage even when the first stage has failing tests, name those tests, and fail;
+# the sanitizer stage even when the first stage has failing tests, name those tests, print their
+# output (first and last 40 lines, before the summary), and fail;
 # list each stage's skipped tests with their reasons, and under CI fail on a skip for a reason CI
 # must not have (clang absent, reference data absent).
 # Usage: test_sh_test.sh PATH/TO/scripts/test.sh
@@ -25,8 +26,20 @@ echo "ctest \$*" >> "$log"
 dir=\$2
 junit=\${@: -1}
 mkdir -p "\$(dirname "\$junit")"
+failing=0
+[ "\$dir" = build-test ] && [ "\${FAIL_RELEASE:-1}" = 1 ] && failing=1
+# A failing test's output: 100 lines, with characters the JUnit file writes as entities.
+failed_case=""
+if [ "\$failing" = 1 ]; then
+  failed_case="<testcase name=\"SyncClock.ResolutionIsFine\" classname=\"s\" time=\"1\" status=\"fail\">
+		<failure message=\"\"/>
+		<system-out>\$(for i in \$(seq 1 100); do echo "line \$i &lt;ns&gt;"; done)
+</system-out>
+	</testcase>"
+fi
 cat > "\$junit" <<XML
 <testsuite>
+	\$failed_case
 	<testcase name="Conformance.Matches" classname="c" time="0.01" status="notrun">
 		<skipped message="SKIP_REGULAR_EXPRESSION_MATCHED"/>
 		<system-out>Running main() from gtest_main.cc
@@ -46,7 +59,7 @@ x_test.cc:12: Skipped
 	</testcase>
 </testsuite>
 XML
-if [ "\$dir" = build-test ] && [ "\${FAIL_RELEASE:-1}" = 1 ]; then
+if [ "\$failing" = 1 ]; then
   mkdir -p "\$dir/Testing/Temporary"
   printf '12:SyncClock.ResolutionIsFine\n40:WindowRelease.LateArrivals\n' > "\$dir/Testing/Temporary/LastTestsFailed.log"
   exit 8
@@ -67,6 +80,19 @@ grep -q "ctest --test-dir build-asan" "$log" || fail "the sanitizer stage did no
 grep -q "Release stage (build-test/): failed tests:" "$work/out" || fail "no list of failed tests"
 grep -q "^  SyncClock.ResolutionIsFine$" "$work/out" || fail "the failed test is not named"
 grep -q "^  WindowRelease.LateArrivals$" "$work/out" || fail "the second failed test is not named"
+# The failed test's output, its first and last 40 lines decoded, before the summary.
+grep -q "^--- SyncClock.ResolutionIsFine (failed): its output, first and last 40 of 100 lines$" \
+  "$work/out" || fail "the failed test's output is not introduced"
+for shown in 1 40 61 100; do
+  grep -q "^  line $shown <ns>$" "$work/out" || fail "line $shown of the failed test's output is missing"
+done
+for elided in 41 60; do
+  if grep -q "^  line $elided <ns>$" "$work/out"; then fail "line $elided should be elided"; fi
+done
+output_at=$(grep -n "output of the failed tests" "$work/out" | cut -d: -f1)
+summary_at=$(grep -n "=== scripts/test.sh: FAILED" "$work/out" | cut -d: -f1)
+[ -n "$output_at" ] && [ "$output_at" -lt "$summary_at" ] ||
+  fail "the failed tests' output is not printed before the summary"
 
 : > "$log"
 rm -rf "$work/repo/build-test"
@@ -94,4 +120,4 @@ PATH="$work/bin:$PATH" OMPSCALE_SKIP_DEPS=1 FAIL_RELEASE=0 CI=true \
   SKIP_REASON="rsvg-convert (librsvg2-bin) is not installed" "$work/repo/scripts/test.sh" \
   > "$work/out" 2>&1 || status=$?
 [ "$status" = 0 ] || fail "exit status $status under CI with allowed skips only"
-echo "test.sh: own build directories, both stages, failed tests named, skips listed and judged"
+echo "test.sh: own build directories, both stages, failed tests named with their output, skips listed and judged"
