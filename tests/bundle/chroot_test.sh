@@ -38,9 +38,8 @@ inside() {
   # The watcher looks at /proc every 10 ms; a worker can start and end between two looks on a
   # busy machine, so the sweep runs again (at most three times) until both workers were seen,
   # each time with more repetitions: a worker that measures longer is easier to see.
-  local attempt=0 reps
+  local reps
   for reps in 20 60 200; do
-    attempt=$((attempt + 1))
     watch_maps "$root" "$work/maps" &
     watcher=$!
     trap 'kill "$watcher" 2>/dev/null || true' EXIT
@@ -51,7 +50,7 @@ inside() {
     wait "$watcher" 2>/dev/null || true
     grep -q "ompbench-worker-gnu" "$work/maps" && grep -q "ompbench-worker-llvm" "$work/maps" &&
       break
-    echo "attempt $attempt: a worker started and ended between two looks at /proc" >&2
+    echo "$reps repetitions: a worker started and ended between two looks at /proc" >&2
   done
   grep -q "runtime=libgomp" "$work/fit.txt" || fail "no libgomp model: $(cat "$work/fit.txt")"
   grep -q "runtime=libomp" "$work/fit.txt" || fail "no libomp model: $(cat "$work/fit.txt")"
