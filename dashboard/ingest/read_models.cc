@@ -10,7 +10,7 @@
 #include "common/output_file.h"
 #include "dashboard/ingest/read_results.h"
 #include "modeler/io/models_json.h"
-#include "modeler/model.h"
+#include "modeler/core/model.h"
 
 namespace ompscale::dashboard {
 

@@ -22,9 +22,9 @@
 #include <utility>
 #include <vector>
 
+#include "modeler/core/result.h"
 #include "modeler/io/models_json.h"
 #include "modeler/io/write_multi.h"
-#include "modeler/result.h"
 
 namespace ompscale::modeler {
 

@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "modeler/kernel.h"
+#include "modeler/core/kernel.h"
 
 namespace ompscale::modeler {
 
@@ -47,9 +47,9 @@ struct ReadOptions {
   /// thread count), the column holding the measured value, and the columns that together name a
   /// kernel. The first two are required for generic CSV; no key columns make the whole table one
   /// kernel. Setting any of them for another explicit format is a UsageError.
-  std::string param_column;
-  std::string value_column;
-  std::vector<std::string> key_columns;
+  std::string param_column = {};
+  std::string value_column = {};
+  std::vector<std::string> key_columns = {};
   /// Use rows marked valid=0 as well (CSV inputs with a `valid` column). By default they are
   /// skipped and counted in Dataset::skipped_invalid.
   bool include_invalid = false;

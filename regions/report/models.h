@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "modeler/kernel.h"
-#include "modeler/multi_parameter.h"
-#include "modeler/result.h"
+#include "modeler/core/kernel.h"
+#include "modeler/multi/multi_parameter.h"
+#include "modeler/core/result.h"
 #include "regions/report/regions.h"
 
 namespace ompscale::regions::report {

@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "modeler/model.h"
+#include "modeler/core/model.h"
 #include "regions/report/writers.h"
 
 namespace ompscale::regions::report {

@@ -228,7 +228,7 @@ TEST(TextReport, NoDetailSectionsWithoutDetails) {
   results.resize(1);
   results[0].models[0].predictions.clear();
   results[0].models[0].budget.reset();
-  const std::string text = format_text_report(d, results, {.digits = 4, .header = false});
+  const std::string text = format_text_report(d, results, {.digits = 4, .header = false, .learned = {}, .width = 0});
   EXPECT_THAT(text, Not(HasSubstr("Predictions")));
   EXPECT_THAT(text, Not(HasSubstr("Budget")));
   EXPECT_THAT(text, Not(HasSubstr("Warnings")));
