@@ -3,8 +3,8 @@
 //
 //   build/bench/real_accuracy [DIR...] [--verbose]
 //
-// Every CSV file in the DIRs (default: ../shared/reference/real, data/real and data/xeon-emr-16,
-// those that exist), also xz-compressed (*.csv.xz, through `xz -dc`), is read as `modeler fit FILE`
+// Every CSV file in the DIRs (default: data/reference, data/real and data/xeon-emr-16, those that
+// exist), also xz-compressed (*.csv.xz, through `xz -dc`), is read as `modeler fit FILE`
 // reads it; of an ompbench sweep only each configuration's primary metric is scored (avg_cost of
 // the direct method, overhead of EPCC), not the metrics derived from the same stamps.
 // For every kernel two training sets are tried: the first 60% of its thread counts ("first 60%"),
@@ -234,7 +234,7 @@ int main(int argc, char** argv) {
       dirs.push_back(arg);
     }
   }
-  if (dirs.empty()) dirs = {"../shared/reference/real", "data/real", "data/xeon-emr-16"};
+  if (dirs.empty()) dirs = {"data/reference", "data/real", "data/xeon-emr-16"};
   std::size_t sets = 0, zero_medians = 0;
   for (const std::string& dir : dirs) {
     const auto files = csv_files(dir);

@@ -3,9 +3,9 @@
 // ompbench's machine lock, so they sample the machine over the same seconds. Then the same five
 // one after another, which also sees the machine's drift between runs (libomp's fork/join cost
 // drifts by about 1.3x over seconds on this VM). Prints each run's median per construct, metric
-// and runtime, and the spread: the largest median over the smallest. EPCC shows spreads up to
-// 4.5x on this kind of machine (../shared/reference/epcc-syncbench-2core-vm.md); ompbench's
-// target is at most 1.3x.
+// and runtime, and the spread: the largest median over the smallest. EPCC's own syncbench
+// spreads up to 4.5x between runs on a 2-core virtual machine; ompbench's target is at most
+// 1.3x.
 //
 //   build/bench/run_spread [--runs 5] [--method direct|epcc] [--metric avg_cost] [--runtime both]
 //                          [--keep DIR] [--batch N]
