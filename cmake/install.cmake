@@ -59,7 +59,7 @@ if(OMPSCALE_HELP2MAN)
               "-DSUBCOMMANDS=${subcommands}" -DHELP2MAN=${OMPSCALE_HELP2MAN} -DOUTPUT=${page}
               -P ${PROJECT_SOURCE_DIR}/cmake/man_page.cmake
       DEPENDS ${tool} ${PROJECT_SOURCE_DIR}/cmake/man_page.cmake
-      COMMENT "Man page of ${tool}")
+      COMMENT "Man page of ${tool}" VERBATIM)
     list(APPEND man_pages ${page})
   endforeach()
   add_custom_target(ompscale_man_pages ALL DEPENDS ${man_pages})
