@@ -52,7 +52,7 @@ examples=$prefix/share/ompscale/examples
 echo "--- modeler fit (and a shipped platform description)"
 modeler fit \$examples/barrier-algorithms-intel-16t.csv --param threads --value value \\
   --key construct,unit --classes auto --platform rwth-bcs --predict 64 | tee fit.txt
-grep -q 'dissemination' fit.txt
+grep -q 'SpinningDisseminationBarrier' fit.txt
 echo "--- ompbench (workers from the prefix) | modeler"
 ompbench --construct barrier --threads 1,2 --reps 20 -o night.csv
 ompbench --construct barrier --threads 1,2 --reps 20 | modeler fit - --where metric=avg_cost
