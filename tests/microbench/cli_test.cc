@@ -128,6 +128,19 @@ TEST_F(OmpbenchCli, MessagesNameTheCauseAndTheRightHelp) {
   EXPECT_THAT(word.err, HasSubstr("unknown subcommand 'lsit'; did you mean list?")) << word.err;
 }
 
+TEST_F(OmpbenchCli, PlatformFitsTheTerminal) {
+  // The local machine's description (a CPU model string padded with spaces, on some machines)
+  // wraps at the terminal's width.
+  ::setenv("COLUMNS", "60", 1);
+  const Outcome out = run({"platform"});
+  ::unsetenv("COLUMNS");
+  ASSERT_EQ(out.status, 0) << out.err;
+  const std::string description = out.out.substr(0, out.out.find("topology:"));
+  std::istringstream lines(description);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 60u) << line;
+  EXPECT_EQ(description.find("   "), std::string::npos) << description;
+}
+
 TEST_F(OmpbenchCli, AMistypedOptionGetsTheNearestOne) {
   const Outcome thread = run({"--thread", "2"});
   EXPECT_EQ(thread.status, 2);
