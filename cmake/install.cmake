@@ -40,8 +40,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/data/examples/ DESTINATION share/ompscal
 
 # Man pages from the tools' own help (help2man, when installed): the tool's help, then each
 # subcommand's (cmake/man_page.cmake).
+# Not in sanitizer builds: their tools are for the tests, and would run here under the sanitizers.
 find_program(OMPSCALE_HELP2MAN help2man)
-if(OMPSCALE_HELP2MAN)
+if(OMPSCALE_HELP2MAN AND NOT OMPSCALE_SANITIZE)
   set(man_pages "")
   foreach(entry
           "modeler|modeler|scaling models (PMNF) of OpenMP construct costs|fit,plot,predict,compare"
@@ -64,6 +65,6 @@ if(OMPSCALE_HELP2MAN)
   endforeach()
   add_custom_target(ompscale_man_pages ALL DEPENDS ${man_pages})
   install(FILES ${man_pages} DESTINATION share/man/man1)
-else()
+elseif(NOT OMPSCALE_HELP2MAN)
   message(STATUS "help2man not found: no man pages (scripts/install-deps.sh installs it)")
 endif()
