@@ -304,8 +304,13 @@ void define_module(py::module_& m) {
          const std::string& name) {
         std::vector<std::string> notes;
         modeler::NamedText input{name, text.value_or("")};
-        ModelSet set(modeler::fit_command_line(args, text ? &input : nullptr, notes));
-        return py::make_tuple(std::move(set), notes);
+        std::optional<ModelsFile> file;
+        {
+          // Other Python threads run while the kernels are fitted (OpenMP, in C++ only).
+          py::gil_scoped_release unlocked;
+          file = modeler::fit_command_line(args, text ? &input : nullptr, notes);
+        }
+        return py::make_tuple(ModelSet(std::move(*file)), notes);
       },
       py::arg("args"), py::arg("text") = py::none(), py::arg("name") = "<DataFrame>",
       "`modeler fit ARGS`: the models and the notes the CLI prints on stderr. An input '-' is "
