@@ -12,7 +12,7 @@
 //
 // The figure is the largest spread over all (construct, runtime) pairs of the chosen metric, for
 // the interleaved processes.
-// First it times the reference command, `ompbench --construct barrier --bind spread
+// First it times the reference command, `ompbench --construct barrier --bind spread
 // --threads 1,2` (target: under 5 s with at least 100 valid values per thread count), 3 times.
 
 #include <signal.h>
