@@ -45,10 +45,7 @@ KernelBudget resolve_budget(const std::optional<BudgetSpec>& spec, const Points&
   if (budget.base) {
     budget.absolute = spec->value * budget.base->value;
   } else {
-    budget.unusable = fmt::format(
-        "no budget {:g}x: no thread count costs {:g} times the resolution ({:.3g}) or more, so "
-        "nothing is measured well enough to be relative to",
-        spec->value, kBaseResolutions, resolution);
+    budget.unusable = unusable_relative_budget(spec->value, resolution);
   }
   return budget;
 }

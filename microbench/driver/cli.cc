@@ -49,7 +49,8 @@ int list_constructs() {
 int print_platform(const std::string& name, int max_threads) {
   const platforms::Platform detected = platforms::detect_platform();
   const platforms::Platform platform = name.empty() ? detected : platforms::find_platform(name);
-  std::printf("platform: %s\n%s\n", platform.name.c_str(), platform.description.c_str());
+  std::printf("platform: %s\n", platform.name.c_str());
+  std::fputs(wrap(platform.description, output_width(STDOUT_FILENO), "", "  ").c_str(), stdout);
   std::printf(
       "topology: %d board(s) x %d socket(s) x %d core(s) x %d thread(s) per core = %d "
       "hardware threads, %d NUMA node(s)\n",

@@ -97,8 +97,27 @@ std::string method_options(const RunOptions& options) {
                      options.epcc_delay_us, options.epcc_test_time_us);
 }
 
+// What a user can do about incomplete configurations: resume, allow more re-measurements, or use
+// what is there.
+std::string incomplete_advice(const RunOptions& options) {
+  const std::string more =
+      fmt::format("a larger --max-remeasure (now {}) lets slow phases cost more batches",
+                  options.max_remeasure);
+  if (options.output.empty() || options.output == "-") {
+    return fmt::format(
+        "To complete them, measure with -o FILE, which the same command resumes; {}. Or use "
+        "the values as they are: none is dropped, and the modeler fits the valid ones.",
+        more);
+  }
+  return fmt::format(
+      "To complete them, run the same command again: it measures only what is missing; {}. Or "
+      "use the values as they are: none is dropped, and the modeler fits the valid ones.",
+      more);
+}
+
 // Configurations left short of --reps valid values: a handful are listed, many are counted and
-// summarised (hundreds of lines would hide everything else); the sidecar lists them all.
+// summarised (hundreds of lines would hide everything else); the sidecar lists them all. Then
+// what to do about them.
 void print_incomplete(const std::vector<std::string>& incomplete, std::size_t configs,
                       const RunOptions& options, const std::string& meta) {
   if (incomplete.empty()) return;
@@ -113,13 +132,14 @@ void print_incomplete(const std::vector<std::string>& incomplete, std::size_t co
     std::fputs(wrap(text + ":", width, "", "  ").c_str(), stderr);
     for (const std::string& i : incomplete)
       std::fputs(wrap(i, width, "  ", "    ").c_str(), stderr);
+    std::fputs(wrap(incomplete_advice(options), width, "  ", "  ").c_str(), stderr);
     return;
   }
   text += fmt::format("; for example {}",
                       fmt::join(incomplete.begin(), incomplete.begin() + kListed, "; "));
   text += meta.empty() ? fmt::format(" and {} more", incomplete.size() - kListed)
                        : fmt::format(" and {} more (all in {})", incomplete.size() - kListed, meta);
-  std::fputs(wrap(text, width, "", "  ").c_str(), stderr);
+  std::fputs(wrap(text + ". " + incomplete_advice(options), width, "", "  ").c_str(), stderr);
 }
 
 void check_options(const RunOptions& options) {

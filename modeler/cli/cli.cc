@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -193,6 +194,23 @@ auto naming_option(std::string_view option, Parse parse) {
   }
 }
 
+/// Refuses a --format value that `formats` does not hold, before anything is read.
+void check_format(const std::string& format, const std::vector<std::string_view>& formats) {
+  if (std::find(formats.begin(), formats.end(), format) != formats.end()) return;
+  std::string listed;
+  for (std::size_t i = 0; i < formats.size(); ++i) {
+    listed += i == 0 ? "" : i + 1 == formats.size() ? " or " : ", ";
+    listed += formats[i];
+  }
+  throw UsageError(fmt::format("bad --format '{}': use {}", format, listed));
+}
+
+void check_confidence(double confidence) {
+  if (!(confidence > 0.0 && confidence < 1.0)) {
+    throw UsageError("bad --confidence: use a level between 0 and 1, e.g. 0.9");
+  }
+}
+
 // Keeps the kernels whose key matches every "column=value" condition.
 void select_kernels(Dataset& data, const std::vector<std::string>& conditions) {
   std::vector<std::pair<std::size_t, std::string>> wanted;  // key column index, value
@@ -224,7 +242,18 @@ void select_kernels(Dataset& data, const std::vector<std::string>& conditions) {
   }
 }
 
-Dataset read_inputs(const FitArguments& a) {
+/// Notes about the inputs (values not used, parameters folded into the key): the CLI prints them
+/// on stderr, the Python module turns them into warnings.
+using NoteSink = std::function<void(const std::string&)>;
+
+void note_on_stderr(const std::string& note) {
+  std::cerr << wrap("modeler: " + note, output_width(STDERR_FILENO), "", "  ");
+}
+
+/// Reads every input; "-" is `standard_input` when given (the Python module's data frame), else
+/// standard input itself.
+Dataset read_inputs(const FitArguments& a, const NoteSink& note = note_on_stderr,
+                    const NamedText* standard_input = nullptr) {
   ReadOptions read;
   read.format = parse_input_format(a.input_format);
   read.param_column = a.param_column;
@@ -232,17 +261,18 @@ Dataset read_inputs(const FitArguments& a) {
   read.key_columns = a.key_columns;
   read.include_invalid = a.include_invalid;
   Dataset data;
-  for (const std::string& input : a.inputs) data.append(read_dataset(input, read));
+  for (const std::string& input : a.inputs) {
+    data.append(input == "-" && standard_input != nullptr
+                    ? parse_dataset(standard_input->text, standard_input->name, read)
+                    : read_dataset(input, read));
+  }
   if (!a.where.empty()) select_kernels(data, a.where);
   if (data.skipped_invalid > 0) {
-    std::cerr << fmt::format(
-        "modeler: {} value(s) of these kernels marked valid=0 were not used (--include-invalid "
-        "uses them)\n",
-        data.skipped_invalid);
+    note(fmt::format(
+        "{} value(s) of these kernels marked valid=0 were not used (--include-invalid uses them)",
+        data.skipped_invalid));
   }
-  for (const std::string& note : fold_sparse_parameters(data)) {
-    std::cerr << wrap("modeler: " + note, output_width(STDERR_FILENO), "", "  ");
-  }
+  for (const std::string& folded : fold_sparse_parameters(data)) note(folded);
   return data;
 }
 
@@ -302,7 +332,9 @@ std::vector<TopologyBoundary> boundaries_for(const FitArguments& a) {
   return shared.value_or(std::vector<TopologyBoundary>{});
 }
 
-ModelerOptions make_options(const FitArguments& a, const Dataset& data) {
+/// The options of `a`, checked before any input is read (a bad value costs no reading). The
+/// caller sets `parameter` from the data.
+ModelerOptions make_options(const FitArguments& a) {
   ModelerOptions o = preset_options(a.preset);
   apply_way_of_modeling(a, o);
   if (a.folds) o.folds = *a.folds;
@@ -335,8 +367,11 @@ ModelerOptions make_options(const FitArguments& a, const Dataset& data) {
     o.budget = naming_option("--budget", [&] { return parse_budget(a.budget); });
   }
   o.budget_search_limit = a.budget_limit;
+  if (a.threads < 0) {
+    throw UsageError(fmt::format(
+        "bad --jobs {}: use the number of threads fitting kernels, or 0 for all cores", a.threads));
+  }
   o.threads = a.threads;
-  o.parameter = data.parameter;
   if (a.classes == "none") {
     o.class_mode = ClassMode::kNone;
   } else if (a.classes == "auto") {
@@ -495,8 +530,10 @@ struct Output {
 int run_fit(const FitArguments& a, const Output& to, bool fail_on_worse) {
   const std::string& format = to.format;
   const std::string& output = to.path;
+  check_format(format, {"text", "json", "csv", "extrap"});
+  ModelerOptions asked = make_options(a);
   const Dataset data = read_inputs(a);
-  const ModelerOptions asked = make_options(a, data);
+  asked.parameter = data.parameter;
   if (data.dimensions() > 1) {
     return run_fit_multi(data, asked, format, output, options_json(a, asked).dump(), to.width());
   }
@@ -538,8 +575,9 @@ int run_fit(const FitArguments& a, const Output& to, bool fail_on_worse) {
 }
 
 int run_plot(const FitArguments& a, const std::string& output, double extrapolate_to, bool log_y) {
+  ModelerOptions options = make_options(a);
   const Dataset data = read_inputs(a);
-  const ModelerOptions options = make_options(a, data);
+  options.parameter = data.parameter;
   PlotOptions plot;
   if (extrapolate_to > 0.0) plot.extrapolate_to = extrapolate_to;
   plot.log_y = log_y;
@@ -604,7 +642,8 @@ ModelsFile read_models(const std::string& path) {
   return parse_models_json(text, name);
 }
 
-/// Predictions and budget crossings of one kernel's models, recomputed as `modeler fit` would.
+}  // namespace
+
 void predict_kernel(const ModelsFile& file, KernelResult& result, const std::vector<double>& at,
                     double confidence, const std::optional<BudgetSpec>& spec, double budget_limit) {
   const std::optional<BudgetSpec> budget =
@@ -618,6 +657,10 @@ void predict_kernel(const ModelsFile& file, KernelResult& result, const std::vec
     m.budget.reset();
     if (!m.has_model()) continue;
     for (double t : at) m.predictions.push_back(predict(m.predictive, t, confidence));
+    // A warning in place of a budget that cannot be had, as `fit` gives (one, not one per run).
+    std::erase_if(m.warnings, is_unusable_budget_warning);
+    if (budget && budget->relative && !base)
+      m.warnings.push_back(unusable_relative_budget(budget->value, m.resolution));
     if (!budget || (budget->relative && !base)) continue;
     const double first = m.points.empty() ? 1.0 : m.points.front().param;
     const double absolute = budget->relative ? budget->value * base->value : budget->value;
@@ -626,10 +669,14 @@ void predict_kernel(const ModelsFile& file, KernelResult& result, const std::vec
   }
 }
 
+namespace {
+
 int run_predict(const std::string& models_path, const std::vector<double>& at, double confidence,
                 const std::string& budget_text, double budget_limit, const Output& to) {
   const std::string& format = to.format;
   const std::string& output = to.path;
+  check_format(format, {"text", "json", "csv"});
+  check_confidence(confidence);
   std::optional<BudgetSpec> budget;
   if (!budget_text.empty()) {
     budget = naming_option("--budget", [&] { return parse_budget(budget_text); });
@@ -679,8 +726,7 @@ struct CompareArguments {
 };
 
 int run_compare(const CompareArguments& c) {
-  const ModelsFile a = read_models(c.a);
-  const ModelsFile b = read_models(c.b);
+  check_format(c.to.format, {"text", "json"});
   ComparisonNames n{c.a, c.b};
   if (!c.names.empty()) {
     const auto comma = c.names.find(',');
@@ -688,6 +734,8 @@ int run_compare(const CompareArguments& c) {
     n.a = c.names.substr(0, comma);
     n.b = c.names.substr(comma + 1);
   }
+  const ModelsFile a = read_models(c.a);
+  const ModelsFile b = read_models(c.b);
   std::optional<std::vector<std::string>> across;
   if (!c.across.empty()) across = c.across;
   const ModelComparison comparison = compare_models(a, b, across);
@@ -704,6 +752,50 @@ int run_compare(const CompareArguments& c) {
 }
 
 }  // namespace
+
+ModelsFile fit_command_line(const std::vector<std::string>& args, const NamedText* standard_input,
+                            std::vector<std::string>& notes) {
+  CLI::App app{"modeler"};
+  FitArguments a;
+  CLI::App* fit = app.add_subcommand("fit");
+  add_fit_options(*fit, a);
+  std::vector<std::string> words = {"modeler", "fit"};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& word : words) argv.push_back(word.data());
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(parse_error_message(app, e, static_cast<int>(argv.size()), argv.data(),
+                                         "modeler fit --help"));
+  }
+  ModelerOptions options = make_options(a);
+  ModelsFile file;
+  file.dataset = read_inputs(
+      a, [&](const std::string& note) { notes.push_back(note); }, standard_input);
+  if (file.dataset.dimensions() > 1) {
+    throw UsageError(fmt::format(
+        "{} parameters ({}): models over several parameters come from the command line, "
+        "`modeler fit --format json`",
+        file.dataset.dimensions(), fmt::join(file.dataset.parameter_names(), ", ")));
+  }
+  options.parameter = file.dataset.parameter;
+  file.ompscale_version = version_string();
+  file.options_json = options_json(a, options).dump();
+  file.results = fit_dataset(file.dataset, options);
+  return file;
+}
+
+ModelsFile read_single_parameter_models(const std::string& path) {
+  const std::string name = path == "-" ? "<stdin>" : path;
+  const std::string text = read_input(path);
+  expect_models_json(text, name);
+  if (has_several_parameters(text)) {
+    throw UsageError(fmt::format(
+        "{}: models over several parameters; this reader takes models of one parameter", name));
+  }
+  return parse_models_json(text, name);
+}
 
 int run_cli(int argc, char** argv) {
   CLI::App app{

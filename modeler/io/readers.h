@@ -26,7 +26,7 @@ namespace ompscale::modeler {
 
 enum class InputFormat {
   kAuto,             ///< decide from the options and the content (see parse_dataset)
-  kOmpbenchCsv,      ///< results.csv written by ompbench (DESIGN.md, "The results file")
+  kOmpbenchCsv,      ///< results.csv written by ompbench (docs/design.md, "The results file")
   kGenericCsv,       ///< any CSV table; ReadOptions name its parameter, value and key columns
   kExtrapText,       ///< Extra-P's text format (PARAMETER / POINTS / REGION / METRIC / DATA)
   kExtrapJson,       ///< Extra-P's JSON format (the id-based one and the newer nested one)

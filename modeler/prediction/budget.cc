@@ -1,8 +1,11 @@
 #include "modeler/prediction/budget.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <string_view>
 
 #include "modeler/core/units.h"
 
@@ -34,6 +37,21 @@ std::optional<PointSummary> relative_budget_base(std::span<const PointSummary> p
     if (!base || p.param < base->param) base = p;
   }
   return base;
+}
+
+namespace {
+constexpr std::string_view kUnusableBudget = "no budget ";
+}  // namespace
+
+std::string unusable_relative_budget(double relative, double resolution) {
+  return fmt::format(
+      "{}{:g}x: no thread count costs {:g} times the resolution ({:.3g}) or more, so nothing is "
+      "measured well enough to be relative to",
+      kUnusableBudget, relative, kBaseResolutions, resolution);
+}
+
+bool is_unusable_budget_warning(const std::string& warning) {
+  return warning.starts_with(kUnusableBudget);
 }
 
 std::optional<BudgetSpec> budget_for_kernel(const Dataset& dataset, const Kernel& kernel,

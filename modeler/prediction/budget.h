@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "modeler/core/kernel.h"
@@ -28,6 +29,12 @@ double resolution_of(const Kernel& kernel);
 /// classes of one kernel, in any order.
 std::optional<PointSummary> relative_budget_base(std::span<const PointSummary> points,
                                                  double resolution);
+
+/// The warning that replaces a relative budget ("4x") without a base: no thread count of the
+/// kernel costs kBaseResolutions x `resolution` or more.
+std::string unusable_relative_budget(double relative, double resolution);
+/// Whether `warning` is one unusable_relative_budget() wrote.
+bool is_unusable_budget_warning(const std::string& warning);
 
 /// `budget` in the unit of `kernel` when it has a time unit ("10us" for a kernel in ns: 10000);
 /// unchanged when the budget is relative or in the data's unit, or the data name no unit.

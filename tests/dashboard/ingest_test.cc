@@ -118,6 +118,23 @@ TEST_F(IngestTest, ResultsWithSidecarBecomeARunWithSummaries) {
             (std::vector<double>{1.0, 1.1, 0.9, 1.2}));
 }
 
+// A configuration whose every value was marked valid=0 (a slow phase throughout, on a loaded
+// machine) has no samples: an empty blob, where it was NULL and the ingest failed on the
+// summaries' NOT NULL constraint.
+TEST_F(IngestTest, AConfigurationWithoutValidValuesIsIngested) {
+  FixtureRun r = run("r1", "2026-11-22T01:00:00Z");
+  r.configs[1].invalid.assign(r.configs[1].values.size(), true);
+  const std::string file = testing::write_run(dir_, "a.csv", r);
+  ASSERT_EQ(ingest({file}).size(), 1u);
+  Database db = open_history(db_path_, true);
+  const std::vector<SeriesHistory> histories = load_histories(db);
+  ASSERT_EQ(histories.size(), 2u);
+  const HistoryPoint& p = histories[1].points.at(0);
+  EXPECT_EQ(p.n, 0);
+  EXPECT_EQ(p.total, 5);
+  EXPECT_TRUE(load_samples(db, p.run, histories[1].series, 2).empty());
+}
+
 // A damaged history (a thread count that is no whole number) is an InputError naming the
 // database and the series, not an exception from std::stoi.
 TEST_F(IngestTest, MalformedThreadCountInTheHistoryNamesTheDatabaseAndSeries) {

@@ -94,7 +94,7 @@ TEST_F(OmpbenchCli, PlatformPrintsTopologyAndClasses) {
   EXPECT_THAT(bcs.out, HasSubstr("128"));  // its PO2 class reaches 128
 }
 
-// Fuzzer-found (issue 14): a number beyond a double in a description exited 1, not 2.
+// Fuzzer-found: a number beyond a double in a description exited 1, not 2.
 TEST_F(OmpbenchCli, PlatformFileWithANumberBeyondADoubleExits2) {
   std::ofstream(path("overflow.json")) << "7e377";
   const Outcome out = run({"platform", "--platform", path("overflow.json")});
@@ -128,6 +128,32 @@ TEST_F(OmpbenchCli, MessagesNameTheCauseAndTheRightHelp) {
   EXPECT_THAT(word.err, HasSubstr("unknown subcommand 'lsit'; did you mean list?")) << word.err;
 }
 
+TEST_F(OmpbenchCli, PlatformFitsTheTerminal) {
+  // The local machine's description (a CPU model string padded with spaces, on some machines)
+  // wraps at the terminal's width.
+  ::setenv("COLUMNS", "60", 1);
+  const Outcome out = run({"platform"});
+  ::unsetenv("COLUMNS");
+  ASSERT_EQ(out.status, 0) << out.err;
+  const std::string description = out.out.substr(0, out.out.find("topology:"));
+  std::istringstream lines(description);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 60u) << line;
+  EXPECT_EQ(description.find("   "), std::string::npos) << description;
+}
+
+TEST_F(OmpbenchCli, AMistypedOptionGetsTheNearestOne) {
+  const Outcome thread = run({"--thread", "2"});
+  EXPECT_EQ(thread.status, 2);
+  EXPECT_THAT(thread.err, HasSubstr("did you mean --threads? (see ompbench --help)")) << thread.err;
+  EXPECT_EQ(std::count(thread.err.begin(), thread.err.end(), '\n'), 1) << thread.err;
+  const Outcome summary = run({"summary", "r.csv", "--fromat", "csv"});
+  EXPECT_THAT(summary.err, HasSubstr("did you mean --format? (see ompbench summary --help)"))
+      << summary.err;
+  // Nothing close: no guess.
+  const Outcome far = run({"--zzzzzz"});
+  EXPECT_THAT(far.err, ::testing::Not(HasSubstr("did you mean"))) << far.err;
+}
+
 TEST_F(OmpbenchCli, ManyIncompleteConfigurationsAreSummarisedNotListed) {
   // A slow-phase threshold barely above the median and no re-measurement: most configurations
   // end short of --reps. They used to take one line each (hundreds in a full sweep).
@@ -154,6 +180,10 @@ TEST_F(OmpbenchCli, ManyIncompleteConfigurationsAreSummarisedNotListed) {
   ASSERT_EQ(out.status, 0) << out.err;
   EXPECT_THAT(out.err, ::testing::ContainsRegex("[0-9]+ of 16 configurations are incomplete"));
   EXPECT_THAT(out.err, HasSubstr("(all in " + path("r.csv") + ".meta.json)"));
+  // What to do about them, in the same paragraph: resume, allow more, or use the data.
+  EXPECT_THAT(out.err, HasSubstr("To complete them, run the same command again: it measures only "
+                                 "what is missing; a larger --max-remeasure (now 0)"));
+  EXPECT_THAT(out.err, HasSubstr("Or use the values as they are"));
   EXPECT_EQ(std::count(out.err.begin(), out.err.end(), '\n'), 2) << out.err;  // and the noise line
 }
 

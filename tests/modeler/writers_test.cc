@@ -392,7 +392,7 @@ TEST(ModelsJson, MinimalFileFillsDefaults) {
   EXPECT_TRUE(std::isnan(file.results[1].models[0].stats.adjusted_r2));
 }
 
-// Fuzzer-found (issue 14): nlohmann's out_of_range for a number beyond a double escaped as an
+// Fuzzer-found: nlohmann's out_of_range for a number beyond a double escaped as an
 // uncaught exception; an integer beyond 64 bits wrapped.
 TEST(ModelsJson, NumbersThatDoNotFitAreInputErrors) {
   EXPECT_EQ(input_error_of("7e377"), "m.json:1: invalid JSON: number overflow parsing '7e377'");

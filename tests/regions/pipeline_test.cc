@@ -1,4 +1,4 @@
-// ompscan across its components, end to end (issue 4, "Done means"): `ompscan run` runs the test
+// ompscan across its components, end to end: `ompscan run` runs the test
 // applications (tests/apps, gcc-built in OMPSCALE_APPS_GNU_DIR and clang-built in
 // OMPSCALE_APPS_LLVM_DIR) at 1 and 2 threads under libompscan.so, `ompscan report DIR --format
 // json` analyses the run files, and the report's regions, losses, lock classes and hints are
@@ -509,7 +509,7 @@ TEST_P(PipelineTest, TaskRegionExecutesTheTasksItCreates) {
   EXPECT_EQ(static_cast<double>(created[0]), reported[0]);
 }
 
-// Issue 12, defect 1: a task-parallel sort whose tasks one thread creates and every thread runs
+// A task-parallel sort whose tasks one thread creates and every thread runs
 // at the single's implicit barrier (tests/apps/task_sort.cc). Their time is task work (and
 // waiting for the last tasks), not barrier walkthrough, and the hints speak of tasks, not of
 // barriers or loop schedules. Before, the walkthrough hint claimed most of the region.
@@ -551,7 +551,7 @@ TEST_P(PipelineTest, TasksRunAtABarrierAreTaskWorkNotWalkthrough) {
       });
 }
 
-// Issue 12, defect 2: one slow, imbalanced repetition among fast, balanced ones
+// One slow, imbalanced repetition among fast, balanced ones
 // (tests/apps/slow_repetition.cc). The point's time is a median, so its costs must come from the
 // same repetition: before, their mean over repetitions gave an imbalance gain of 240% of the
 // region and a negative time after.
@@ -589,7 +589,7 @@ double logged_seconds(const fs::path& log) {
   return at == std::string::npos ? -1.0 : std::stod(text.substr(at + 7));
 }
 
-// Issue 12, defect 3: a region executed 10,000 times, short enough to be sampled, whose 11th
+// A region executed 10,000 times, short enough to be sampled, whose 11th
 // execution stalls 20 ms (tests/apps/sampled_region.cc). Each measured execution counts by the
 // inverse of its own sampling probability, so the stall counts once, and the region and its
 // serial gaps add up to the process time (calibrated to it, as they tile it) and to about the
@@ -643,7 +643,7 @@ TEST_P(PipelineTest, SampledRegionTotalsMatchTheProcessAndTheLoopsOwnTime) {
       });
 }
 
-// Issue 12, real applications: LULESH's equation-of-state regions run once per material region,
+// Found on real applications: LULESH's equation-of-state regions run once per material region,
 // whose sizes differ tenfold in a cycle; at 700-3,500 executions of a few us they were sampled 1
 // in 8-16 by cost, and their estimated totals came out 0.3-4x the totals measured in full (the
 // sample missed or doubled the long executions). A region whose every 11th execution is 30 times
@@ -673,7 +673,7 @@ TEST_P(PipelineTest, ARegionOfVariedExecutionsIsMeasuredDenselyEnoughForItsPreci
   }
 }
 
-// Issue 12, defect 8: every format says which runtime was measured; a GCC build also runs once
+// Every format says which runtime was measured; a GCC build also runs once
 // per thread count on its own libgomp (no tool), compared in the report; its static loops are
 // invisible to OMPT and the schedule advice says so.
 TEST_P(PipelineTest, ReportNamesTheRuntimeAndComparesAGccBuildWithItsOwn) {
@@ -728,7 +728,7 @@ TEST_P(PipelineTest, ReportNamesTheRuntimeAndComparesAGccBuildWithItsOwn) {
   }
 }
 
-// Issue 12, defect 12: a solver whose time steps run in one parallel region with several
+// A solver whose time steps run in one parallel region with several
 // worksharing constructs (tests/apps/several_loops.cc) gets a row per construct under the region:
 // each loop with its barrier, the single, the region's end; in source order, each with its time,
 // imbalance and hint. Before, the region was one row. A GCC build's static loops are unseen by
@@ -812,7 +812,7 @@ TEST_P(PipelineTest, ASingleRegionWithSeveralLoopsHasARowPerConstruct) {
                                              });
 }
 
-// Issue 12, defect 5: an application that sets its own thread count (tests/apps/sets_threads.cc:
+// An application that sets its own thread count (tests/apps/sets_threads.cc:
 // always 2, as XSBench sets the processor count). The runs asked for 1 and 2 threads both had
 // teams of 2: the report places them at 2 threads and warns, naming the runs. Before, the
 // 2-thread run read as a 1-thread one and the scaling was made up.
@@ -839,7 +839,7 @@ TEST_P(PipelineTest, AnApplicationSettingItsOwnThreadCountIsPlacedAtItsTeamsAndF
   EXPECT_EQ(point_at(*series_at(*regions[0]), 1), nullptr);
 }
 
-// Issue 12, defect 9: an application that does its work and exits 1 (tests/apps/exits_one.cc, as
+// An application that does its work and exits 1 (tests/apps/exits_one.cc, as
 // XSBench and RSBench do on any non-default input). Its profiles are complete: the runs are
 // analysed and listed with their exit status; --expect-exit 1 makes them ordinary runs. Before,
 // the report said "no usable runs".
@@ -861,7 +861,7 @@ TEST_P(PipelineTest, RunsExitingOneAreAnalysedAndTheStatusCanBeExpected) {
   }
 }
 
-// Issue 12, defect 9: a wrapper script that starts the application: the GOMP shim and the tool
+// A wrapper script that starts the application: the GOMP shim and the tool
 // reach the whole process tree, so a GCC build run by the script is measured on libomp. Before,
 // it ran on libgomp and every run was "without profile".
 TEST_P(PipelineTest, AWrapperScriptsApplicationIsMeasured) {
@@ -883,7 +883,7 @@ TEST_P(PipelineTest, AWrapperScriptsApplicationIsMeasured) {
   }
 }
 
-// Issue 12, defect 11: a run with fewer CPUs than threads (here one CPU for 2 threads, through
+// A run with fewer CPUs than threads (here one CPU for 2 threads, through
 // the affinity mask `taskset -c 0`; on a loaded machine, other processes' CPU time and steal
 // count too) is marked time-shared, and the hints waiting for a CPU inflates are withheld at its
 // thread count. Before, the report advised schedules and wait policies for time sharing.
@@ -920,7 +920,7 @@ TEST_P(PipelineTest, ATimeSharedRunIsMarkedAndItsWaitingMakesNoHint) {
   EXPECT_TRUE(withheld) << series["withheld_hints"];
 }
 
-// Issue 12, defect 4: full buffers the tool aggregated while the application ran lost nothing;
+// Full buffers the tool aggregated while the application ran lost nothing;
 // the report says nothing was dropped (before: "the tool dropped N events" for every full
 // buffer). tests/apps/heap_churn fills a buffer in its run.
 TEST_P(PipelineTest, AggregatedFullBuffersAreNotReportedAsDropped) {
@@ -940,7 +940,7 @@ TEST_P(PipelineTest, AggregatedFullBuffersAreNotReportedAsDropped) {
   }
 }
 
-// Issue 12, defect 6: a dynamic loop with chunks too large to balance
+// A dynamic loop with chunks too large to balance
 // (tests/apps/dynamic_chunks.cc: two chunks, one with three times the other's work). clang's loop
 // is a dispatched one, which libomp 14 reports without its kind: the tool reads the schedule and
 // chunk from the call, and the advice is smaller chunks, not schedule(dynamic). Before, it said
@@ -965,7 +965,7 @@ TEST_P(PipelineTest, ADynamicChunkLoopIsToldSmallerChunks) {
   EXPECT_THAT(advice, ::testing::Not(HasSubstr("schedule(dynamic)")));
 }
 
-// Issue 12, defect 7: a function template's region inlined at two call sites
+// A function template's region inlined at two call sites
 // (tests/apps/inlined_region.cc). Labels are short (no full C++ signature), never line 0, and
 // name where each copy was inlined (clang's inline chain has both call sites; GCC's names line 34
 // for both, so its second copy is numbered). Before: the demangled signature, and the second

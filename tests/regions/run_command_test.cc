@@ -84,7 +84,7 @@ TEST_F(RunCommandTest, GccBuiltAppRunsOncePerThreadCountOnLibomp) {
       ompscan({"--threads", "1,2", "-o", runs_.string(), "--", gnu_app("mandelbrot"), "200"});
   ASSERT_EQ(outcome.status, 0) << outcome.err;
   EXPECT_THAT(outcome.err, HasSubstr("ompscan: 4 runs in " + runs_.string()));
-  // Issue 12, defect 8: once per thread count on its own libgomp too, without the tool.
+  // Once per thread count on its own libgomp too, without the tool.
   EXPECT_THAT(run_files(),
               ElementsAre("t1-native.json", "t1-r0.json", "t2-native.json", "t2-r0.json"));
   for (int threads : {1, 2}) {

@@ -76,7 +76,7 @@ TEST(RunPlan, RepetitionMajorThenInputThenThreads) {
   EXPECT_EQ(runs[7].threads, 2);
 }
 
-// Issue 12, defect 8: a GCC build's native runs, one per (input, thread count), after the first
+// A GCC build's native runs, one per (input, thread count), after the first
 // repetition.
 TEST(RunPlan, NativeRunsFollowTheFirstRepetition) {
   RunOptions options = options_for({"./app", "{input}", "{threads}"}, "1,2");

@@ -223,7 +223,7 @@ TEST(Symbolize, ResolvesTheParallelRegionOfTheAppsOffline) {
     EXPECT_LE(location.line, return_line);
     EXPECT_EQ(location.line, addr2line_line(app.path, offset));
     // The same name from both compilers, although only clang records a linkage name; clang
-    // inlines the function into main and the name says where (issue 12, defect 7).
+    // inlines the function into main and the name says where.
     EXPECT_THAT(location.function, ::testing::StartsWith("(anonymous namespace)::count_points"));
     if (location.function != "(anonymous namespace)::count_points") {
       EXPECT_THAT(location.function,
