@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -66,6 +67,19 @@ struct Case {
   std::vector<std::string> args;
 };
 
+// `name` found on PATH ("g++" -> "/usr/bin/g++"), or `name` itself.
+std::string on_path(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path != nullptr ? path : "/usr/bin");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const fs::path candidate = fs::path(dir) / name;
+    std::error_code error;
+    if (fs::is_regular_file(candidate, error)) return candidate.string();
+  }
+  return name;
+}
+
 ompscale::CapturedRun run(const std::vector<std::string>& argv,
                           const std::vector<std::string>& set_env = {},
                           const std::vector<std::string>& unset_env = {}) {
@@ -80,7 +94,7 @@ ompscale::CapturedRun run(const std::vector<std::string>& argv,
 // Builds `c` (its sources possibly patched) into `binary`; false with the compiler's words.
 bool build(const Case& c, const std::vector<fs::path>& sources, const fs::path& binary,
            std::string& error) {
-  std::vector<std::string> argv = {c.compiler};
+  std::vector<std::string> argv = {on_path(c.compiler)};
   argv.insert(argv.end(), c.flags.begin(), c.flags.end());
   for (const fs::path& s : sources) argv.push_back(s.string());
   argv.insert(argv.end(), {"-o", binary.string()});

@@ -16,20 +16,25 @@ namespace ompscale::regions::report {
 
 namespace {
 
-// Chunks per execution beyond which a candidate is not replayed (its dispatches alone would
-// cost more than any imbalance they remove on loops of that many iterations).
-constexpr double kMaxChunks = 4e6;
+// Chunks per execution beyond which a candidate is not replayed: 100,000 dispatches cost
+// milliseconds per execution, more than any imbalance they remove on loops of that many
+// iterations, and the replays stay fast.
+constexpr double kMaxChunks = 1e5;
 
-// One execution's cost over the iteration space: thread t's static block costs its measured time
-// spread evenly over its iterations.
+// One execution's cost over the iteration space: thread t's static block costs its measured
+// time, spread over its iterations evenly (slope 0) or as a ramp rising (slope 1) or falling
+// (slope -1) across the block from 0 to twice the mean: how the cost lies inside a block is not
+// measured, and a schedule whose chunks are large against a block (guided) depends on it.
 class CostDensity {
  public:
-  CostDensity(double iterations, const std::vector<double>& block_costs) : n_(iterations) {
+  CostDensity(double iterations, const std::vector<double>& block_costs, double slope)
+      : n_(iterations), slope_(slope) {
     const double blocks = static_cast<double>(block_costs.size());
+    block_ = n_ / blocks;
     double before = 0.0;
     for (std::size_t t = 0; t < block_costs.size(); ++t) {
       start_.push_back(n_ * static_cast<double>(t) / blocks);
-      per_iteration_.push_back(block_costs[t] / (n_ / blocks));
+      per_iteration_.push_back(block_costs[t] / block_);
       prefix_.push_back(before);
       before += block_costs[t];
     }
@@ -43,14 +48,21 @@ class CostDensity {
   double cost(double a, double b) const { return at(b) - at(a); }
 
  private:
+  // The cost of iterations [0, x): the blocks before x's, and x's block up to x, where the
+  // density base * (1 + slope * (2u - 1)) (u the position in the block) integrates to
+  // base * (d + slope * (u^2 * block - d)) over the first d iterations.
   double at(double x) const {
     if (x >= n_) return total_;
     const auto block = static_cast<std::size_t>(std::upper_bound(start_.begin(), start_.end(), x) -
                                                 start_.begin() - 1);
-    return prefix_[block] + (x - start_[block]) * per_iteration_[block];
+    const double d = x - start_[block];
+    const double u = d / block_;
+    return prefix_[block] + per_iteration_[block] * (d + slope_ * (u * u * block_ - d));
   }
 
   double n_ = 0.0;
+  double slope_ = 0.0;
+  double block_ = 0.0;
   double total_ = 0.0;
   std::vector<double> start_, per_iteration_, prefix_;
 };
@@ -106,12 +118,17 @@ double mean(const std::vector<double>& v) {
   return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
 }
 
-// Static loops: every candidate replayed over the measured blocks.
+// Static loops: every candidate replayed over the measured blocks, with the cost inside each
+// block even, rising or falling; the imbalance removed is the least of the three (a prediction
+// that holds however the cost lies inside the blocks). The chunks' dispatch and boundaries add
+// the same to every thread's share.
 void price_static(const LoopShape& loop, const MachineCosts& costs, LoopPrice& out) {
   const double e = loop.executions;
   std::vector<double> blocks;
   for (double w : loop.work_s) blocks.push_back(w / e);
-  const CostDensity density(loop.iterations, blocks);
+  const std::vector<CostDensity> densities = {CostDensity(loop.iterations, blocks, 0.0),
+                                              CostDensity(loop.iterations, blocks, 1.0),
+                                              CostDensity(loop.iterations, blocks, -1.0)};
   const double now = *std::max_element(blocks.begin(), blocks.end());
   const int p = loop.threads;
   // A chunk boundary between two threads shares the cache line it falls in.
@@ -122,12 +139,13 @@ void price_static(const LoopShape& loop, const MachineCosts& costs, LoopPrice& o
     ScheduleOption o;
     o.schedule = std::move(name);
     o.chunks = chunks;
-    const double free = replay(density, p, size, 0.0);
-    const double dispatched = replay(density, p, size, costs.chunk_s);
-    const double moved = replay(density, p, size, costs.chunk_s + boundary);
-    o.removed = e * (now - free);
-    o.dispatch = e * (dispatched - free + costs.dynamic_fixed_s);
-    o.locality = e * (moved - dispatched);
+    double slowest = 0.0;
+    for (const CostDensity& density : densities) {
+      slowest = std::max(slowest, replay(density, p, size, 0.0));
+    }
+    o.removed = e * (now - slowest);
+    o.dispatch = e * (chunks / p * costs.chunk_s + costs.dynamic_fixed_s);
+    o.locality = e * chunks / p * boundary;
     out.options.push_back(o);
   };
   const double share = loop.iterations / p;
