@@ -90,10 +90,14 @@ struct HintText {
   std::string advice;
 };
 
-// A region whose threads spend a tenth of its time or more in explicit tasks: its barrier waits
-// are about tasks (creation, granularity), not loop schedules.
-bool is_task_region(const PointAnalysis& p) {
-  return p.tasks_executed > 0.0 && p.task >= 0.1 * p.time;
+// A region whose threads spend a tenth of its time or more in explicit tasks at some thread
+// count: its barrier waits are about tasks (creation, granularity), not loop schedules. Any
+// thread count, not only the reference one: waiting for a CPU on a shared machine can swell the
+// region's time there until its tasks are a small share of it, and the code stays a task code.
+bool is_task_region(const SeriesAnalysis& s) {
+  return std::any_of(s.points.begin(), s.points.end(), [](const PointAnalysis& p) {
+    return p.tasks_executed > 0.0 && p.task >= 0.1 * p.time;
+  });
 }
 
 double mean_task_seconds(const PointAnalysis& p) {
@@ -270,7 +274,7 @@ void add_hints(const Region& region, const RegionPoint& at, const PointAnalysis&
     return;
   }
   const CategoryCosts& c = p.cost;
-  if (is_task_region(p)) {
+  if (is_task_region(out)) {
     const HintText balance = task_idle_hint(p);
     add(HintKind::kImbalance, c.imbalance, balance.problem, balance.advice);
   } else if (c.imbalance >= threshold) {
@@ -328,7 +332,7 @@ void add_hints(const Region& region, const RegionPoint& at, const PointAnalysis&
       "for the whole run avoids that. Waking threads that sleep between regions is not this: "
       "that is fork time (OMP_WAIT_POLICY)");
   std::optional<Hint> granularity;
-  if (is_task_region(p)) {
+  if (is_task_region(out)) {
     granularity =
         task_granularity_hint(p, costs_for(options.machine_costs, options.runtime, p.threads));
   }

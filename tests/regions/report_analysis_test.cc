@@ -94,6 +94,27 @@ TEST(ReportAnalysis, DynamicScheduleAlreadyGetsOtherAdvice) {
   EXPECT_NE(s.hints[0].advice.find("smaller chunks"), std::string::npos);
 }
 
+TEST(ReportAnalysis, ATaskCodeKeepsTaskAdviceWhenWaitingSwellsItsTime) {
+  // Its tasks are all of its time at 1 thread; at 2 threads, on a machine shared with other
+  // jobs, the region took 3 s (waiting for a CPU) of which its tasks are 0.2 s per thread.
+  // Before, that point alone decided: "schedule(dynamic)" for a code with no loop.
+  Region r = region_of({point(1, 1.0, 0.0), point(2, 3.0, 0.8)});
+  for (RegionPoint& p : r.points) {
+    p.costs.tasks_created = p.costs.tasks_executed = 1000;
+    p.costs.top_creator_tasks = 1000;
+  }
+  r.points[0].costs.task = 1.0;
+  r.points[1].costs.task = 0.2;
+  const SeriesAnalysis s = analyse_region(r, "in");
+  ASSERT_FALSE(s.hints.empty());
+  for (const Hint& h : s.hints) {
+    EXPECT_EQ(h.advice.find("schedule("), std::string::npos) << h.advice;
+    if (h.kind == HintKind::kImbalance) {
+      EXPECT_NE(h.problem.find("task"), std::string::npos) << h.problem;
+    }
+  }
+}
+
 TEST(ReportAnalysis, RuntimeChosenSchedulesMayBeStaticSoDynamicIsAdvised) {
   // schedule(runtime) reports "runtime" (GCC builds) or "dispatch" (clang builds, also for
   // dynamic and guided): under OMP_SCHEDULE=static these loops are static.
