@@ -218,6 +218,26 @@ json scan(const Case& c, const fs::path& binary, const Options& o, const fs::pat
   return j.is_discarded() ? json(nullptr) : j;
 }
 
+// Hints the report withheld because their runs were time-shared (waiting for a CPU looks like
+// imbalance): none of them can be followed, and a trial without them is no verdict. Printed, and
+// counted.
+int report_withheld(const Case& c, const json& report) {
+  const std::size_t shared = report["runs"]["time_shared"].size();
+  const int analysed = report["runs"].value("analysed", 0);
+  int withheld = 0;
+  int region_rank = 0;
+  for (const json& region : report["regions"]) {
+    if (region["kind"] != "parallel" || ++region_rank > 3) continue;
+    withheld +=
+        static_cast<int>(region["series"].back().value("withheld_hints", json::array()).size());
+  }
+  if (shared > 0 || withheld > 0) {
+    std::printf("  %-20s %zu of %d runs time-shared; %d hint(s) of the top regions withheld\n",
+                c.name.c_str(), shared, analysed, withheld);
+  }
+  return withheld;
+}
+
 // The schedule hints of the top regions: one trial each (its loops sharing the first loop's
 // schedule), and the runtime setting of a GCC build.
 void follow_hints(const Case& c, const fs::path& binary, const json& report, const Options& o,
@@ -368,6 +388,7 @@ int main(int argc, char** argv) {
       "runs with and without each hint (medians; spread: the larger (max - min) / median)\n",
       o.threads, o.scan_reps, o.reps);
   std::vector<Trial> trials;
+  int withheld = 0;
   for (const Case& c : cases(o)) {
     const fs::path dir = o.out / c.name;
     fs::create_directories(dir);
@@ -378,6 +399,7 @@ int main(int argc, char** argv) {
     }
     const json report = scan(c, dir / "app", o, dir / "runs");
     if (report.is_null()) return 1;
+    withheld += report_withheld(c, report);
     follow_hints(c, dir / "app", report, o, dir, trials);
   }
   std::printf("\n%-16s %-40s %-44s %10s %10s %7s  %s\n", "app", "hint", "followed as", "predicted",
@@ -389,6 +411,8 @@ int main(int argc, char** argv) {
                 t.verdict.c_str(), t.nothing_pays ? " (nothing pays)" : "");
     bad += t.verdict == "ok" || t.verdict == "holds" ? 0 : 1;
   }
-  std::printf("%zu hints followed, %d not as predicted\n", trials.size(), bad);
+  std::printf(
+      "%zu hints followed, %d not as predicted; %d withheld (time-shared runs: no verdict)\n",
+      trials.size(), bad, withheld);
   return 0;
 }
