@@ -29,14 +29,14 @@ while (($#)); do
 done
 
 programs=(microbench/ompbench microbench/ompbench-worker-gnu microbench/ompbench-worker-llvm
-          modeler/modeler regions/ompscan)
+          modeler/modeler regions/ompscan regions/ompscan-probe)
 libraries=(regions/libompscan.so regions/libompscan_symbolize.so)
 
 if ((build)); then
   [ -f "$build_dir/CMakeCache.txt" ] ||
     cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build "$build_dir" --target ompbench modeler ompscan ompscan_tool \
-    ompscan_symbolizer ompscale-launcher
+    ompscan_symbolizer ompscan_probe ompscale-launcher
 fi
 for f in "${programs[@]}" "${libraries[@]}" bundle/ompscale-launcher; do
   [ -f "$build_dir/$f" ] || {

@@ -129,9 +129,8 @@ TEST(Symbolize, CapturesAndResolvesACallSiteInThisBinary) {
   resolve_locations(locations);
   EXPECT_THAT(location.file, EndsWith("tests/regions/symbolize_test.cc"));
   EXPECT_EQ(location.line, line);
-  EXPECT_EQ(location.function,
-            "ompscale::regions::ompt::(anonymous namespace)::"
-            "Symbolize_CapturesAndResolvesACallSiteInThisBinary_Test::TestBody");
+  // 101 characters qualified: over the 80 of a label, the namespaces go first.
+  EXPECT_EQ(location.function, "Symbolize_CapturesAndResolvesACallSiteInThisBinary_Test::TestBody");
 }
 
 TEST(Symbolize, CapturesAndResolvesACallSiteInADlopenedLibrary) {
