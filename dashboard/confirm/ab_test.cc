@@ -146,19 +146,23 @@ class RoundRunner {
                std::vector<double>& canaries) const {
     const std::vector<BenchRun> runs = read_results(file);
     for (const std::size_t i : g.targets) {
-      bool found = false;
+      bool measured = false;
+      // A kernel whose values were all invalid (a round in a disturbed machine state) makes its
+      // round pair unusable, not the A/B: its pair is left out and another one measured.
+      medians[i] = std::nan("");
+      canaries[i] = 0.0;
       for (const BenchRun& run : runs) {
         for (const ConfigSummary& c : run.configs) {
-          if (c.threads != targets_[i].threads || c.values.empty() ||
-              key_without_platform(c.key.columns) != keys_[i])
+          if (c.threads != targets_[i].threads || key_without_platform(c.key.columns) != keys_[i])
             continue;
+          measured = true;
+          if (c.values.empty()) continue;
           medians[i] = stats::median(c.values);
           canaries[i] = c.canary_ns;
-          found = true;
         }
       }
-      if (!found) {
-        throw UsageError(fmt::format("A/B: {} at {} threads has no valid value in {}; see {}",
+      if (!measured) {
+        throw UsageError(fmt::format("A/B: {} at {} threads was not measured in {}; see {}",
                                      targets_[i].series.description, targets_[i].threads, file,
                                      log_));
       }
