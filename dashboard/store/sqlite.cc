@@ -67,7 +67,10 @@ Statement& Statement::bind(int index, std::optional<double> value) {
 }
 
 Statement& Statement::bind_blob(int index, std::span<const std::byte> bytes) {
-  const int rc = sqlite3_bind_blob64(stmt_, index, bytes.data(), bytes.size(), SQLITE_TRANSIENT);
+  // An empty span's data() may be null, which SQLite binds as NULL: bind an empty blob instead.
+  const int rc = bytes.empty() ? sqlite3_bind_zeroblob(stmt_, index, 0)
+                               : sqlite3_bind_blob64(stmt_, index, bytes.data(), bytes.size(),
+                                                     SQLITE_TRANSIENT);
   if (rc != SQLITE_OK) fail(rc, "binding a blob");
   return *this;
 }

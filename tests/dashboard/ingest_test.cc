@@ -257,6 +257,23 @@ TEST_F(IngestTest, AFileThatIsNoHistoryIsNamedAsSuch) {
   }
 }
 
+// A configuration none of whose values was valid (tasks of a Slurm array sharing a node measure
+// each other) is kept with n = 0: its empty repetitions were bound as NULL and the whole ingest
+// failed ("NOT NULL constraint failed: summaries.samples").
+TEST_F(IngestTest, AConfigurationWithoutValidValuesIsKept) {
+  FixtureRun r = run("r1", "2026-11-22T01:00:00Z");
+  r.configs[0].invalid.assign(r.configs[0].values.size(), true);
+  const auto items = ingest({testing::write_run(dir_, "a.csv", r)});
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_TRUE(items[0].added);
+  Database db = open_history(db_path_, true);
+  const auto histories = load_histories(db);
+  ASSERT_EQ(histories.size(), 2u);
+  EXPECT_EQ(histories[0].points[0].n, 0);
+  EXPECT_EQ(histories[0].points[0].total, 5);
+  EXPECT_TRUE(load_samples(db, histories[0].points[0].run, histories[0].series, 2).empty());
+}
+
 TEST_F(IngestTest, AnUnusualPhaseIsKeptPerRunAndConfiguration) {
   FixtureRun r = run("r1", "2026-11-22T01:00:00Z");
   r.unusual_phase = true;
