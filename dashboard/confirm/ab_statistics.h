@@ -3,9 +3,11 @@
 // alternately, round by round, in one run, so each round pair saw one machine state and its log
 // ratio new / old is one observation of the change. A pair whose two halves measured in different
 // states (their canary round trips more than the state factor apart) compares states, not builds,
-// and is left out. The change is the mean log ratio over the pairs, with a Student-t interval at
-// the family-wise significance (split over the kernels compared); the verdict needs both that
-// interval to exclude no change and the change to exceed the practical threshold.
+// and is left out. The change is the Hodges-Lehmann estimate of the pairs' log ratios (the median
+// of their Walsh averages), with the distribution-free interval of Wilcoxon's signed-rank test at
+// the family-wise significance (split over the kernels compared): a round disturbed by a
+// preemption moves neither much, where it would widen a mean's t interval. The verdict needs both
+// that interval to exclude no change and the change to exceed the practical threshold.
 
 #include <cstddef>
 #include <span>
@@ -23,12 +25,15 @@ struct AbRound {
 
 struct AbEstimate {
   /// "slower", "faster" (the new build, beyond the threshold and significant), "unchanged"
-  /// (otherwise), "inconclusive" (fewer than the minimum pairs in one machine state).
+  /// (otherwise), "inconclusive" (fewer pairs in one machine state than the minimum, or than
+  /// the significance needs).
   std::string verdict = "inconclusive";
-  double change = 0.0;  ///< exp(mean log ratio) - 1 (NaN without pairs)
-  double low = 0.0;     ///< its interval (NaN with fewer than two pairs)
+  double change = 0.0;  ///< exp(Hodges-Lehmann log ratio) - 1 (NaN without pairs)
+  double low = 0.0;     ///< its interval (NaN when too few pairs bound it)
   double high = 0.0;
-  double detectable = 0.0;  ///< the smallest change detected 80% of the time at this noise
+  /// The smallest change detected 80% of the time at this noise (the pairs' robust deviation,
+  /// 1.4826 x MAD, in ab_detectable_change).
+  double detectable = 0.0;
   std::size_t pairs = 0;    ///< pairs used
   std::size_t dropped = 0;  ///< pairs left out (different machine states, a non-positive median)
 };
@@ -36,9 +41,14 @@ struct AbEstimate {
 struct AbStatisticsOptions {
   double significance = 0.01;  ///< two-sided, for this one kernel (already split over kernels)
   double threshold = 0.05;     ///< practical threshold: smaller changes are "unchanged"
-  std::size_t min_pairs = 5;   ///< fewer usable pairs: "inconclusive"
-  double state_factor = 1.5;   ///< canaries further apart than this: different machine states
+  /// Fewer usable pairs: "inconclusive" (never fewer than pairs_needed(significance)).
+  std::size_t min_pairs = 5;
+  double state_factor = 1.5;  ///< canaries further apart than this: different machine states
 };
+
+/// The fewest round pairs whose signed-rank interval can exclude no change at two-sided
+/// `significance`: 2^-n <= significance / 2 (8 at 0.01, 13 at 0.01 split over 38 kernels).
+std::size_t pairs_needed(double significance);
 
 /// Whether a pair can be used: positive medians, canaries in one state (or unknown).
 bool usable_pair(const AbRound& round, double state_factor);

@@ -3,12 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
+#include "common/child_process.h"
 #include "common/error.h"
 #include "common/json_input.h"
 #include "common/output_file.h"
@@ -16,7 +19,6 @@
 #include "common/text_table.h"
 #include "common/utc_time.h"
 #include "dashboard/ingest/read_results.h"
-#include "dashboard/nightly/run_tool.h"
 
 namespace ompscale::dashboard {
 
@@ -103,6 +105,12 @@ std::vector<std::string> round_arguments(const Group& g, const AbOptions& option
   return args;
 }
 
+// One build's measurement of every target in one round: the median of its repetitions and the
+// median canary round trip (NaN and 0 when none of its values was valid).
+struct RoundMedians {
+  std::vector<double> medians, canaries;
+};
+
 // One build's measurement of the targets of one group in one round: per target, the median of
 // its repetitions and the median canary round trip.
 class RoundRunner {
@@ -110,7 +118,6 @@ class RoundRunner {
   RoundRunner(const std::vector<AbTarget>& targets, const AbOptions& options, std::string work)
       : targets_(targets), options_(options), work_(std::move(work)) {
     groups_ = groups_of(targets);
-    log_ = (fs::path(work_) / "ab-log.txt").string();
     for (const AbTarget& t : targets) keys_.push_back(key_without_platform(t.series.columns));
   }
 
@@ -118,30 +125,67 @@ class RoundRunner {
     return round_arguments(groups_.front(), options_, options_.reps);
   }
 
-  // Fills `medians` and `canaries` (per target) for `build` in round `round`.
-  void measure(const RuntimeBuild& build, const std::string& side, std::size_t round,
-               std::vector<double>& medians, std::vector<double>& canaries) {
+  // Round pair `round`: per group, both builds' ompbench runs started together. They share the
+  // canary store's machine lock, so they take turns round by round (one batch of every kernel
+  // each): the builds interleave over the same seconds, and a disturbance of the machine reaches
+  // both. Fills the medians and canaries (per target) of each build.
+  void measure_pair(const RuntimeBuild& old_build, const RuntimeBuild& new_build, std::size_t round,
+                    bool old_first, RoundMedians& old_side, RoundMedians& new_side) {
     for (std::size_t g = 0; g < groups_.size(); ++g) {
-      const std::string file =
-          (fs::path(work_) / fmt::format("round{:02d}-{}-{}.csv", round, side, g)).string();
-      std::vector<std::string> argv = {options_.ompbench};
-      const std::vector<std::string> args = round_arguments(groups_[g], options_, options_.reps);
-      argv.insert(argv.end(), args.begin(), args.end());
-      for (const std::string& lib : build.runtime_libs)
-        argv.insert(argv.end(), {"--runtime-lib", lib});
-      argv.insert(argv.end(), {"--seed", std::to_string(round + 1), "-o", file});
-      const int status = run_tool(argv, build.environment, log_);
-      if (status != 0) {
-        throw UsageError(
-            fmt::format("A/B: ompbench failed (exit status {}) measuring {}; its "
-                        "output is in {}",
-                        status, build.name, log_));
+      struct Side {
+        const RuntimeBuild* build;
+        const char* name;
+        RoundMedians* out;
+        std::string file;
+        std::unique_ptr<ChildProcess> process;
+      };
+      std::array<Side, 2> sides;
+      sides[old_first ? 0 : 1] = {&old_build, "old", &old_side, {}, {}};
+      sides[old_first ? 1 : 0] = {&new_build, "new", &new_side, {}, {}};
+      for (Side& side : sides) {
+        side.file =
+            (fs::path(work_) / fmt::format("round{:02d}-{}-{}.csv", round, side.name, g)).string();
+        side.process = std::make_unique<ChildProcess>(
+            launch(*side.build, g, round, side.file, log_of(side.name)));
       }
-      collect(file, groups_[g], medians, canaries);
+      for (Side& side : sides) {
+        const int status = side.process->wait().shell_code();
+        if (status != 0) {
+          throw UsageError(
+              fmt::format("A/B: ompbench failed (exit status {}) measuring {}; its "
+                          "output is in {}",
+                          status, side.build->name, log_of(side.name)));
+        }
+      }
+      for (Side& side : sides)
+        collect(side.file, groups_[g], side.out->medians, side.out->canaries);
     }
   }
 
  private:
+  std::string log_of(const std::string& side) const {
+    return (fs::path(work_) / fmt::format("ab-log-{}.txt", side)).string();
+  }
+
+  ChildOptions launch(const RuntimeBuild& build, std::size_t group, std::size_t round,
+                      const std::string& file, const std::string& log) const {
+    std::vector<std::string> argv = {options_.ompbench};
+    const std::vector<std::string> args = round_arguments(groups_[group], options_, options_.reps);
+    argv.insert(argv.end(), args.begin(), args.end());
+    for (const std::string& lib : build.runtime_libs)
+      argv.insert(argv.end(), {"--runtime-lib", lib});
+    argv.insert(argv.end(), {"--seed", std::to_string(round + 1), "-o", file});
+    std::vector<std::string> environment;
+    for (const auto& [name, value] : build.environment) environment.push_back(name + "=" + value);
+    ChildOptions o;
+    o.argv = argv;
+    o.environment = environment_with(environment);
+    o.stdin_from = ChildStream::null();
+    o.stdout_to = ChildStream::append(log);
+    o.stderr_to = ChildStream::same_as_stdout();
+    return o;
+  }
+
   void collect(const std::string& file, const Group& g, std::vector<double>& medians,
                std::vector<double>& canaries) const {
     const std::vector<BenchRun> runs = read_results(file);
@@ -164,7 +208,7 @@ class RoundRunner {
       if (!measured) {
         throw UsageError(fmt::format("A/B: {} at {} threads was not measured in {}; see {}",
                                      targets_[i].series.description, targets_[i].threads, file,
-                                     log_));
+                                     (fs::path(work_) / "ab-log-*.txt").string()));
       }
     }
   }
@@ -172,16 +216,42 @@ class RoundRunner {
   const std::vector<AbTarget>& targets_;
   const AbOptions& options_;
   std::string work_;
-  std::string log_;
   std::vector<Group> groups_;
   std::vector<std::string> keys_;
 };
+
+// The rounds' arguments with a canary store whose machine lock the two builds' runs share (their
+// turns come from it): the one given, else one in `work` ("none" would let them measure each
+// other).
+std::vector<std::string> with_shared_lock(const std::vector<std::string>& args,
+                                          const std::string& work) {
+  std::vector<std::string> out;
+  bool store = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string value;
+    if (args[i] == "--canary-store" && i + 1 < args.size()) {
+      value = args[++i];
+    } else if (args[i].starts_with("--canary-store=")) {
+      value = args[i].substr(std::string("--canary-store=").size());
+    } else {
+      out.push_back(args[i]);
+      continue;
+    }
+    if (value == "none") continue;
+    out.insert(out.end(), {"--canary-store", value});
+    store = true;
+  }
+  if (!store)
+    out.insert(out.end(), {"--canary-store", (fs::path(work) / "canaries.json").string()});
+  return out;
+}
 
 AbStatisticsOptions statistics_options(const AbOptions& options, std::size_t targets) {
   AbStatisticsOptions s;
   s.significance = options.significance / static_cast<double>(std::max<std::size_t>(1, targets));
   s.threshold = options.threshold;
-  s.min_pairs = std::min<std::size_t>(5, options.rounds);
+  s.min_pairs =
+      std::min<std::size_t>(5, options.rounds);  // raised to pairs_needed() by the estimate
   return s;
 }
 
@@ -206,24 +276,26 @@ AbRun run_ab(const RuntimeBuild& old_build, const RuntimeBuild& new_build,
     throw UsageError("A/B: needs at least 2 round pairs, max_rounds >= rounds and reps >= 1");
   fs::create_directories(work);
   AbRun run{utc_timestamp(), old_build, new_build, options, {}, {}};
-  RoundRunner runner(targets, options, work);
+  run.options.ompbench_args = with_shared_lock(options.ompbench_args, work);
+  // Enough pairs for the interval of each kernel's share of the significance to exclude no change.
+  const AbStatisticsOptions statistics = statistics_options(options, targets.size());
+  run.options.rounds = std::max(options.rounds, pairs_needed(statistics.significance));
+  run.options.max_rounds = std::max(options.max_rounds, 2 * run.options.rounds);
+  RoundRunner runner(targets, run.options, work);
   run.command = runner.first_command();
   for (const AbTarget& t : targets) run.results.push_back({t, {}, {}});
-  const AbStatisticsOptions statistics = statistics_options(options, targets.size());
-  std::vector<double> old_medians(targets.size()), new_medians(targets.size()),
-      old_canaries(targets.size()), new_canaries(targets.size());
-  for (std::size_t round = 0; round < options.max_rounds; ++round) {
+  RoundMedians old_side{std::vector<double>(targets.size()), std::vector<double>(targets.size())};
+  RoundMedians new_side = old_side;
+  for (std::size_t round = 0; round < run.options.max_rounds; ++round) {
     if (enough_pairs(run, statistics.state_factor)) break;
     const bool old_first = round % 2 == 0;
     progress << fmt::format("ompdash: A/B round pair {} ({} first)\n", round + 1,
                             old_first ? "old" : "new")
              << std::flush;
-    if (old_first) runner.measure(old_build, "old", round, old_medians, old_canaries);
-    runner.measure(new_build, "new", round, new_medians, new_canaries);
-    if (!old_first) runner.measure(old_build, "old", round, old_medians, old_canaries);
+    runner.measure_pair(old_build, new_build, round, old_first, old_side, new_side);
     for (std::size_t i = 0; i < targets.size(); ++i) {
-      run.results[i].rounds.push_back(
-          {old_medians[i], new_medians[i], old_canaries[i], new_canaries[i], old_first});
+      run.results[i].rounds.push_back({old_side.medians[i], new_side.medians[i],
+                                       old_side.canaries[i], new_side.canaries[i], old_first});
     }
   }
   for (AbResult& r : run.results) r.estimate = estimate_ab(r.rounds, statistics);

@@ -2,10 +2,12 @@
 // The A/B confirmation of a regression (docs/ompdash.md, "A/B confirmation"). A night's
 // comparison with its history carries the noise of nights: the machine drifts between runs by
 // more than many real changes. So the kernels a night flags are measured again at once, with the
-// previous and the new runtime build alternating round by round in one run (old then new, then
-// new then old, ...): both builds see the same machine state, and the comparison's noise is that
-// of one run. Each round is an ompbench run per build of the flagged kernels and thread counts
-// only; the round pairs give the change and its interval (ab_statistics.h).
+// previous and the new runtime build alternating round by round in one run: both builds see the
+// same machine state, and the comparison's noise is that of one run. A round pair is an ompbench
+// run per build of the flagged kernels and thread counts only, both started together: they share
+// the canary store's machine lock and take turns at it batch by batch, so the two builds
+// interleave over the same seconds (which starts first alternates from pair to pair). The pairs
+// give the change and its interval (ab_statistics.h).
 
 #include <cstdint>
 #include <map>
@@ -27,7 +29,9 @@ struct AbTarget {
 };
 
 struct AbOptions {
-  std::size_t rounds = 10;      ///< round pairs wanted with both builds in one machine state
+  /// Round pairs wanted with both builds in one machine state; raised to what each kernel's
+  /// share of the significance needs (ab_statistics.h, pairs_needed).
+  std::size_t rounds = 10;
   std::size_t max_rounds = 20;  ///< round pairs at most (pairs in two states are made again)
   int reps = 20;                ///< repetitions per build, kernel and round
   double significance = 0.01;   ///< family-wise over the targets (Bonferroni)
@@ -56,10 +60,12 @@ struct AbRun {
   std::vector<AbResult> results;     ///< one per target, in order
 };
 
-/// Measures `targets` with both builds, alternating round by round, until `rounds` pairs of each
+/// Measures `targets` with both builds, round pair by round pair, until `rounds` pairs of each
 /// target are in one machine state or `max_rounds` pairs were made. Every ompbench run writes
-/// into `work` (created) and its output into `work`/ab-log.txt; `progress` gets a line per round.
-/// Throws UsageError naming the log when an ompbench run fails or a target is not measured.
+/// into `work` (created) and its output into `work`/ab-log-old.txt or ab-log-new.txt; without a
+/// canary store in the options (or with "none") the runs share `work`/canaries.json; `progress`
+/// gets a line per round pair. Throws UsageError naming the log when an ompbench run fails or a
+/// target is not measured.
 AbRun run_ab(const RuntimeBuild& old_build, const RuntimeBuild& new_build,
              const std::vector<AbTarget>& targets, const AbOptions& options,
              const std::string& work, std::ostream& progress);

@@ -53,8 +53,8 @@ class ConfirmTest : public ::testing::Test {
 
   AbRun ab(const RuntimeBuild& old_build, const RuntimeBuild& new_build, int attempt) {
     AbOptions options;
-    options.rounds = 6;
-    options.max_rounds = 12;
+    options.rounds = 8;
+    options.max_rounds = 16;
     options.reps = 10;
     options.ompbench = OMPSCALE_OMPBENCH_BIN;
     options.ompbench_args = {"--canary-store", canaries(), "--max-wait", "2"};
@@ -81,7 +81,7 @@ TEST_F(ConfirmTest, APlantedBarrierDelayIsConfirmedSlower) {
     if (e.verdict != "slower") continue;
     EXPECT_GT(e.change, 0.2) << verdicts;
     EXPECT_GT(e.low, 0.0);
-    EXPECT_GE(e.pairs, 6u);
+    EXPECT_GE(e.pairs, 8u);
     // Stored, and read back as the confirmation of its kernel.
     Database db = open_history(db_path_);
     write_ab(db, run, "test", "node", "2026-12-01T00:00:00Z");
@@ -116,7 +116,7 @@ TEST_F(ConfirmTest, AFailingRoundNamesItsLog) {
     ab(delayed(0), broken, 0);
     FAIL() << "expected a UsageError";
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("ab-log.txt"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("ab-log-new.txt"), std::string::npos) << e.what();
   }
 }
 

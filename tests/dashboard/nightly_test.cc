@@ -64,7 +64,7 @@ class NightlyTest : public ::testing::Test {
                                  {{"LD_PRELOAD", OMPSCALE_BARRIER_DELAY},
                                   {"OMPSCALE_BARRIER_DELAY_NS", std::to_string(delay_ns)}}}}},
                               {"regressions", {{"fail_on_regression", true}}},
-                              {"confirm", {{"rounds", 6}, {"reps", 10}}},
+                              {"confirm", {{"rounds", 8}, {"reps", 10}}},
                               {"tools",
                                {{"ompbench", OMPSCALE_OMPBENCH_BIN},
                                 {"modeler", OMPSCALE_MODELER_BIN},
@@ -197,7 +197,7 @@ TEST_F(NightlyTest, APlantedBarrierRegressionIsFoundAndNothingElse) {
   const std::string tonight = (nights.back() / "build.json").string();
   const auto confirm = run_program(
       {OMPSCALE_OMPDASH_BIN, "confirm", "--db", (dir_ / "history.sqlite").string(), "--old-build",
-       tonight, "--new-build", tonight, "--rounds", "6", "--reps", "10",
+       tonight, "--new-build", tonight, "--rounds", "8", "--reps", "10",
        "--ompbench-arg=--canary-store", "--ompbench-arg=" + (dir_ / "canaries.json").string()},
       dir_);
   ASSERT_EQ(confirm.status, 0) << confirm.out << confirm.err;
