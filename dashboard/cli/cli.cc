@@ -118,7 +118,7 @@ CLI::App* add_confirm(CLI::App& app, ConfirmArguments& a) {
   cmd->add_option("--reps", a.options.reps, "Repetitions per build, kernel and round")
       ->capture_default_str();
   cmd->add_option("--threshold", a.options.threshold,
-                  "Practical threshold: smaller changes are 'unchanged'")
+                  "Practical threshold: changes shown to be smaller are 'unchanged'")
       ->capture_default_str();
   cmd->add_option("--significance", a.options.significance,
                   "Family-wise significance over the kernels")

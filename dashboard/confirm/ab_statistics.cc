@@ -101,10 +101,12 @@ AbEstimate estimate_ab(std::span<const AbRound> rounds, const AbStatisticsOption
   e.low = std::expm1(walsh[k - 1]);
   e.high = std::expm1(walsh[walsh.size() - k]);
   if (ratios.size() < std::max(options.min_pairs, pairs_needed(options.significance))) return e;
+  // A change the interval shows to be real and does not show to be smaller than the threshold.
   const double threshold = std::log1p(options.threshold);
-  if (std::log1p(e.low) > 0 && center > threshold) {
+  const double low = walsh[k - 1], high = walsh[walsh.size() - k];
+  if (low > 0 && high > threshold) {
     e.verdict = "slower";
-  } else if (std::log1p(e.high) < 0 && center < -threshold) {
+  } else if (high < 0 && low < -threshold) {
     e.verdict = "faster";
   } else {
     e.verdict = "unchanged";

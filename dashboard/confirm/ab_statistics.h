@@ -6,8 +6,9 @@
 // and is left out. The change is the Hodges-Lehmann estimate of the pairs' log ratios (the median
 // of their Walsh averages), with the distribution-free interval of Wilcoxon's signed-rank test at
 // the family-wise significance (split over the kernels compared): a round disturbed by a
-// preemption moves neither much, where it would widen a mean's t interval. The verdict needs both
-// that interval to exclude no change and the change to exceed the practical threshold.
+// preemption moves neither much, where it would widen a mean's t interval. The verdict "slower"
+// needs the interval to exclude no change (the slowdown is real) and to reach beyond the
+// practical threshold (it is not shown to be negligible).
 
 #include <cstddef>
 #include <span>
@@ -24,9 +25,9 @@ struct AbRound {
 };
 
 struct AbEstimate {
-  /// "slower", "faster" (the new build, beyond the threshold and significant), "unchanged"
-  /// (otherwise), "inconclusive" (fewer pairs in one machine state than the minimum, or than
-  /// the significance needs).
+  /// "slower", "faster" (the new build: the interval excludes no change and reaches beyond the
+  /// threshold), "unchanged" (otherwise), "inconclusive" (fewer pairs in one machine state than
+  /// the minimum, or than the significance needs).
   std::string verdict = "inconclusive";
   double change = 0.0;  ///< exp(Hodges-Lehmann log ratio) - 1 (NaN without pairs)
   double low = 0.0;     ///< its interval (NaN when too few pairs bound it)
@@ -40,7 +41,7 @@ struct AbEstimate {
 
 struct AbStatisticsOptions {
   double significance = 0.01;  ///< two-sided, for this one kernel (already split over kernels)
-  double threshold = 0.05;     ///< practical threshold: smaller changes are "unchanged"
+  double threshold = 0.05;     ///< practical threshold: changes shown below it are "unchanged"
   /// Fewer usable pairs: "inconclusive" (never fewer than pairs_needed(significance)).
   std::size_t min_pairs = 5;
   double state_factor = 1.5;  ///< canaries further apart than this: different machine states

@@ -35,7 +35,7 @@ struct AbOptions {
   std::size_t max_rounds = 20;  ///< round pairs at most (pairs in two states are made again)
   int reps = 20;                ///< repetitions per build, kernel and round
   double significance = 0.01;   ///< family-wise over the targets (Bonferroni)
-  double threshold = 0.05;      ///< practical threshold: smaller changes are "unchanged"
+  double threshold = 0.05;      ///< practical threshold: changes shown below it are "unchanged"
   /// Added to every ompbench run: --canary-store (its machine lock keeps other ompbench runs out
   /// of a round), --platform, --max-wait, ... (nightly_ab_arguments picks them from a sweep's).
   std::vector<std::string> ompbench_args;
