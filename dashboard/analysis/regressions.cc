@@ -12,6 +12,7 @@
 #include "dashboard/analysis/model_checks.h"
 #include "dashboard/analysis/noise_floor.h"
 #include "dashboard/analysis/rank_test.h"
+#include "dashboard/confirm/ab_store.h"
 #include "dashboard/store/history.h"
 
 namespace ompscale::dashboard {
@@ -26,7 +27,8 @@ constexpr std::size_t kGroupMinimum = 8;
 struct Prepared {
   const SeriesInfo* info = nullptr;
   const SeriesHistory* history = nullptr;
-  std::string group;                 // platform, runtime, method, metric
+  bool faster = false;               // the runs of a faster machine state than the typical one
+  std::string group;                 // platform, runtime, method, metric, state
   std::vector<std::size_t> normal;   // usable points (typical phase, positive median)
   std::vector<double> level;         // log median of each usable point
   std::vector<ChangePoint> changes;  // indices into `normal`
@@ -39,9 +41,11 @@ struct Prepared {
 
 using RunStates = std::map<std::int64_t, RunState>;
 
-bool usable(const HistoryPoint& p, const RunStates& states) {
-  return !p.unusual_phase && !states.at(p.run).unusual && p.canary_state != "unusual" && p.n > 0 &&
-         p.median > 0;
+// A point of the state `faster` says (typical, or faster than typical) that can be judged.
+bool usable(const HistoryPoint& p, const RunStates& states, bool faster) {
+  const RunState& state = states.at(p.run);
+  return !p.unusual_phase && !state.unusual && state.faster == faster &&
+         p.canary_state != "unusual" && p.n > 0 && p.median > 0;
 }
 
 bool is_change(const Prepared& p, std::size_t i) {
@@ -50,14 +54,15 @@ bool is_change(const Prepared& p, std::size_t i) {
 }
 
 Prepared prepare(const SeriesInfo& info, const SeriesHistory& h, const ChangePointOptions& cp,
-                 const RunStates& states) {
+                 const RunStates& states, bool faster) {
   Prepared p;
   p.info = &info;
   p.history = &h;
-  p.group =
-      fmt::format("{}\x1f{}\x1f{}\x1f{}", info.platform, info.runtime, info.method, info.metric);
+  p.faster = faster;
+  p.group = fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}", info.platform, info.runtime, info.method,
+                        info.metric, faster);
   for (std::size_t i = 0; i < h.points.size(); ++i) {
-    if (!usable(h.points[i], states)) continue;
+    if (!usable(h.points[i], states, faster)) continue;
     p.normal.push_back(i);
     p.level.push_back(std::log(h.points[i].median));
   }
@@ -243,11 +248,46 @@ bool judged_metric(const SeriesInfo& s, const RegressionOptions& options) {
              options.metrics.end();
 }
 
+// Earlier runs of the machine of `run` that measured in a faster state than its typical one.
+std::size_t earlier_faster_runs(const std::vector<RunInfo>& runs, const RunStates& states,
+                                const RunInfo& run) {
+  return static_cast<std::size_t>(std::count_if(runs.begin(), runs.end(), [&](const RunInfo& r) {
+    return states.at(r.id).faster && r.date < run.date && r.platform == run.platform &&
+           r.host == run.host;
+  }));
+}
+
+// A run in a faster state than the machine's typical one: said, since the typical state may have
+// changed; it is judged against the earlier runs of its own state.
+Finding faster_run(const std::vector<RunInfo>& runs, const RunStates& states, const RunInfo& r) {
+  Finding f;
+  f.kind = FindingKind::kFasterState;
+  f.run_id = r.run_id;
+  f.date = r.date;
+  f.label = r.label;
+  f.platform = r.platform;
+  f.kernel = fmt::format("run {} on {}", r.run_id, r.host.empty() ? r.platform : r.host);
+  f.p_value = std::nan("");
+  f.noise_floor = std::nan("");
+  f.change = std::nan("");
+  const std::size_t earlier = earlier_faster_runs(runs, states, r);
+  f.detail = fmt::format(
+      "{}: faster than this machine's typical state, which may have changed (a new machine, a "
+      "quieter host, a new kernel); its {} configurations are judged against the runs of this "
+      "state only ({})",
+      states.at(r.id).note, r.configurations,
+      earlier == 0 ? "none before it: kept as their history"
+                   : fmt::format("{} before it", earlier));
+  return f;
+}
+
 std::vector<Finding> unusual_runs(const std::vector<RunInfo>& runs, const RunStates& states,
                                   const std::string& since) {
   std::vector<Finding> out;
   for (const RunInfo& r : runs) {
-    if (!states.at(r.id).unusual || r.date < since) continue;
+    if (r.date < since) continue;
+    if (states.at(r.id).faster) out.push_back(faster_run(runs, states, r));
+    if (!states.at(r.id).unusual) continue;
     Finding f;
     f.kind = FindingKind::kUnusualPhase;
     f.run_id = r.run_id;
@@ -277,8 +317,11 @@ std::string latest_date(const std::vector<RunInfo>& runs) {
 void order(std::vector<Finding>& findings) {
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     if (a.worse != b.worse) return a.worse;
-    const bool a_phase = a.kind == FindingKind::kUnusualPhase;
-    const bool b_phase = b.kind == FindingKind::kUnusualPhase;
+    const auto phase = [](const Finding& f) {
+      return f.kind == FindingKind::kUnusualPhase || f.kind == FindingKind::kFasterState;
+    };
+    const bool a_phase = phase(a);
+    const bool b_phase = phase(b);
     if (a_phase != b_phase) return b_phase;
     return a.severity > b.severity;
   });
@@ -403,19 +446,23 @@ RegressionReport find_regressions(Database& db, const RegressionOptions& options
   std::vector<Prepared> prepared;
   prepared.reserve(judged.size());
   for (const SeriesHistory* h : judged) {
-    prepared.push_back(prepare(series.at(h->series), *h, cp, states));
+    prepared.push_back(prepare(series.at(h->series), *h, cp, states, false));
+    // Runs of a faster machine state: a history of their own, when there are any.
+    Prepared faster = prepare(series.at(h->series), *h, cp, states, true);
+    if (!faster.normal.empty()) prepared.push_back(std::move(faster));
   }
   const GroupDiffs groups = group_diffs(prepared);
   const std::vector<Test> tests = run_tests(db, prepared, groups, states, options, report.since);
   report.tests = tests.size();
   std::vector<Finding> findings = cost_findings(prepared, tests, options, report.since);
   for (const Prepared& p : prepared) {
-    report.noise.push_back(kernel_noise(db, p, groups, options, report.histories));
+    if (!p.faster) report.noise.push_back(kernel_noise(db, p, groups, options, report.histories));
   }
   for (Finding& f : model_side(db, series, report.noise, options, report.since)) {
     findings.push_back(std::move(f));
   }
   for (Finding& f : unusual_runs(runs, states, report.since)) findings.push_back(std::move(f));
+  attach_confirmations(findings, load_confirmations(db));
   order(findings);
   report.findings = std::move(findings);
   return report;

@@ -144,7 +144,8 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("--platform", o.platform,
                  "Platform description (name or file) for thread classes and the platform column "
                  "(default: detected, named after the host)");
-  app.add_option("--run-id", o.run_id, "Run id written into every row (default: from the time)");
+  app.add_option("--run-id", o.run_id,
+                 "Run id written into every row (default: the start time and random bits, unique)");
   app.add_option("--slow-factor", o.slow_factor,
                  "Re-measure a batch whose canary exceeds this multiple of the reference")
       ->capture_default_str();

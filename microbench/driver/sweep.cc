@@ -25,6 +25,7 @@
 #include "microbench/driver/plan.h"
 #include "microbench/driver/progress.h"
 #include "microbench/driver/results_file.h"
+#include "microbench/driver/run_id.h"
 #include "microbench/driver/runtime_library.h"
 #include "microbench/driver/sidecar.h"
 #include "microbench/driver/worker_groups.h"
@@ -170,15 +171,8 @@ WorkerPaths find_workers(const RunOptions& options) {
 RunRecord start_record(const RunOptions& options, const platforms::Platform& platform,
                        const platforms::Platform& detected) {
   RunRecord record;
-  record.run_id = options.run_id;
-  if (record.run_id.empty()) {
-    record.run_id = utc_timestamp();
-    record.run_id.erase(std::remove_if(record.run_id.begin(), record.run_id.end(),
-                                       [](char c) { return c == '-' || c == ':'; }),
-                        record.run_id.end());
-    record.run_id = "r" + record.run_id;
-  }
   record.started = utc_timestamp();
+  record.run_id = options.run_id.empty() ? new_run_id(record.started) : options.run_id;
   record.command = options.command_line;
   record.platform_json = platforms::to_json(platform);
   record.detected_json = platforms::to_json(detected);
@@ -388,7 +382,7 @@ WorkerLaunch make_launch(const SweepState& s, const Setting& setting, const Job&
   launch.unset_env = {"OMP_NUM_THREADS", "OMP_PROC_BIND", "OMP_PLACES", "OMP_DYNAMIC"};
   launch.set_env = {"OMP_PROC_BIND=" + setting.bind, "OMP_DYNAMIC=false"};
   if (!setting.places.empty()) launch.set_env.push_back("OMP_PLACES=" + setting.places);
-  if (const std::string shim = s.shims.environment(setting.runtime); !shim.empty()) {
+  for (const std::string& shim : s.shims.environment(setting.runtime)) {
     launch.set_env.push_back(shim);
   }
   launch.job = format_job(job, method_options(s.options));
