@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "modeler/core/result.h"
 #include "modeler/io/models_json.h"
-#include "modeler/options.h"
-#include "modeler/result.h"
+#include "modeler/presets/options.h"
 
 namespace ompscale::modeler {
 
