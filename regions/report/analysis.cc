@@ -235,7 +235,9 @@ Hint imbalance_hint(const RegionPoint& at, const PointAnalysis& p, const SeriesA
     return h;
   }
   loops.insert(loops.end(), unpriced.begin(), unpriced.end());
-  h.gain = net;
+  // The loops' blocks are timed apart from the region's imbalance (its median over repetitions),
+  // so their sum can exceed it by the noise: a schedule removes at most what was imbalance.
+  h.gain = std::min(net, p.cost.imbalance);
   h.nothing_pays = h.loops.empty();
   // When nothing pays, the loops carry the best change with its (negative) net gain: what the
   // report advises against.

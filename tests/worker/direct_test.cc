@@ -86,12 +86,12 @@ bool too_busy(const DirectRunner& runner) {
 
 using Attempt = std::optional<::testing::AssertionResult>;  // nullopt: too busy to tell
 
-// Tries a timing property on fresh runners up to three times; it must hold on one attempt that
+// Tries a timing property on fresh runners up to five times; it must hold on one attempt that
 // could tell. Skips when no attempt could.
 template <typename TryOnce>
 void expect_timing_property(const TryOnce& try_once) {
   std::optional<::testing::AssertionResult> failure;
-  for (int attempt = 0; attempt < 3; ++attempt) {
+  for (int attempt = 0; attempt < 5; ++attempt) {
     const Attempt result = try_once();
     if (!result) continue;
     if (*result) return;
