@@ -29,15 +29,35 @@ double RunningMedian::median() const {
   return low + 0.5 * (high - low);
 }
 
+namespace {
+
+// Fixed point in units of 2^-80: weights below 1e8 in magnitude, a million of them, fit in 128
+// bits.
+constexpr int kFraction = 80;
+constexpr double kLargest = 1e8;
+
+}  // namespace
+
+RankedSums::Exact RankedSums::exact(double weight) {
+  if (!(std::fabs(weight) < kLargest)) {
+    throw std::logic_error("RankedSums: a weight beyond what its fixed point holds");
+  }
+  return static_cast<Exact>(std::nearbyint(std::ldexp(weight, kFraction)));
+}
+
+double RankedSums::inexact(Exact sum) {
+  return std::ldexp(static_cast<double>(sum), -kFraction);
+}
+
 RankedSums::RankedSums(std::span<const double> universe)
     : values_(universe.begin(), universe.end()) {
   std::sort(values_.begin(), values_.end());
   values_.erase(std::unique(values_.begin(), values_.end()), values_.end());
   counts_.assign(values_.size() + 1, 0);
-  weights_.assign(values_.size() + 1, 0.0);
+  weights_.assign(values_.size() + 1, 0);
 }
 
-void RankedSums::update(double value, std::ptrdiff_t count, double weight) {
+void RankedSums::update(double value, std::ptrdiff_t count, Exact weight) {
   const auto it = std::lower_bound(values_.begin(), values_.end(), value);
   if (it == values_.end() || *it != value) {
     throw std::logic_error("RankedSums: a value outside the universe it was made for");
@@ -52,11 +72,11 @@ void RankedSums::update(double value, std::ptrdiff_t count, double weight) {
 }
 
 void RankedSums::add(double value, double weight) {
-  update(value, 1, weight);
+  update(value, 1, exact(weight));
 }
 
 void RankedSums::remove(double value, double weight) {
-  update(value, -1, -weight);
+  update(value, -1, -exact(weight));
 }
 
 std::size_t RankedSums::slots_at_most(double bound) const {
@@ -71,16 +91,16 @@ std::size_t RankedSums::count_at_most(double bound) const {
 }
 
 double RankedSums::weight_at_most(double bound) const {
-  double sum = 0.0;
+  Exact sum = 0;
   for (std::size_t i = slots_at_most(bound); i > 0; i -= i & (~i + 1)) sum += weights_[i];
-  return sum;
+  return inexact(sum);
 }
 
 double RankedSums::distance_sum(double value) const {
   const double below = static_cast<double>(count_at_most(value));
   const double below_sum = weight_at_most(value);
   const double above = static_cast<double>(count_) - below;
-  return (value * below - below_sum) + ((weight_ - below_sum) - value * above);
+  return (value * below - below_sum) + ((weight() - below_sum) - value * above);
 }
 
 }  // namespace ompscale::dashboard

@@ -28,7 +28,11 @@ class RunningMedian {
 };
 
 /// A multiset of values drawn from a universe known in advance, each with a weight: how many
-/// values lie at or below a bound, and what their weights sum to.
+/// values lie at or below a bound, and what their weights sum to. The weights are summed exactly
+/// (in fixed point, 2^-80 units in 128 bits; weights below 1e8 in magnitude), so a sum does not
+/// depend on the tree's shape, which depends on the universe: the noise estimate of a night is the
+/// same bits whether the history ends there or goes on (a stored analysis stays as stored until
+/// something real changes).
 class RankedSums {
  public:
   /// `universe`: every value that may be added (any order, repeats allowed).
@@ -39,7 +43,7 @@ class RankedSums {
   void remove(double value, double weight);
 
   std::size_t count() const { return count_; }
-  double weight() const { return weight_; }
+  double weight() const { return inexact(weight_); }
   /// Values (and the sum of their weights) at or below `bound`.
   std::size_t count_at_most(double bound) const;
   double weight_at_most(double bound) const;
@@ -48,14 +52,18 @@ class RankedSums {
   double distance_sum(double value) const;
 
  private:
+  __extension__ using Exact = __int128;
   std::size_t slots_at_most(double bound) const;  // ranks 1..k hold the values <= bound
-  void update(double value, std::ptrdiff_t count, double weight);
+  void update(double value, std::ptrdiff_t count, Exact weight);
+
+  static Exact exact(double weight);
+  static double inexact(Exact sum);
 
   std::vector<double> values_;  // the universe, sorted, distinct
   std::vector<std::ptrdiff_t> counts_;
-  std::vector<double> weights_;  // Fenwick trees over ranks 1..values_.size()
+  std::vector<Exact> weights_;  // Fenwick trees over ranks 1..values_.size()
   std::size_t count_ = 0;
-  double weight_ = 0.0;
+  Exact weight_ = 0;
 };
 
 }  // namespace ompscale::dashboard

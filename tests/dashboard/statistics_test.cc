@@ -224,6 +224,24 @@ TEST(OrderStatistics, RankedSumsCountAndSumWhatLiesAtOrBelowABound) {
   EXPECT_THROW(sums.add(0.3 + 1e-3, 1.0), std::logic_error);
 }
 
+TEST(OrderStatistics, SumsAreTheSameBitsWhateverTheUniverse) {
+  // A night's noise estimate must not change when later nights widen the universe (the tree's
+  // shape): the weights are summed exactly.
+  std::mt19937 rng(6);
+  std::uniform_real_distribution<double> uniform(0.0, 0.1);
+  std::vector<double> first, later;
+  for (int i = 0; i < 100; ++i) first.push_back(uniform(rng));
+  later = first;
+  for (int i = 0; i < 157; ++i) later.push_back(uniform(rng));
+  RankedSums small(first), large(later);
+  for (double v : first) {
+    small.add(v, v * v / 2);
+    large.add(v, v * v / 2);
+    ASSERT_EQ(small.weight_at_most(0.05), large.weight_at_most(0.05));
+    ASSERT_EQ(small.weight(), large.weight());
+  }
+}
+
 TEST(EDivisive, OnePassScoresEverySplitAsTheDefinitionDoes) {
   std::vector<double> levels(60, 1.0);
   std::fill(levels.begin() + 25, levels.end(), 1.1);
