@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "common/statistics.h"
 #include "common/text_table.h"
@@ -63,6 +64,16 @@ std::string_view to_string(FindingKind kind) {
       return "unusual phase";
   }
   return "?";
+}
+
+FindingKind finding_kind(std::string_view name) {
+  for (const FindingKind kind :
+       {FindingKind::kRegression, FindingKind::kImprovement, FindingKind::kStep,
+        FindingKind::kDrift, FindingKind::kGrowthChange, FindingKind::kOutsideInterval,
+        FindingKind::kBudgetMoved, FindingKind::kUnusualPhase}) {
+    if (to_string(kind) == name) return kind;
+  }
+  throw std::invalid_argument(fmt::format("'{}' is not a kind of finding", name));
 }
 
 Finding finding_about(const SeriesInfo& s, FindingKind kind) {

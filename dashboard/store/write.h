@@ -4,6 +4,7 @@
 // same content, a models file or report with the same content) is skipped, so ingesting twice
 // changes nothing; a run id and host that arrive with other content are refused.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,10 +20,13 @@ struct IngestedItem {
   bool added = false;  ///< false: it was in the history already
 };
 
-/// Writes `batch` (labelled `label`, ingested at `now`) in one transaction. Throws InputError
-/// naming the file for a run id that is in the history with other content and for models whose
-/// runs are neither in the history nor in the batch; the database is then unchanged.
-std::vector<IngestedItem> write_batch(Database& db, const IngestBatch& batch,
-                                      const std::string& label, const std::string& now);
+/// Writes `batch` (labelled `label`, ingested at `now`) in one transaction, then calls
+/// `before_commit` (when given) inside it: what is derived from the history lands with what it
+/// was derived from, or neither does. Throws InputError naming the file for a run id that is in
+/// the history with other content and for models whose runs are neither in the history nor in
+/// the batch; the database is then unchanged.
+std::vector<IngestedItem> write_batch(
+    Database& db, const IngestBatch& batch, const std::string& label, const std::string& now,
+    const std::function<void(Database&, const std::vector<IngestedItem>&)>& before_commit = {});
 
 }  // namespace ompscale::dashboard
