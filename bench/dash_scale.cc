@@ -3,7 +3,8 @@
 // night by night with `ompdash ingest`. At each checkpoint N it times `ompdash regressions`, a
 // full `ompdash render` (into an empty directory), then ingests one more night and times the
 // incremental render into the same site, and prints the database's size; at the end the growth
-// exponent of each (the slope of log time over log N).
+// exponent of each (the slope of log time over log N). Times are wall clock and CPU (user +
+// system of the command): on a machine shared with other work the CPU time is the steadier.
 //
 //   build/bench/dash_scale [--from RESULTS.csv] [--nights 30,100,365] [--seed 1] [--jitter 0.01]
 //                          [--models 0|1] [--keep DIR] [--ompdash PATH]
@@ -71,7 +72,8 @@ Arguments parse(int argc, char** argv) {
 }
 
 struct Timed {
-  double seconds = 0;
+  double seconds = 0;      // wall clock
+  double cpu_seconds = 0;  // user + system: what it costs when other processes share the cores
   double max_rss_mib = 0;
 };
 
@@ -89,7 +91,8 @@ Timed timed(const std::vector<std::string>& argv, const fs::path& log) {
     throw std::runtime_error(fmt::format("{} {} failed ({}); see {}", argv[0], argv[1],
                                          status.describe(), log.string()));
   }
-  return {wall.count(), static_cast<double>(status.usage.max_rss_kib) / 1024.0};
+  return {wall.count(), static_cast<double>(status.usage.user_ns + status.usage.system_ns) / 1e9,
+          static_cast<double>(status.usage.max_rss_kib) / 1024.0};
 }
 
 std::string load() {
@@ -109,7 +112,7 @@ double megabytes(const fs::path& db) {
 
 struct Checkpoint {
   int nights = 0;
-  double ingest = 0;  // median of the last ten nights' ingests
+  Timed ingest;  // median of the last ten nights' ingests (wall and CPU)
   Timed regressions, render, incremental;
   double database_mb = 0;
 };
@@ -120,7 +123,7 @@ class Bench {
       : a_(a), root_(root), history_(history), db_((root / "history.sqlite").string()) {}
 
   // Ingests the next night (its files written, ingested, removed); returns the ingest's time.
-  double ingest_next() {
+  Timed ingest_next() {
     std::vector<std::string> files = {history_.write_night(root_, night_, a_.seed, a_.jitter)};
     if (a_.models) {
       files.push_back(fs::path(files[0]).replace_extension("").string() + "-models.json");
@@ -129,21 +132,24 @@ class Bench {
     std::vector<std::string> argv = {a_.ompdash, "ingest"};
     argv.insert(argv.end(), files.begin(), files.end());
     argv.insert(argv.end(), {"--db", db_});
-    const double seconds = timed(argv, log()).seconds;
+    const Timed t = timed(argv, log());
     for (const std::string& f : files) {
       fs::remove(f);
       fs::remove(f + ".meta.json");
     }
     ++night_;
-    ingests_.push_back(seconds);
-    return seconds;
+    ingests_.push_back(t.seconds);
+    ingest_cpu_.push_back(t.cpu_seconds);
+    return t;
   }
 
   Checkpoint checkpoint() {
     Checkpoint c;
     c.nights = night_;
     const std::size_t from = ingests_.size() > 10 ? ingests_.size() - 10 : 0;
-    c.ingest = ompscale::stats::median(std::span<const double>(ingests_).subspan(from));
+    c.ingest.seconds = ompscale::stats::median(std::span<const double>(ingests_).subspan(from));
+    c.ingest.cpu_seconds =
+        ompscale::stats::median(std::span<const double>(ingest_cpu_).subspan(from));
     c.regressions = timed({a_.ompdash, "regressions", "--db", db_, "-o",
                            (root_ / fmt::format("regressions-{}.txt", night_)).string()},
                           log());
@@ -158,6 +164,7 @@ class Bench {
 
   int night() const { return night_; }
   double mean_ingest() const { return ompscale::stats::mean(ingests_); }
+  double mean_ingest_cpu() const { return ompscale::stats::mean(ingest_cpu_); }
 
  private:
   fs::path log() const { return root_ / "log.txt"; }
@@ -167,7 +174,7 @@ class Bench {
   const ompscale::bench::NightHistory& history_;
   std::string db_;
   int night_ = 0;
-  std::vector<double> ingests_;
+  std::vector<double> ingests_, ingest_cpu_;
 };
 
 // The slope of log(y) over log(x), least squares.
@@ -193,10 +200,16 @@ std::string first_night(const Arguments& a, const fs::path& root) {
   return night.string();
 }
 
+// "wall (cpu)" in seconds.
+std::string both(const Timed& t) {
+  return fmt::format("{:.2f} ({:.2f})", t.seconds, t.cpu_seconds);
+}
+
 void print_row(const Checkpoint& c) {
-  std::printf("%6d  %9.3f s  %9.3f s  %9.2f s  %9.2f s  %9.1f MB  %7.3f MB  %7.0f MiB\n", c.nights,
-              c.ingest, c.regressions.seconds, c.render.seconds, c.incremental.seconds,
-              c.database_mb, c.database_mb / c.nights, c.render.max_rss_mib);
+  std::printf("%6d  %16s  %16s  %16s  %16s  %9.1f MB  %7.3f MB  %7.0f MiB\n", c.nights,
+              both(c.ingest).c_str(), both(c.regressions).c_str(), both(c.render).c_str(),
+              both(c.incremental).c_str(), c.database_mb, c.database_mb / c.nights,
+              c.render.max_rss_mib);
   std::fflush(stdout);
 }
 
@@ -212,8 +225,10 @@ int main(int argc, char** argv) {
     const ompscale::bench::NightHistory history(first_night(a, root));
     std::printf("one night: %zu rows, %zu configurations; %s; ompdash %s\n", history.rows(),
                 history.configurations(), load().c_str(), a.ompdash.c_str());
-    std::printf("%6s  %11s  %11s  %11s  %11s  %12s  %10s  %11s\n", "nights", "ingest/night",
+    std::printf("seconds: wall (CPU, user + system)\n");
+    std::printf("%6s  %16s  %16s  %16s  %16s  %12s  %10s  %11s\n", "nights", "ingest/night",
                 "regressions", "render", "render +1", "database", "per night", "render RSS");
+    std::fflush(stdout);
     Bench bench(a, root, history);
     std::vector<Checkpoint> points;
     for (const int n : a.nights) {
@@ -223,17 +238,22 @@ int main(int argc, char** argv) {
     }
     if (points.size() >= 2) {
       std::printf(
-          "growth exponent (time ~ N^k, %d to %d nights): ingest %.2f, regressions %.2f, render "
-          "%.2f, render +1 %.2f, database %.2f\n",
+          "growth exponent of the CPU time (time ~ N^k, %d to %d nights): ingest %.2f, "
+          "regressions %.2f, render %.2f, render +1 %.2f; database %.2f\n",
           points.front().nights, points.back().nights,
-          exponent(points, [](const Checkpoint& c) { return c.ingest; }),
-          exponent(points, [](const Checkpoint& c) { return c.regressions.seconds; }),
-          exponent(points, [](const Checkpoint& c) { return c.render.seconds; }),
-          exponent(points, [](const Checkpoint& c) { return c.incremental.seconds; }),
+          exponent(points, [](const Checkpoint& c) { return c.ingest.cpu_seconds; }),
+          exponent(points, [](const Checkpoint& c) { return c.regressions.cpu_seconds; }),
+          exponent(points, [](const Checkpoint& c) { return c.render.cpu_seconds; }),
+          exponent(points, [](const Checkpoint& c) { return c.incremental.cpu_seconds; }),
           exponent(points, [](const Checkpoint& c) { return c.database_mb; }));
+      std::printf("of the wall time: ingest %.2f, regressions %.2f, render %.2f, render +1 %.2f\n",
+                  exponent(points, [](const Checkpoint& c) { return c.ingest.seconds; }),
+                  exponent(points, [](const Checkpoint& c) { return c.regressions.seconds; }),
+                  exponent(points, [](const Checkpoint& c) { return c.render.seconds; }),
+                  exponent(points, [](const Checkpoint& c) { return c.incremental.seconds; }));
     }
-    std::printf("mean ingest over %d nights: %.3f s; %s\n", bench.night(), bench.mean_ingest(),
-                load().c_str());
+    std::printf("mean ingest over %d nights: %.3f s (CPU %.3f s); %s\n", bench.night(),
+                bench.mean_ingest(), bench.mean_ingest_cpu(), load().c_str());
     if (a.keep.empty()) fs::remove_all(root);
     return 0;
   } catch (const std::exception& e) {

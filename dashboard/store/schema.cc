@@ -165,7 +165,8 @@ CREATE TABLE app_points (
 )sql";
 
 // Version 2: the repetitions apart from the summaries (a scan of the summaries stays small, and
-// old repetitions can be pruned while their summaries stay), and what the regression analysis
+// old repetitions can be pruned while their summaries stay), the runs in the series index (a
+// kernel's thread counts and runs are read from the index alone), and what the regression analysis
 // derives from the history, stored by every ingest (dashboard/store/derived.h): the run-against-
 // history tests with the noise each run was judged with, the steps and drifts, each kernel's noise
 // floor, the model findings, and the model comparisons they were decided from.
@@ -182,6 +183,8 @@ CREATE TABLE repetitions (
 INSERT INTO repetitions (run, series, threads, runtime_version, compiler, samples)
   SELECT run, series, threads, runtime_version, compiler, samples FROM summaries;
 ALTER TABLE summaries DROP COLUMN samples;
+DROP INDEX summaries_by_series;
+CREATE INDEX summaries_by_series ON summaries(series, threads, run);
 CREATE TABLE derivation (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   options TEXT NOT NULL,
