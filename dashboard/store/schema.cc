@@ -164,13 +164,15 @@ CREATE TABLE app_points (
 );
 )sql";
 
-// Version 2: the repetitions apart from the summaries (a scan of the summaries stays small, and
-// old repetitions can be pruned while their summaries stay), the runs in the series index (a
-// kernel's thread counts and runs are read from the index alone), and what the regression analysis
-// derives from the history, stored by every ingest (dashboard/store/derived.h): the run-against-
-// history tests with the noise each run was judged with, the steps and drifts, each kernel's noise
-// floor, the model findings, and the model comparisons they were decided from.
-constexpr std::string_view kVersion2 = R"sql(
+// The stored analysis (version 2 here; the whole step is this one block and its entry in
+// kMigrations, so that it can be given another number): the repetitions apart from the summaries (a
+// scan of the summaries stays small, and old repetitions can be pruned while their summaries stay),
+// the runs in the series index (a kernel's thread counts and runs are read from the index alone),
+// and what the regression analysis derives from the history, stored by every ingest
+// (dashboard/store/derived.h): the run-against-history tests with the noise each run was judged
+// with, the steps and drifts, each kernel's noise floor, the model findings, and the model
+// comparisons they were decided from.
+constexpr std::string_view kStoredAnalysisStep = R"sql(
 CREATE TABLE repetitions (
   run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   series INTEGER NOT NULL REFERENCES series(id),
@@ -278,7 +280,7 @@ CREATE TABLE interval_comparisons (
 constexpr std::array<Migration, 2> kMigrations = {{
     {1, "ompbench runs and summaries, models, ompscan reports", kVersion1},
     {2, "repetitions apart from the summaries; the derived analysis stored with the history",
-     kVersion2},
+     kStoredAnalysisStep},
 }};
 
 bool has_tables(Database& db) {
