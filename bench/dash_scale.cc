@@ -10,7 +10,8 @@
 //                          [--models 0|1] [--keep DIR] [--ompdash PATH]
 //
 // Without --from it measures a night first: ompbench --suite sync --threads 1,2 (both runtimes).
-// --from data/xeon-emr-16/sweep.csv (unpacked with its sidecar: xz -dk) makes the 16-core year.
+// --from /tmp/sweep.csv (data/xeon-emr-16/sweep.csv.xz and its sidecar unpacked: docs/ompdash.md)
+// makes the 16-core sweep's history.
 // --models 1 fits each night (`modeler fit`) and ingests the models with it. --ompdash times
 // another build (an older ompdash, for comparison).
 
