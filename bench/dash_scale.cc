@@ -37,8 +37,8 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view kUsage =
-    "usage: dash_scale [--from RESULTS.csv] [--nights 30,100,365] [--seed 1] [--jitter 0.01]\n"
-    "                  [--models 0|1] [--keep DIR] [--ompdash PATH]\n"
+    "Usage: build/bench/dash_scale [--from RESULTS.csv] [--nights 30,100,365] [--seed 1]\n"
+    "                              [--jitter 0.01] [--models 0|1] [--keep DIR] [--ompdash PATH]\n"
     "  ingest, regressions, full and incremental render, database size of a history of N\n"
     "  nights made from one real ompbench night, and their growth exponents\n";
 

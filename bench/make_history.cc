@@ -22,8 +22,8 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view kUsage =
-    "usage: make_history --from RESULTS.csv --nights N --out DIR [--seed 1] [--jitter 0.01]\n"
-    "                    [--db HISTORY] [--models 0|1]\n"
+    "Usage: build/bench/make_history --from RESULTS.csv --nights N --out DIR [--seed 1]\n"
+    "                                [--jitter 0.01] [--db HISTORY] [--models 0|1]\n"
     "  N nights copied from one ompbench run with fresh noise and a level jitter per\n"
     "  configuration; with --db ingested night by night (and their files removed)\n";
 
