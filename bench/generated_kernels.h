@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "bench/bench_options.h"
-#include "modeler/hypothesis.h"
-#include "modeler/kernel.h"
+#include "modeler/core/hypothesis.h"
+#include "modeler/core/kernel.h"
 
 namespace ompscale::bench {
 

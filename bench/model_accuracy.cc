@@ -14,6 +14,9 @@
 // relative error of the prediction at 4x the largest thread count, and the share of kernels
 // whose true value there lies inside the 90% prediction interval.
 //
+// The default preset learns from the generated input first, as `modeler fit` does, and the
+// last line says what it learnt.
+//
 // Diagnostic switches (environment, any value): ORACLE=1 refits every kernel with only its
 // generating term as hypothesis, which separates selection errors from fitting and interval
 // errors; DIAG=1 prints one "DIAG ..." line per kernel whose prediction is off by more than 15%
@@ -38,7 +41,9 @@
 #include "common/statistics.h"
 #include "modeler/fit.h"
 #include "modeler/io/readers.h"
-#include "modeler/predict.h"
+#include "modeler/prediction/predict.h"
+#include "modeler/learning/learn_from_input.h"
+#include "modeler/presets/presets.h"
 
 using namespace ompscale;
 using namespace ompscale::modeler;
@@ -142,18 +147,14 @@ int main(int argc, char** argv) {
   const Dataset data = reference.empty()
                            ? generate(g.kernels, g.seed, g.noise, share_min, g.systematic, truth)
                            : read_dataset(reference, {});
-  ModelerOptions options;
-  options.aggregation = Aggregation::kMean;
-  if (preset == "extrap") {
-    options = ModelerOptions::extrap();
-  } else if (preset == "paper-smape") {
-    options = ModelerOptions::extrap();
-    options.space = HypothesisSpace::paper();
-  }
+  ModelerOptions options = preset_options(preset == "paper-smape" ? "extrap-paper" : preset);
   const double largest = data.kernels.front().params().back();
   const double target = 4.0 * largest;
   options.predict_at = {target};
   options.confidence = 0.90;
+  // As `modeler fit` does: the input teaches the default preset first.
+  const LearnedExtrapolation learned = learn_from_input(data, options);
+  options = with_learned(options, learned);
   auto results = fit_dataset(data, options);
   if (std::getenv("ORACLE")) {
     for (std::size_t k = 0; k < results.size(); ++k) {
@@ -187,5 +188,6 @@ int main(int argc, char** argv) {
   std::printf("error at t=%g median      %.2f%%\n", target, 100.0 * stats::median(errors));
   std::printf("error at t=%g p90         %.2f%%\n", target, 100.0 * stats::quantile(errors, 0.9));
   std::printf("90%% interval coverage     %.1f%%\n", 100.0 * static_cast<double>(covered) / n);
+  std::printf("%s\n", learned.describe().c_str());
   return 0;
 }

@@ -11,10 +11,10 @@
 //
 //   build/bench/ompscan_overhead [--runs 5] [--threads 2] [--compiler llvm|gnu]
 //
-// Targets (issue 4): at most 2% on mandelbrot, nested and tasks (inputs of a few tenths of a
+// Targets: at most 2% on mandelbrot, nested and tasks (inputs of a few tenths of a
 // second; tasks of about 4 us); at most 10% on `locks fast` at about 8 million acquisitions per
 // second per thread (ScalOMP's UA.B case, 13.8% there), on `locks contended` (two threads, one
-// shared lock, about 100 ns of work outside it, 2 million acquisitions each: issue 12) and on
+// shared lock, about 100 ns of work outside it, 2 million acquisitions each) and on
 // many_regions (a million regions of about 2 us). The last row, tasks of about 0.7 us (libomp's own
 // task management is a third of that run), has no target: it shows the cost per task where tasks
 // are as small as they get. GCC-built applications run on libomp through its GOMP ABI (a

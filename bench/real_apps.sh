@@ -19,7 +19,7 @@
 # check: `ompscan run --threads 1,2` of every binary, then again with default sampling and
 # OMPSCAN_SAMPLING=all (every execution measured) as two inputs of one experiment, interleaved
 # repetition by repetition (a wrapper script sets the variable), `ompscan report --format json`,
-# and the issue 12 "Done means" checks on each report: POP efficiencies within [0, 1]; no hint predicting more than
+# and these checks on each report: POP efficiencies within [0, 1]; no hint predicting more than
 # its region's time; the runtime named (GCC builds: libomp through its GOMP ABI, compared with their
 # own libgomp); each region's time with default sampling against every execution measured (medians
 # of --reps repetitions, 3 by default), over the points sampled by default, with the points that

@@ -3,16 +3,16 @@
 // ompbench's machine lock, so they sample the machine over the same seconds. Then the same five
 // one after another, which also sees the machine's drift between runs (libomp's fork/join cost
 // drifts by about 1.3x over seconds on this VM). Prints each run's median per construct, metric
-// and runtime, and the spread: the largest median over the smallest. EPCC shows spreads up to
-// 4.5x on this kind of machine (../shared/reference/epcc-syncbench-2core-vm.md); ompbench's
-// target is at most 1.3x.
+// and runtime, and the spread: the largest median over the smallest. EPCC's own syncbench
+// spreads up to 4.5x between runs on a 2-core virtual machine; ompbench's target is at most
+// 1.3x.
 //
 //   build/bench/run_spread [--runs 5] [--method direct|epcc] [--metric avg_cost] [--runtime both]
 //                          [--keep DIR] [--batch N]
 //
 // The figure is the largest spread over all (construct, runtime) pairs of the chosen metric, for
 // the interleaved processes.
-// First it times the reference command, `ompbench --construct barrier --bind spread
+// First it times the reference command, `ompbench --construct barrier --bind spread
 // --threads 1,2` (target: under 5 s with at least 100 valid values per thread count), 3 times.
 
 #include <signal.h>

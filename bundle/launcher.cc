@@ -25,6 +25,7 @@ namespace {
 
 constexpr char kLauncherName[] = "ompscale-launcher";
 constexpr char kLoaderName[] = "ld-linux-x86-64.so.2";
+constexpr char kShimPathVariable[] = "OMPSCALE_SHIM_PATH";
 
 [[noreturn]] void fail(const std::string& message, int status) {
   fprintf(stderr, "%s: %s\n", kLauncherName, message.c_str());
@@ -61,7 +62,12 @@ int main(int argc, char** argv) {
   if (access(program.c_str(), X_OK) != 0)
     fail("this bundle has no program " + name + " (looked for " + program + ")", 127);
   const std::string loader = root + "/lib/" + kLoaderName;
-  const std::string library_path = root + "/lib";
+  // The loader's --library-path replaces LD_LIBRARY_PATH, so a library that must come before the
+  // bundle's own (ompbench --runtime-lib: another build of libomp or libgomp, through a shim
+  // directory) is named in OMPSCALE_SHIM_PATH (common/library_shim.h) and searched first.
+  std::string library_path = root + "/lib";
+  if (const char* shims = getenv(kShimPathVariable); shims != nullptr && *shims != '\0')
+    library_path = std::string(shims) + ":" + library_path;
   const std::string argv0 = root + "/bin/" + name;
 
   std::vector<char*> arguments = {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <vector>
@@ -70,6 +71,31 @@ class WrappingFormatter : public CLI::Formatter {
   std::size_t width_;
 };
 
+// The long option names (without "--") of `app` and of the subcommands the command line chose.
+void long_options(const CLI::App& app, std::vector<std::string>& names) {
+  for (const CLI::Option* option : app.get_options()) {
+    for (const std::string& name : option->get_lnames()) names.push_back(name);
+  }
+  for (const CLI::App* sub : app.get_subcommands()) long_options(*sub, names);
+}
+
+// "; did you mean --threads?" for the first "--word" of argv that names no option, when one is
+// close; else "".
+std::string option_suggestion(const CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> names;
+  long_options(app, names);
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (!arg.starts_with("--") || arg.size() == 2) continue;
+    const std::string word(arg.substr(2, arg.find('=') - 2));
+    if (std::find(names.begin(), names.end(), word) != names.end()) continue;
+    const std::string nearest = nearest_word(word, names);
+    return nearest.empty() ? "" : fmt::format("; did you mean --{}?", nearest);
+  }
+  return "";
+}
+
 }  // namespace
 
 void wrap_help(CLI::App& app) {
@@ -98,13 +124,18 @@ std::optional<std::string> unknown_subcommand(const CLI::App& app, int argc, cha
   return message;
 }
 
+std::string parse_error_message(const CLI::App& app, const CLI::ParseError& error, int argc,
+                                char** argv, std::string_view help) {
+  return fmt::format("{}{} (see {})", error.what(), option_suggestion(app, argc, argv), help);
+}
+
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, std::string_view prefix,
                                       std::string_view help) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::cerr << prefix << ": " << e.what() << " (see " << help << ")\n";
+    std::cerr << prefix << ": " << parse_error_message(app, e, argc, argv, help) << "\n";
     return 2;
   }
   return std::nullopt;

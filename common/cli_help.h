@@ -21,6 +21,11 @@ std::string help_command(std::string_view tool, const CLI::App& app, int argc, c
 /// mean fit?" (the nearest subcommand, when one is close), else nothing.
 std::optional<std::string> unknown_subcommand(const CLI::App& app, int argc, char** argv);
 
+/// The one-line cause of a command-line error: CLI11's message, the nearest option when argv holds
+/// a mistyped one ("; did you mean --threads?"), and "(see HELP)".
+std::string parse_error_message(const CLI::App& app, const CLI::ParseError& error, int argc,
+                                char** argv, std::string_view help);
+
 /// Parses argv[1..argc) into `app`: nullopt when the tool goes on; otherwise the exit status,
 /// after printing the help or version (0) or "PREFIX: CAUSE (see HELP)" on stderr (2), HELP being
 /// a help command such as help_command() gives.

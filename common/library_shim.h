@@ -17,4 +17,10 @@ void make_library_shim(const std::string& directory, const std::string& soname,
 /// "LD_LIBRARY_PATH=DIRECTORY" followed by ":" and the current value, when there is one.
 std::string library_path_with(const std::string& directory);
 
+/// "OMPSCALE_SHIM_PATH=DIRECTORY" followed by ":" and the current value, when there is one: the
+/// same directory for a program of the relocatable bundle, whose launcher (bundle/launcher.cc)
+/// gives the loader a library path of its own, which replaces LD_LIBRARY_PATH; it searches these
+/// directories before the bundle's libraries.
+std::string shim_path_with(const std::string& directory);
+
 }  // namespace ompscale

@@ -32,6 +32,15 @@ std::string format_exact(double value) {
   return fmt::format("{}", value);
 }
 
+std::string format_seconds(double seconds) {
+  if (!std::isfinite(seconds)) return format_non_finite(seconds);
+  const double a = std::fabs(seconds);
+  if (a >= 1.0) return fmt::format("{:.3g} s", seconds);
+  if (a >= 1e-3) return fmt::format("{:.3g} ms", seconds * 1e3);
+  if (a >= 1e-6) return fmt::format("{:.3g} us", seconds * 1e6);
+  return fmt::format("{:.3g} ns", seconds * 1e9);
+}
+
 void TextTable::reserve(std::size_t rows, std::size_t bytes_per_row) {
   text_.reserve(rows * bytes_per_row);
   cell_end_.reserve(rows * alignment_.size());

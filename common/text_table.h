@@ -18,6 +18,9 @@ std::string format_significant(double value, int significant);
 std::string format_fixed(double value, int decimals);
 /// The shortest text that reads back as exactly `value` ("2", "0.1", "1e+300").
 std::string format_exact(double value);
+/// A duration in seconds in the unit that reads best, 3 significant digits: "1.91 s", "430 ms",
+/// "12.5 us", "3 ns".
+std::string format_seconds(double seconds);
 
 /// Rows of cells printed as aligned columns, two spaces apart, without trailing blanks.
 class TextTable {

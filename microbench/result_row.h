@@ -1,5 +1,5 @@
 #pragma once
-// One row of the results file (../shared/DESIGN.md, "The results file"): tidy CSV, one measured
+// One row of the results file (docs/design.md, "The results file"): tidy CSV, one measured
 // value per row. ompbench's sweeps and `ompbench import-epcc` both produce these.
 
 #include <string>

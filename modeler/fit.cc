@@ -12,14 +12,15 @@
 #include <mutex>
 #include <numeric>
 
-#include "modeler/budget.h"
-#include "modeler/degenerate.h"
-#include "modeler/extrap_preset.h"
-#include "modeler/noise_aware.h"
-#include "modeler/points.h"
-#include "modeler/predict.h"
-#include "modeler/selection.h"
-#include "modeler/units.h"
+#include "modeler/core/boundaries.h"
+#include "modeler/core/degenerate.h"
+#include "modeler/core/points.h"
+#include "modeler/core/units.h"
+#include "modeler/prediction/budget.h"
+#include "modeler/prediction/predict.h"
+#include "modeler/selection/noise_aware.h"
+#include "modeler/selection/selection.h"
+#include "modeler/selection/strategy.h"
 
 namespace ompscale::modeler {
 
@@ -44,10 +45,7 @@ KernelBudget resolve_budget(const std::optional<BudgetSpec>& spec, const Points&
   if (budget.base) {
     budget.absolute = spec->value * budget.base->value;
   } else {
-    budget.unusable = fmt::format(
-        "no budget {:g}x: no thread count costs {:g} times the resolution ({:.3g}) or more, so "
-        "nothing is measured well enough to be relative to",
-        spec->value, kBaseResolutions, resolution);
+    budget.unusable = unusable_relative_budget(spec->value, resolution);
   }
   return budget;
 }
@@ -58,22 +56,27 @@ bool finite_model(const ClassModel& m) {
                      [](const Term& t) { return std::isfinite(t.coefficient); });
 }
 
+/// The prediction at `t`. Past a topology boundary that no measured thread count crosses, it is
+/// flagged and its interval allows at least options.law_change_past_boundary per doubling.
+Prediction predict_past_measurements(const PredictiveDistribution& predictive, const Points& p,
+                                     double t, const ModelerOptions& options) {
+  const double largest = *std::max_element(p.t.begin(), p.t.end());
+  const std::vector<TopologyBoundary> past = uncrossed_boundaries(options.boundaries, largest, t);
+  if (past.empty()) return predict(predictive, t, options.confidence);
+  PredictiveDistribution wider = predictive;
+  for (PredictiveComponent& c : wider.components)
+    c.law_change_sd_relative = std::max(c.law_change_sd_relative, options.law_change_past_boundary);
+  Prediction prediction = predict(wider, t, options.confidence);
+  for (const TopologyBoundary& b : past) prediction.boundaries.push_back(b.what);
+  return prediction;
+}
+
 /// Fits one set of points with the configured method, then adds everything derived from the model.
 ClassModel fit_points(const Points& p, const ModelerOptions& options, const KernelBudget& budget) {
   if (auto reason = why_no_model(p)) return no_model(p, std::move(*reason));
-  const bool zero = all_zero(p);
-  ClassModel result = zero                        ? zero_model(p)
-                      : options.extrap_compatible ? fit_extrap(p, options)
-                                                  : fit_noise_aware(p, options);
+  ClassModel result = all_zero(p) ? zero_model(p) : fit_with_strategy(p, options);
   if (!finite_model(result)) return no_model(p, "the fit gave no finite model");
   result.points = p.summary;
-  if (options.extrap_compatible && !zero) {
-    // Extra-P gives no intervals; a single-component distribution still serves predictions.
-    PredictiveComponent only;
-    only.model = result.model;
-    only.covariance.assign((result.model.terms.size() + 1) * (result.model.terms.size() + 1), 0.0);
-    result.predictive.components.push_back(std::move(only));
-  }
   if (!keep_finite_components(result.predictive))
     return no_model(p, "the fit gave no finite predictive distribution");
   result.growth = result.model.growth();
@@ -81,7 +84,7 @@ ClassModel fit_points(const Points& p, const ModelerOptions& options, const Kern
                  result.stats.adjusted_r2 >= options.valid_adjusted_r2;
   result.worse_than_log = result.valid && result.model.grows_faster_than_log();
   for (double t : options.predict_at) {
-    result.predictions.push_back(predict(result.predictive, t, options.confidence));
+    result.predictions.push_back(predict_past_measurements(result.predictive, p, t, options));
   }
   if (budget.absolute) {
     result.budget = find_budget_crossing(result.predictive, *budget.absolute, options.confidence,

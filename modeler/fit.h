@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "modeler/kernel.h"
-#include "modeler/options.h"
-#include "modeler/result.h"
+#include "modeler/core/kernel.h"
+#include "modeler/core/result.h"
+#include "modeler/presets/options.h"
 
 namespace ompscale::modeler {
 

@@ -23,6 +23,7 @@
 #include "common/error.h"
 #include "common/executable_path.h"
 #include "common/json_input.h"
+#include "common/text.h"
 
 namespace ompscale::platforms {
 
@@ -316,10 +317,14 @@ Platform detect_platform() {
     irregular.push_back(fmt::format("{} hardware threads on {} cores, counted as {} per core", pus,
                                     cores, platform.threads_per_core));
   }
-  platform.description = fmt::format(
-      "Local machine: {}; {}, {}, {}, {} (detected by hwloc)",
-      model != nullptr ? model : "unknown CPU model", count_of(packages, "package"),
-      count_of(cores, "core"), count_of(pus, "hardware thread"), count_of(numa_nodes, "NUMA node"));
+  // CPU model strings come padded with runs of spaces ("Processor             ").
+  std::vector<std::string> words = split(model != nullptr ? model : "unknown CPU model", ' ');
+  std::erase_if(words, [](const std::string& w) { return w.empty(); });
+  const std::string model_name = fmt::format("{}", fmt::join(words, " "));
+  platform.description =
+      fmt::format("Local machine: {}; {}, {}, {}, {} (detected by hwloc)", model_name,
+                  count_of(packages, "package"), count_of(cores, "core"),
+                  count_of(pus, "hardware thread"), count_of(numa_nodes, "NUMA node"));
   if (!irregular.empty()) {
     platform.description += fmt::format("; irregular topology: {}", fmt::join(irregular, "; "));
   }

@@ -7,7 +7,8 @@
 #
 # Layout of the unpacked ompscale-VERSION/:
 #   bin/                links to bin/ompscale-launcher, one per program: run these
-#   libexec/ompscale/   the programs themselves (ompbench, both workers, modeler, ompscan, lstopo)
+#   libexec/ompscale/   the programs themselves (ompbench, both workers, modeler, ompscan, ompdash,
+#                       lstopo)
 #   lib/                every shared library they load, libompscan.so, the loader
 #   share/ompscale/     platform descriptions, README, the licences of what is bundled
 # The launcher runs ROOT/lib/ld-linux-x86-64.so.2 --library-path ROOT/lib on the program
@@ -29,14 +30,14 @@ while (($#)); do
 done
 
 programs=(microbench/ompbench microbench/ompbench-worker-gnu microbench/ompbench-worker-llvm
-          modeler/modeler regions/ompscan)
+          modeler/modeler regions/ompscan regions/ompscan-probe dashboard/ompdash)
 libraries=(regions/libompscan.so regions/libompscan_symbolize.so)
 
 if ((build)); then
   [ -f "$build_dir/CMakeCache.txt" ] ||
     cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build "$build_dir" --target ompbench modeler ompscan ompscan_tool \
-    ompscan_symbolizer ompscale-launcher
+    ompscan_symbolizer ompscan_probe ompscale-launcher ompdash
 fi
 for f in "${programs[@]}" "${libraries[@]}" bundle/ompscale-launcher; do
   [ -f "$build_dir/$f" ] || {

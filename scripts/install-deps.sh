@@ -11,6 +11,8 @@ packages=(
   zlib1g-dev tidy chromium slurm-wlm munge
   jq bc  # bench/real_apps.sh
   python3  # scripts/long_functions.py (a test checks the tree with it)
+  python3-dev pybind11-dev python3-pytest python3-pandas python3-matplotlib  # the Python module
+  help2man  # man pages from the tools' help
 )
 missing=()
 for p in "${packages[@]}"; do

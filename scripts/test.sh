@@ -18,7 +18,7 @@ summary=""
 outputs=""  # of the failed tests, printed last
 
 # Skip reasons that mean the CI machine is not set up as it must be.
-ci_forbidden_skips='clang|reference data|\.\./shared'
+ci_forbidden_skips='clang|reference data'
 
 # What both readers of CTest's JUnit file need (awk functions): decode(S), the text of S with its
 # XML entities decoded, and testcase_name(LINE), the name of a <testcase> line.

@@ -35,7 +35,8 @@ struct Context {
 struct Prepared {
   const SeriesInfo* info = nullptr;
   const LevelHistory* history = nullptr;
-  std::string group;                 // platform, runtime, method, metric
+  bool faster = false;               // the runs of a faster machine state than the typical one
+  std::string group;                 // platform, runtime, method, metric, state
   std::vector<std::size_t> normal;   // usable points (typical phase, positive median)
   std::vector<double> level;         // log median of each usable point
   std::vector<ChangePoint> changes;  // indices into `normal`
@@ -50,8 +51,10 @@ struct Prepared {
   std::int64_t run(std::size_t position) const { return history->points[normal[position]].run; }
 };
 
-bool usable(const LevelPoint& p, const Context& c) {
-  return !c.states.at(p.run).unusual && !p.unusual_canary && p.n > 0 && p.median > 0;
+// A point of the state `faster` says (typical, or faster than typical) that can be judged.
+bool usable(const LevelPoint& p, const Context& c, bool faster) {
+  const RunState& state = c.states.at(p.run);
+  return !state.unusual && state.faster == faster && !p.unusual_canary && p.n > 0 && p.median > 0;
 }
 
 const std::string& date_of(const Context& c, std::int64_t run) {
@@ -59,14 +62,15 @@ const std::string& date_of(const Context& c, std::int64_t run) {
 }
 
 Prepared prepare(const SeriesInfo& info, const LevelHistory& h, const ChangePointOptions& cp,
-                 const Context& c) {
+                 const Context& c, bool faster) {
   Prepared p;
   p.info = &info;
   p.history = &h;
-  p.group =
-      fmt::format("{}\x1f{}\x1f{}\x1f{}", info.platform, info.runtime, info.method, info.metric);
+  p.faster = faster;
+  p.group = fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}", info.platform, info.runtime, info.method,
+                        info.metric, faster);
   for (std::size_t i = 0; i < h.points.size(); ++i) {
-    if (!usable(h.points[i], c)) continue;
+    if (!usable(h.points[i], c, faster)) continue;
     p.normal.push_back(i);
     p.level.push_back(std::log(h.points[i].median));
   }
@@ -298,7 +302,10 @@ void derive_history(const Prepared& p, const Context& c, const Groups& groups,
     d.judged.push_back(std::move(*judged));
   }
   for (ShiftRecord& s : shifts_of(p, c.options->min_segment)) d.shifts.push_back(s);
-  d.noise.push_back(kernel_noise(p, groups, c, samples, static_cast<std::size_t>(d.histories)));
+  // A kernel's floor is that of its typical state.
+  if (!p.faster) {
+    d.noise.push_back(kernel_noise(p, groups, c, samples, static_cast<std::size_t>(d.histories)));
+  }
 }
 
 bool judged_metric(const SeriesInfo& s, const RegressionOptions& options) {
@@ -436,7 +443,10 @@ Derivation derive(Database& db, const RegressionOptions& options, const DeriveOp
   std::vector<Prepared> prepared;
   prepared.reserve(histories.size());
   for (const LevelHistory& h : histories) {
-    prepared.push_back(prepare(series.at(h.series), h, cp, c));
+    prepared.push_back(prepare(series.at(h.series), h, cp, c, false));
+    // Runs of a faster machine state: a history of their own, when there are any.
+    Prepared faster = prepare(series.at(h.series), h, cp, c, true);
+    if (!faster.normal.empty()) prepared.push_back(std::move(faster));
   }
   const Groups groups = group_noise(prepared, c);
   RepetitionReader reader(db);

@@ -29,10 +29,11 @@ std::map<std::int64_t, RunState> run_states(const std::vector<RunInfo>& runs, do
     } else if (const auto it = canaries.find(machine(r)); it != canaries.end()) {
       const double typical = stats::median(it->second);
       if (!same_state(r.canary_median_ns, typical, factor)) {
-        s.unusual = true;
+        s.unusual = r.canary_median_ns > typical;
+        s.faster = !s.unusual;
         s.note = fmt::format(
-            "round trip {:.0f} ns against this machine's typical {:.0f} ns over "
-            "{} runs of the history",
+            "round trip {:.0f} ns against this machine's typical {:.0f} ns over {} "
+            "runs of the history",
             r.canary_median_ns, typical, it->second.size());
       }
     }

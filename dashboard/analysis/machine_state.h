@@ -4,7 +4,8 @@
 // a run's median round trip says in which state the machine was (on a VM: vCPUs on SMT siblings
 // or on separate cores, a busy host), and construct costs follow it by several times. The
 // history learns each machine's typical state as the median over its runs, as ompbench's canary
-// store does over its last 20 runs, and compares runs only within one state.
+// store does over its last 20 runs, and compares runs only within one state. A slower state is a
+// disturbance (left out); a faster one is the typical state changing, judged within itself.
 
 #include <cstdint>
 #include <map>
@@ -19,13 +20,17 @@ namespace ompscale::dashboard {
 constexpr double kStateFactor = 1.5;
 
 struct RunState {
-  bool unusual = false;  ///< not the machine's typical state: not judged, not history
-  std::string note;      ///< why
+  bool unusual = false;  ///< a slower state than the machine's typical one: not judged, no history
+  /// A faster state than the typical one: the typical state changing (a new machine, a quieter
+  /// host, a new kernel). Judged against, and history for, runs of its own state only.
+  bool faster = false;
+  std::string note;      ///< why (unusual or faster)
   double canary_ns = 0;  ///< the run's median round trip (NaN: not measured)
 };
 
-/// Per run id: unusual when its sidecar says so, or when its median round trip is off the
-/// median of its platform and host's runs by more than `factor` either way.
+/// Per run id: unusual when its sidecar says so, or when its median round trip is above the
+/// median of its platform and host's runs by more than `factor`; faster when it is below it by
+/// more than `factor`.
 std::map<std::int64_t, RunState> run_states(const std::vector<RunInfo>& runs,
                                             double factor = kStateFactor);
 

@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "dashboard/ingest/read_models.h"
-#include "modeler/least_squares.h"
-#include "modeler/predict.h"
+#include "modeler/numerics/least_squares.h"
+#include "modeler/prediction/predict.h"
 
 namespace ompscale::dashboard {
 

@@ -22,7 +22,7 @@
 #include "dashboard/analysis/findings.h"
 #include "dashboard/store/derived.h"
 #include "dashboard/store/history.h"
-#include "modeler/result.h"
+#include "modeler/core/result.h"
 
 namespace ompscale::dashboard {
 

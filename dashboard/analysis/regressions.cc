@@ -10,6 +10,7 @@
 #include "dashboard/analysis/derivation.h"
 #include "dashboard/analysis/noise_floor.h"
 #include "dashboard/analysis/rank_test.h"
+#include "dashboard/confirm/ab_store.h"
 
 namespace ompscale::dashboard {
 
@@ -74,11 +75,46 @@ Finding shift_finding(const ShiftRecord& s, const SeriesInfo& info, const RunsBy
   return f;
 }
 
+// Earlier runs of the machine of `run` that measured in a faster state than its typical one.
+std::size_t earlier_faster_runs(const std::vector<RunInfo>& runs, const RunStates& states,
+                                const RunInfo& run) {
+  return static_cast<std::size_t>(std::count_if(runs.begin(), runs.end(), [&](const RunInfo& r) {
+    return states.at(r.id).faster && r.date < run.date && r.platform == run.platform &&
+           r.host == run.host;
+  }));
+}
+
+// A run in a faster state than the machine's typical one: said, since the typical state may have
+// changed; it is judged against the earlier runs of its own state.
+Finding faster_run(const std::vector<RunInfo>& runs, const RunStates& states, const RunInfo& r) {
+  Finding f;
+  f.kind = FindingKind::kFasterState;
+  f.run_id = r.run_id;
+  f.date = r.date;
+  f.label = r.label;
+  f.platform = r.platform;
+  f.kernel = fmt::format("run {} on {}", r.run_id, r.host.empty() ? r.platform : r.host);
+  f.p_value = std::nan("");
+  f.noise_floor = std::nan("");
+  f.change = std::nan("");
+  const std::size_t earlier = earlier_faster_runs(runs, states, r);
+  f.detail = fmt::format(
+      "{}: faster than this machine's typical state, which may have changed (a new machine, a "
+      "quieter host, a new kernel); its {} configurations are judged against the runs of this "
+      "state only ({})",
+      states.at(r.id).note, r.configurations,
+      earlier == 0 ? "none before it: kept as their history"
+                   : fmt::format("{} before it", earlier));
+  return f;
+}
+
 std::vector<Finding> unusual_runs(const std::vector<RunInfo>& runs, const RunStates& states,
                                   const std::string& since) {
   std::vector<Finding> out;
   for (const RunInfo& r : runs) {
-    if (!states.at(r.id).unusual || r.date < since) continue;
+    if (r.date < since) continue;
+    if (states.at(r.id).faster) out.push_back(faster_run(runs, states, r));
+    if (!states.at(r.id).unusual) continue;
     Finding f;
     f.kind = FindingKind::kUnusualPhase;
     f.run_id = r.run_id;
@@ -108,8 +144,11 @@ std::string latest_date(const std::vector<RunInfo>& runs) {
 void order(std::vector<Finding>& findings) {
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     if (a.worse != b.worse) return a.worse;
-    const bool a_phase = a.kind == FindingKind::kUnusualPhase;
-    const bool b_phase = b.kind == FindingKind::kUnusualPhase;
+    const auto phase = [](const Finding& f) {
+      return f.kind == FindingKind::kUnusualPhase || f.kind == FindingKind::kFasterState;
+    };
+    const bool a_phase = phase(a);
+    const bool b_phase = phase(b);
     if (a_phase != b_phase) return b_phase;
     return a.severity > b.severity;
   });
@@ -208,6 +247,7 @@ RegressionReport assemble_report(const Derived& d, const ReportContext& c) {
     if (m.date >= c.since) findings.push_back(model_finding(m, c.series->at(m.series)));
   }
   for (Finding& f : unusual_runs(*c.run_list, *c.states, c.since)) findings.push_back(std::move(f));
+  if (c.confirmations != nullptr) attach_confirmations(findings, *c.confirmations);
   order(findings);
   report.findings = std::move(findings);
   return report;
@@ -227,7 +267,9 @@ RegressionReport find_regressions(Database& db, const RegressionOptions& options
   const std::map<std::int64_t, RunState> states = run_states(runs);
   std::map<std::int64_t, SeriesInfo> series;
   for (SeriesInfo& s : list_series(db)) series.emplace(s.id, std::move(s));
-  const ReportContext c(runs, series, states, options);
+  const std::vector<StoredConfirmation> confirmations = load_confirmations(db);
+  ReportContext c(runs, series, states, options);
+  c.confirmations = &confirmations;
   if (derivation_current(db, options)) return assemble_report(read_derived(db, c.since), c);
   // Other options than the stored derivation's, or a history changed since: derive what this
   // report needs.

@@ -9,7 +9,10 @@
 //   to the run where they start;
 // - model-aware checks (model_checks.h);
 // - runs in an unusual canary phase are reported as such and left out of every baseline, noise
-//   estimate and change-point series.
+//   estimate and change-point series; runs in a faster machine state than the typical one are
+//   reported as such and judged against the runs of their own state only;
+// - each finding carries the latest A/B confirmation of its kernel, thread count and run
+//   (confirm/ab_store.h).
 
 #include <cstdint>
 #include <map>
@@ -24,6 +27,8 @@
 #include "dashboard/store/sqlite.h"
 
 namespace ompscale::dashboard {
+
+struct StoredConfirmation;
 
 struct RegressionOptions {
   /// Judge runs and report findings dated on or after this (ISO 8601, a prefix such as
@@ -60,12 +65,15 @@ struct ReportContext {
   const std::map<std::int64_t, RunState>* states;
   const RegressionOptions* options;
   std::string since;
+  /// The stored A/B results attached to the findings (null: none attached).
+  const std::vector<StoredConfirmation>* confirmations = nullptr;
 };
 
 /// The report of `c.since` from a derivation (stored or made now): the tests dated since then,
 /// Holm-corrected over all of them and each against its floor at their number, unless a step or
 /// drift explains it; the steps, drifts and model findings dated since then; the runs in an
-/// unusual phase; every kernel's noise floor.
+/// unusual phase or a faster state; every kernel's noise floor; the A/B confirmations of
+/// `c.confirmations`.
 RegressionReport assemble_report(const Derived& derived, const ReportContext& c);
 
 }  // namespace ompscale::dashboard

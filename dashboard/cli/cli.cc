@@ -21,14 +21,16 @@ CLI::App* add_ingest(CLI::App& app, IngestArguments& a) {
   cmd->add_option("--application", a.options.reports.application,
                   "Application name of ompscan reports (default: their executable)");
   cmd->add_option("--date", a.options.reports.date,
-                  "Date of ompscan reports, ISO 8601 UTC (default: from their run files)");
+                  "Date of ompscan reports and of results that carry none (EPCC imports), ISO "
+                  "8601 UTC (default: from the report's run files, the results file's time)");
   return cmd;
 }
 
 CLI::App* add_list(CLI::App& app, ListArguments& a) {
   CLI::App* cmd = app.add_subcommand("list", "The runs, kernels, model sets and applications");
   cmd->add_option("--db", a.db, "History database")->required();
-  cmd->add_option("--what", a.what, "runs, kernels, models, apps or all")->capture_default_str();
+  cmd->add_option("--what", a.what, "runs, kernels, models, apps, ab (A/B comparisons) or all")
+      ->capture_default_str();
   cmd->add_option("--format", a.format, "text or json")->capture_default_str();
   return cmd;
 }
@@ -38,8 +40,8 @@ CLI::App* add_regressions(CLI::App& app, RegressionsArguments& a) {
       "regressions", "Regressions, steps, drifts and model changes, most severe first");
   cmd->add_option("--db", a.db, "History database")->required();
   cmd->add_option("--since", a.options.since,
-                  "Judge runs and report findings dated on or after this (ISO 8601; default: "
-                  "the latest run's date)");
+                  "Judge runs and report findings dated on or after this: an ISO 8601 date or UTC "
+                  "time, today, yesterday, 7d, 12h (default: the latest run's date)");
   cmd->add_option("--format", a.format, "text or json")->capture_default_str();
   cmd->add_option("-o,--output", a.output, "Output file (default: stdout)");
   cmd->add_flag("--fail-on-regression", a.fail_on_regression, "Exit 1 when a regression is found");
@@ -119,6 +121,52 @@ CLI::App* add_nightly(CLI::App& app, NightlyArguments& a) {
   return cmd;
 }
 
+void add_build_options(CLI::App& cmd, const std::string& which, RuntimeBuild& build,
+                       std::string& file, std::vector<std::string>& env) {
+  cmd.add_option("--" + which, build.runtime_libs,
+                 "The " + which + " build's runtime library: gnu=PATH or llvm=PATH (repeatable)");
+  cmd.add_option("--" + which + "-env", env,
+                 "NAME=VALUE in the " + which + " build's environment (repeatable)");
+  cmd.add_option("--" + which + "-name", build.name, "The " + which + " build's name");
+  cmd.add_option("--" + which + "-build", file,
+                 "The " + which + " build as a night kept it (NIGHT/build.json)");
+}
+
+CLI::App* add_confirm(CLI::App& app, ConfirmArguments& a) {
+  CLI::App* cmd = app.add_subcommand(
+      "confirm",
+      "A/B of two runtime builds, round by round in one run, on the last night's regressions "
+      "or on named kernels; stored in the history (docs/ompdash.md)");
+  cmd->add_option("--db", a.db, "History database")->required();
+  add_build_options(*cmd, "old", a.old_build, a.old_build_file, a.old_env);
+  add_build_options(*cmd, "new", a.new_build, a.new_build_file, a.new_env);
+  cmd->add_option("--construct", a.constructs, "Kernels to measure (default: the regressions)")
+      ->delimiter(',');
+  cmd->add_option("--threads", a.threads, "Their thread counts (default: every one measured)")
+      ->delimiter(',');
+  cmd->add_option("--runtime", a.runtime, "Their runtime: libgomp or libomp (default: both)");
+  cmd->add_option("--since", a.since,
+                  "The regressions dated on or after this (as regressions --since; default: the "
+                  "last night)");
+  cmd->add_option("--rounds", a.options.rounds, "Round pairs in one machine state")
+      ->capture_default_str();
+  cmd->add_option("--reps", a.options.reps, "Repetitions per build, kernel and round")
+      ->capture_default_str();
+  cmd->add_option("--threshold", a.options.threshold,
+                  "Practical threshold: changes shown to be smaller are 'unchanged'")
+      ->capture_default_str();
+  cmd->add_option("--significance", a.options.significance,
+                  "Family-wise significance over the kernels")
+      ->capture_default_str();
+  cmd->add_option("--ompbench-arg", a.ompbench_args,
+                  "Passed to ompbench (--canary-store, --platform, --max-wait, ...; repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_option("--label", a.label, "Label stored with the A/B");
+  cmd->add_flag("--fail-on-regression", a.fail_on_regression,
+                "Exit 1 when the new build is slower on a kernel");
+  return cmd;
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -127,6 +175,7 @@ int run_cli(int argc, char** argv) {
       "reports), its regressions and a static site."};
   app.require_subcommand(1);
   app.set_version_flag("--version", version_string());
+  wrap_help(app);
   IngestArguments ingest;
   ListArguments list;
   CLI::App* ingest_cmd = add_ingest(app, ingest);
@@ -141,6 +190,12 @@ int run_cli(int argc, char** argv) {
   CLI::App* derive_cmd = add_derive(app, derive);
   PruneArguments prune;
   CLI::App* prune_cmd = add_prune(app, prune);
+  ConfirmArguments confirm;
+  CLI::App* confirm_cmd = add_confirm(app, confirm);
+  if (const auto unknown = unknown_subcommand(app, argc, argv)) {
+    std::cerr << "ompdash: " << *unknown << " (see ompdash --help)\n";
+    return 2;
+  }
   if (const auto status =
           parse_command_line(app, argc, argv, "ompdash", help_command("ompdash", app, argc, argv)))
     return *status;
@@ -155,6 +210,7 @@ int run_cli(int argc, char** argv) {
         if (nightly_cmd->parsed()) return run_nightly_command(nightly);
         if (derive_cmd->parsed()) return run_derive(derive);
         if (prune_cmd->parsed()) return run_prune(prune);
+        if (confirm_cmd->parsed()) return run_confirm(confirm);
         return 2;
       },
       2);

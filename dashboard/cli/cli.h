@@ -1,6 +1,6 @@
 #pragma once
-// The `ompdash` command line: ingest, list, regressions, render, nightly. Kept in the library so
-// tests run it in-process; tool/main.cc only forwards to it.
+// The `ompdash` command line: ingest, list, regressions, render, nightly, confirm. Kept in the
+// library so tests run it in-process; tool/main.cc only forwards to it.
 
 namespace ompscale::dashboard {
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "dashboard/analysis/regressions.h"
+#include "dashboard/confirm/ab_test.h"
 #include "dashboard/ingest/ingest.h"
 #include "dashboard/store/retention.h"
 
@@ -21,7 +22,7 @@ int run_ingest(const IngestArguments& a);
 
 struct ListArguments {
   std::string db;
-  std::string what = "all";  ///< runs, kernels, models, apps or all
+  std::string what = "all";  ///< runs, kernels, models, apps, ab or all
   std::string format = "text";
 };
 int run_list(const ListArguments& a);
@@ -69,5 +70,23 @@ struct NightlyArguments {
   std::string config;
 };
 int run_nightly_command(const NightlyArguments& a);
+
+struct ConfirmArguments {
+  std::string db;
+  std::string label;
+  RuntimeBuild old_build, new_build;
+  std::string old_build_file, new_build_file;  ///< build.json of a night (the nightly keeps one)
+  std::vector<std::string> old_env, new_env;   ///< NAME=VALUE
+  std::vector<std::string> constructs;         ///< kernels to measure; none: the findings
+  std::vector<int> threads;
+  std::string runtime;  ///< libgomp or libomp, with constructs
+  std::string since;    ///< the findings dated on or after this (default: the last night)
+  AbOptions options;
+  std::vector<std::string> ompbench_args;
+  bool fail_on_regression = false;
+};
+/// `ompdash confirm`: an A/B of two builds on the named kernels or on the findings' kernels,
+/// stored in the history. Exit status 1 with --fail-on-regression when a kernel is slower.
+int run_confirm(const ConfirmArguments& a);
 
 }  // namespace ompscale::dashboard

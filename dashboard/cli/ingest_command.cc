@@ -18,6 +18,7 @@ int run_ingest(const IngestArguments& a) {
   for (const IngestedItem& item : items) {
     std::cout << fmt::format("{} {} {} ({})\n", item.added ? "added" : "already in history",
                              item.kind, item.name, item.source);
+    if (item.added && !item.note.empty()) std::cout << "  " << item.note << "\n";
     added += item.added ? 1 : 0;
   }
   std::cout << fmt::format("{}: {} added, {} already present\n", a.db, added,

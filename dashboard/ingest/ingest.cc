@@ -1,6 +1,8 @@
 #include "dashboard/ingest/ingest.h"
 
 #include <algorithm>
+#include <chrono>
+#include <filesystem>
 
 #include "common/csv.h"
 #include "common/error.h"
@@ -45,6 +47,17 @@ InputKind json_kind(std::string_view text, const std::string& file) {
       "\"ompscan-report-1\")");
 }
 
+// The date of a results file's runs that carry none (EPCC imports): --date, else the file's
+// modification time.
+std::string results_date(const std::string& file, const IngestOptions& options) {
+  if (!options.reports.date.empty()) return options.reports.date;
+  std::error_code error;
+  const auto modified = std::filesystem::last_write_time(file, error);
+  if (error) return {};
+  return utc_timestamp(
+      std::chrono::system_clock::to_time_t(std::chrono::file_clock::to_sys(modified)));
+}
+
 }  // namespace
 
 InputKind detect_kind(std::string_view text, const std::string& file) {
@@ -65,7 +78,8 @@ IngestBatch read_inputs(const std::vector<std::string>& files, const IngestOptio
     const std::string text = read_input(file);
     switch (detect_kind(text, file)) {
       case InputKind::kResults: {
-        std::vector<BenchRun> runs = parse_results(text, file, read_sidecar(file + ".meta.json"));
+        std::vector<BenchRun> runs = parse_results(text, file, read_sidecar(file + ".meta.json"),
+                                                   results_date(file, options));
         for (BenchRun& run : runs) batch.runs.push_back(std::move(run));
         break;
       }

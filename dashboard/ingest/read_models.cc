@@ -10,7 +10,7 @@
 #include "common/output_file.h"
 #include "dashboard/ingest/read_results.h"
 #include "modeler/io/models_json.h"
-#include "modeler/model.h"
+#include "modeler/core/model.h"
 
 namespace ompscale::dashboard {
 
@@ -38,7 +38,7 @@ std::vector<RunRef> source_runs(const std::vector<std::string>& sources, const s
   std::vector<RunRef> runs;
   for (const std::string& source : sources) {
     for (const BenchRun& run : read_results(find_source(source, file))) {
-      RunRef ref{run.run_id, run.host};
+      RunRef ref{run.run_id, run.host, run.fingerprint};
       if (std::find(runs.begin(), runs.end(), ref) == runs.end()) runs.push_back(ref);
     }
   }

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "dashboard/store/records.h"
-#include "modeler/result.h"
+#include "modeler/core/result.h"
 
 namespace ompscale::dashboard {
 

@@ -173,9 +173,12 @@ void add_row(RunBuilder& b, const std::vector<std::string_view>& f, const Layout
 }
 
 void finish_run(RunBuilder& b, const std::map<std::string, SidecarRun>& sidecar,
-                const std::string& file) {
+                const std::string& file, const std::string& fallback_date) {
   BenchRun& run = b.run;
   Fingerprint fp = b.rows;
+  // Rows without a run id (`ompbench import-epcc` without --run-id): one run named by its content,
+  // so that the same file ingested again is the same run.
+  if (run.run_id.empty()) run.run_id = "import-" + b.rows.hex().substr(0, 12);
   double slow_factor = 1.5;
   double reference = 0.0;
   if (const auto it = sidecar.find(run.run_id); it != sidecar.end()) {
@@ -198,6 +201,11 @@ void finish_run(RunBuilder& b, const std::map<std::string, SidecarRun>& sidecar,
     fp.add(s.record_json);
   }
   if (run.date.empty()) run.date = b.earliest_timestamp;
+  if (run.date.empty() && !fallback_date.empty()) {
+    run.date = fallback_date;
+    run.note = fmt::format("dated {}: the file has no sidecar and no timestamps (--date sets it)",
+                           fallback_date);
+  }
   if (run.date.empty()) {
     throw InputError(
         file, 0,
@@ -227,7 +235,8 @@ bool is_results_header(const std::vector<std::string_view>& header) {
 }
 
 std::vector<BenchRun> parse_results(std::string_view text, const std::string& file,
-                                    const std::map<std::string, SidecarRun>& sidecar) {
+                                    const std::map<std::string, SidecarRun>& sidecar,
+                                    const std::string& fallback_date) {
   CsvReader reader(text, file);
   std::vector<std::string_view> fields;
   if (!reader.next(fields)) throw InputError(file, 1, "empty file: expected a results CSV");
@@ -242,7 +251,6 @@ std::vector<BenchRun> parse_results(std::string_view text, const std::string& fi
     }
     const Row row = parse_row(fields, layout, file, reader.line());
     const std::string run_id(fields[layout.run_id]);
-    if (run_id.empty()) throw InputError(file, reader.line(), "empty run_id");
     const auto [it, added] = builder_of.try_emplace(run_id, builders.size());
     if (added) {
       builders.emplace_back();
@@ -254,15 +262,15 @@ std::vector<BenchRun> parse_results(std::string_view text, const std::string& fi
   if (builders.empty()) throw InputError(file, 2, "no measurements: the file has a header only");
   std::vector<BenchRun> runs;
   for (RunBuilder& b : builders) {
-    finish_run(b, sidecar, file);
+    finish_run(b, sidecar, file, fallback_date);
     runs.push_back(std::move(b.run));
   }
   return runs;
 }
 
-std::vector<BenchRun> read_results(const std::string& path) {
+std::vector<BenchRun> read_results(const std::string& path, const std::string& fallback_date) {
   const auto sidecar = read_sidecar(path + ".meta.json");
-  return parse_results(read_input(path), path, sidecar);
+  return parse_results(read_input(path), path, sidecar, fallback_date);
 }
 
 }  // namespace ompscale::dashboard

@@ -46,21 +46,40 @@ void read_noise(const JsonNode& noise, SidecarRun& run) {
   }
 }
 
+// Unusual: measured in a slower state than the machine's typical one. A faster state is the
+// typical state changing (a new machine, a quieter host): its runs are kept and judged against
+// runs of their own state (analysis/machine_state.h), even when an older ompbench called it an
+// unusual phase. Without both round trips, the sidecar's own warning decides.
 void judge_phase(const JsonNode& record, SidecarRun& run) {
+  std::string warning;
   if (const auto warnings = record.optional_field("warnings")) {
     for (const JsonNode& w : warnings->elements()) {
       const std::string text = w.string();
-      if (text.find("unusual phase") == std::string::npos) continue;
-      run.unusual_phase = true;
-      run.phase_note = text;
+      if (text.find("unusual phase") != std::string::npos ||
+          text.find("faster state") != std::string::npos)
+        warning = text;
     }
   }
   const double typical = run.canary_typical_ns, reference = run.canary_reference_ns;
-  if (!run.unusual_phase && typical > 0 && reference > 0 &&
-      (reference > run.slow_factor * typical || reference * run.slow_factor < typical)) {
-    run.unusual_phase = true;
-    run.phase_note = fmt::format("round trip {:.0f} ns against this machine's typical {:.0f} ns",
+  if (typical > 0 && reference > 0) {
+    if (reference > run.slow_factor * typical) {
+      run.unusual_phase = true;
+      run.phase_note = warning.find("unusual phase") != std::string::npos
+                           ? warning
+                           : fmt::format(
+                                 "round trip {:.0f} ns against this machine's typical "
+                                 "{:.0f} ns",
                                  reference, typical);
+    } else if (reference * run.slow_factor < typical) {
+      run.phase_note = fmt::format(
+          "faster than this machine's typical state: round trip {:.0f} ns against {:.0f} ns",
+          reference, typical);
+    }
+    return;
+  }
+  if (warning.find("unusual phase") != std::string::npos) {
+    run.unusual_phase = true;
+    run.phase_note = warning;
   }
 }
 

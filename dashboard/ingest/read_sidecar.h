@@ -23,8 +23,9 @@ struct SidecarRun {
   double canary_median_ns = 0.0;  ///< median of every batch's canary
   double compute_reference_ns = 0.0;
   double slow_factor = 1.5;
-  /// The run said it measured outside the machine's typical state (after waiting for it), or
-  /// its reference round trip is off the machine's typical one by more than the slow factor.
+  /// Its reference round trip is above the machine's typical one by more than the slow factor
+  /// (or, without both, the run said it measured in an unusual phase). A faster state is not
+  /// unusual: the typical state changed; phase_note says so.
   bool unusual_phase = false;
   std::string phase_note;
   std::string record_json;  ///< the record as read, for the run's fingerprint

@@ -51,10 +51,34 @@ void read_regressions(const JsonNode& n, NightlyConfig& c) {
   if (const auto m = n.optional_field("metrics")) c.regressions.metrics = strings(*m);
 }
 
+void read_confirm(const JsonNode& n, NightlyConfig& c, const std::string& base) {
+  if (!n.json().is_object()) n.fail("expected an object");
+  if (const auto f = n.optional_field("enabled")) c.confirm.enabled = f->boolean();
+  if (const auto f = n.optional_field("rounds")) {
+    c.confirm.rounds = static_cast<std::size_t>(f->integer(2, 1000));
+  }
+  if (const auto f = n.optional_field("reps"))
+    c.confirm.reps = static_cast<int>(f->integer(1, 100000));
+  if (const auto p = n.optional_field("previous")) {
+    RuntimeBuild build = RuntimeBuild::from_node(*p);
+    for (std::string& lib : build.runtime_libs) {
+      const auto equals = lib.find('=');
+      lib = equals == std::string::npos
+                ? resolve(lib, base)
+                : lib.substr(0, equals + 1) + resolve(lib.substr(equals + 1), base);
+    }
+    if (build.name.empty()) build.name = "the configured previous build";
+    c.confirm.previous = std::move(build);
+  }
+}
+
 }  // namespace
 
 NightlyConfig read_nightly_config(const std::string& path) {
-  const std::string text = read_input(path);
+  return parse_nightly_config(read_input(path), path);
+}
+
+NightlyConfig parse_nightly_config(std::string_view text, const std::string& path) {
   const JsonDocument parsed(text, path);
   const Json& document = parsed.json();
   const JsonNode root = parsed.root();
@@ -75,6 +99,7 @@ NightlyConfig read_nightly_config(const std::string& path) {
     }
   }
   if (const auto n = root.optional_field("regressions")) read_regressions(*n, c);
+  if (const auto n = root.optional_field("confirm")) read_confirm(*n, c, base);
   if (const auto n = root.optional_field("tools")) {
     for (auto& [name, tool] : string_map(*n)) c.tools[name] = resolve(tool, base);
   }

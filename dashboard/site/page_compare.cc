@@ -62,25 +62,39 @@ std::string build_of(const HistoryPoint& p) {
   return p.label.empty() ? p.runtime_version : p.runtime_version + " (" + p.label + ")";
 }
 
+// A median of the Builds table, marked when its run was left out of the judgement (measured in
+// an unusual machine state): the change next to it then compares two machine states, not builds.
+std::string build_median(const HistoryPoint& p) {
+  if (!p.unusual_phase) return number(p.median);
+  return number(p.median) +
+         " <span class=\"unusual\">(unusual phase: excluded from the judgement)</span>";
+}
+
 std::string builds_section(const SiteData& d) {
   std::vector<std::vector<std::string>> rows;
   for (const SeriesHistory& h : d.histories) {
     const SeriesInfo& s = d.series.at(h.series);
     if (!d.judged(s) || h.points.size() < 2) continue;
     const HistoryPoint& now = h.points.back();
+    // The previous build's latest run that was judged, else its latest run (marked).
+    const HistoryPoint* before = nullptr;
     for (std::size_t i = h.points.size() - 1; i-- > 0;) {
-      const HistoryPoint& before = h.points[i];
-      if (build_of(before) == build_of(now)) continue;
-      rows.push_back({link(construct_page(s.construct), s.description), std::to_string(h.threads),
-                      escape(build_of(before)), number(before.median), escape(build_of(now)),
-                      number(now.median), percent(now.median / before.median - 1.0)});
-      break;
+      const HistoryPoint& p = h.points[i];
+      if (build_of(p) == build_of(now)) continue;
+      if (before != nullptr && build_of(*before) != build_of(p)) break;
+      if (before == nullptr || before->unusual_phase) before = &p;
+      if (!p.unusual_phase) break;
     }
+    if (before == nullptr) continue;
+    rows.push_back({link(construct_page(s.construct), s.description), std::to_string(h.threads),
+                    escape(build_of(*before)), build_median(*before), escape(build_of(now)),
+                    build_median(now), percent(now.median / before->median - 1.0)});
   }
   const std::string intro =
-      "<h2>Builds</h2>\n<p>Each kernel's latest run against the latest run of a different build "
-      "of its runtime (another runtime version or label). Changes here are single-run "
-      "differences; the overview says which exceed the noise.</p>\n";
+      "<h2>Builds</h2>\n<p>Each kernel's latest run against the latest judged run of a different "
+      "build of its runtime (another runtime version or label). Changes here are single-run "
+      "differences; the overview says which exceed the noise, and a run measured in an unusual "
+      "machine state is marked: it is not judged.</p>\n";
   if (rows.empty()) return intro + "<p class=\"note\">Every run measured the same build.</p>\n";
   return intro + table({"kernel", "threads", "previous build", "median", "latest build", "median",
                         "change"},

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "dashboard/ingest/read_models.h"
@@ -149,10 +150,21 @@ std::string findings_list(const SiteData& d, const SeriesInfo& s) {
     const Finding& f = *finding;
     rows.push_back({finding_cell(f),
                     f.threads > 0 ? std::to_string(f.threads) : escape(f.thread_class),
-                    escape(f.date), escape(f.run_id), escape(f.detail)});
+                    escape(f.date), escape(f.run_id), escape(f.detail), confirmation_cell(f)});
   }
   if (rows.empty()) return "<p class=\"note\">No finding in its history.</p>\n";
-  return table({"finding", "threads", "date", "run", "detail"}, rows);
+  return table({"finding", "threads", "date", "run", "detail", "A/B"}, rows);
+}
+
+// Why a class model has none (the modeler's reason, e.g. "2 thread counts (1, 2): a model needs 3
+// or more"); "" when it has one. Histories made before the reason was kept show "nan".
+std::string no_model_reason(const ModelPoint& p) {
+  const nlohmann::json document = nlohmann::json::parse(p.document, nullptr, false);
+  if (document.is_object() && document.contains("no_model") && document["no_model"].is_string())
+    return document["no_model"].get<std::string>();
+  if (p.model == "nan" || p.model.empty())
+    return fmt::format("{} thread count{}", p.points, p.points == 1 ? "" : "s");
+  return "";
 }
 
 std::string model_history(const SiteData& d, const SeriesInfo& s) {
@@ -160,6 +172,12 @@ std::string model_history(const SiteData& d, const SeriesInfo& s) {
   for (const ModelHistory& m : d.models) {
     if (m.series != s.id) continue;
     for (const ModelPoint& p : m.models) {
+      if (const std::string reason = no_model_reason(p); !reason.empty()) {
+        rows.push_back({escape(p.date), escape(p.thread_class),
+                        "<span class=\"note\">no model: " + escape(reason) + "</span>", "&#8212;",
+                        "&#8212;", ""});
+        continue;
+      }
       const std::string budget =
           std::isnan(p.budget)
               ? ""

@@ -50,13 +50,20 @@ std::vector<std::string> finding_row(const Finding& f) {
           escape(f.run_id),
           percent(f.kind == FindingKind::kGrowthChange ? std::nan("") : f.change),
           std::isnan(f.noise_floor) ? "n/a" : fmt::format("{:.1f}%", 100 * f.noise_floor),
-          escape(f.detail)};
+          escape(f.detail),
+          confirmation_cell(f)};
 }
 
 std::string findings_section(const SiteData& d) {
   std::string out =
       fmt::format("<h2 id=\"last-night\">Last night ({})</h2>\n", escape(d.latest.since));
-  if (d.latest.findings.empty()) {
+  if (d.latest.tests == 0) {
+    out +=
+        "<p class=\"unusual\">Nothing could be judged: no run of the night had an earlier run "
+        "in its machine state to be compared with (a first night, or every earlier run in "
+        "another state).</p>\n";
+    if (d.latest.findings.empty()) return out;
+  } else if (d.latest.findings.empty()) {
     return out + fmt::format(
                      "<p class=\"good\">No finding: {} comparisons, nothing beyond its "
                      "noise floor.</p>\n",
@@ -67,7 +74,7 @@ std::string findings_section(const SiteData& d) {
   out += fmt::format("<p>{} regression(s) among {} comparisons.</p>\n", d.latest.regressions(),
                      d.latest.tests);
   return out + table({"finding", "construct", "runtime", "platform", "threads", "run", "change",
-                      "noise floor", "detail"},
+                      "noise floor", "detail", "A/B"},
                      rows, "findings");
 }
 
@@ -162,6 +169,12 @@ std::string applications(const SiteData& d) {
   return out + table({"application", "latest report", "reports", "threads"}, rows);
 }
 
+std::string phase_cell(const RunState& state) {
+  if (state.unusual) return "<span class=\"unusual\">unusual: " + escape(state.note) + "</span>";
+  if (state.faster) return "<span class=\"note\">faster: " + escape(state.note) + "</span>";
+  return "typical";
+}
+
 std::string recent_runs(const SiteData& d) {
   std::vector<std::vector<std::string>> rows;
   const std::size_t first = d.runs.size() > 15 ? d.runs.size() - 15 : 0;
@@ -169,9 +182,7 @@ std::string recent_runs(const SiteData& d) {
     const RunInfo& r = d.runs[i];
     rows.push_back({escape(r.date), escape(r.run_id), escape(r.host), escape(r.platform),
                     escape(r.runtimes), escape(r.label), std::to_string(r.configurations),
-                    d.states.at(r.id).unusual ? "<span class=\"unusual\">unusual: " +
-                                                    escape(d.states.at(r.id).note) + "</span>"
-                                              : "typical"});
+                    phase_cell(d.states.at(r.id))});
   }
   return "<h2 id=\"runs\">Recent runs</h2>\n" +
          table({"date", "run", "host", "platform", "runtimes", "label", "configurations",
@@ -181,10 +192,22 @@ std::string recent_runs(const SiteData& d) {
 
 }  // namespace
 
+std::string confirmation_cell(const Finding& f) {
+  if (!f.confirmation) {
+    return f.worse ? "<span class=\"note\">not measured again (no earlier build kept)</span>" : "";
+  }
+  const std::string text = escape(f.confirmation->describe(f.worse));
+  if (f.confirmed()) return "<span class=\"bad\">" + text + "</span>";
+  if (f.confirmation->verdict == "inconclusive")
+    return "<span class=\"unusual\">" + text + "</span>";
+  return "<span class=\"good\">" + text + "</span>";
+}
+
 std::string finding_cell(const Finding& f) {
   const std::string kind = escape(std::string(to_string(f.kind)));
   if (f.worse) return "<span class=\"bad\">&#9650; " + kind + "</span>";
   if (f.kind == FindingKind::kUnusualPhase) return "<span class=\"unusual\">" + kind + "</span>";
+  if (f.kind == FindingKind::kFasterState) return "<span class=\"note\">" + kind + "</span>";
   return "<span class=\"good\">" + kind + "</span>";
 }
 

@@ -31,5 +31,7 @@ const SeriesHistory* headline(const std::vector<const SeriesHistory*>& candidate
 
 /// The finding's kind in words, with the regression mark.
 std::string finding_cell(const Finding& f);
+/// What the A/B of the finding's kernel said (confirmed in red, not confirmed in green).
+std::string confirmation_cell(const Finding& f);
 
 }  // namespace ompscale::dashboard::site

@@ -56,6 +56,8 @@ void add_finding(Fingerprint& f, const Finding& x) {
   f.add(fmt::format("{}|{}|{}|{}|{}|{}|{}|{:.17g}|{:.17g}|{}", to_string(x.kind), x.worse,
                     x.threads, x.thread_class, x.run_id, x.date, x.until, x.change, x.noise_floor,
                     x.detail));
+  // The page shows the finding's A/B, which a confirmation after the ingest adds.
+  if (x.confirmation) f.add(fmt::format("ab {} {}", x.confirmation->ab_test, x.worse));
 }
 
 // A construct page shows its kernels' histories, findings, noise floors and models.

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "dashboard/analysis/derivation.h"
+#include "dashboard/confirm/ab_store.h"
 #include "dashboard/site/html.h"
 
 namespace ompscale::dashboard::site {
@@ -94,12 +95,17 @@ SiteData load_site_data(Database& db, const RegressionOptions& options) {
   // One derivation for both reports: the stored one when it was made with these options.
   const Derived derived =
       derivation_current(db, options) ? read_derived(db) : derive(db, options).derived;
+  const std::vector<StoredConfirmation> confirmations = load_confirmations(db);
   RegressionOptions whole = options;
   whole.since = d.runs.front().date;
-  d.all = assemble_report(derived, ReportContext(d.runs, d.series, d.states, whole));
+  ReportContext all(d.runs, d.series, d.states, whole);
+  all.confirmations = &confirmations;
+  d.all = assemble_report(derived, all);
   RegressionOptions last = options;
   last.since.clear();
-  d.latest = assemble_report(derived, ReportContext(d.runs, d.series, d.states, last));
+  ReportContext latest(d.runs, d.series, d.states, last);
+  latest.confirmations = &confirmations;
+  d.latest = assemble_report(derived, latest);
   d.index_findings();
   return d;
 }

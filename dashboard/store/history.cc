@@ -1,6 +1,7 @@
 #include "dashboard/store/history.h"
 
 #include <fmt/format.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <climits>
@@ -55,6 +56,25 @@ void bind_metrics(Statement& s, const std::vector<std::string>& metrics) {
   for (std::size_t i = 0; i < metrics.size(); ++i) s.bind(static_cast<int>(i) + 1, metrics[i]);
 }
 
+// The schema version of a database opened for reading; a file that is no SQLite database, or one
+// without the history's schema, is named as not a history.
+int read_schema_version(Database& db, const std::string& path) {
+  try {
+    const int version = schema_version(db);
+    if (version == 0) {
+      throw std::runtime_error(
+          fmt::format("{}: not an ompdash history (no history schema in it; ompdash ingest --db "
+                      "creates one)",
+                      path));
+    }
+    return version;
+  } catch (const SqliteError& e) {
+    if ((e.code() & 0xff) != SQLITE_NOTADB) throw;
+    throw std::runtime_error(
+        fmt::format("{}: not an ompdash history (not an SQLite database)", path));
+  }
+}
+
 }  // namespace
 
 Database open_history(const std::string& path, bool read_only) {
@@ -65,9 +85,20 @@ Database open_history(const std::string& path, bool read_only) {
   const auto migrations = history_migrations();
   if (!read_only) {
     migrate(db, migrations);
-  } else if (schema_version(db) != migrations.back().version) {
-    throw std::runtime_error(fmt::format("{}: history schema version {}, this ompdash reads {}",
-                                         path, schema_version(db), migrations.back().version));
+    return db;
+  }
+  const int version = read_schema_version(db, path);
+  const int latest = migrations.back().version;
+  if (version > latest) {
+    throw std::runtime_error(fmt::format(
+        "{}: history schema version {} is newer than this ompdash knows ({}); use a newer ompdash",
+        path, version, latest));
+  }
+  if (version < latest) {
+    throw std::runtime_error(
+        fmt::format("{}: history schema version {}, this ompdash reads {}: the next ompdash "
+                    "ingest (or nightly) into it brings it up to date",
+                    path, version, latest));
   }
   return db;
 }

@@ -67,13 +67,16 @@ struct BenchRun {
   double compute_reference_ns = 0.0;
   bool unusual_phase = false;  ///< the sidecar says it measured outside the machine's usual state
   std::string phase_note;
+  std::string note;  ///< how the run was read, when a person should know ("" mostly)
   std::vector<ConfigSummary> configs;
 };
 
-/// A run named by its identity in the history.
+/// A run named by the identity its results file gives it: run id and host, and its content's
+/// fingerprint, which tells apart runs that share an id ("" matches the only run with that id).
 struct RunRef {
   std::string run_id;
   std::string host;
+  std::string fingerprint;
   bool operator==(const RunRef&) const = default;
 };
 

@@ -164,7 +164,48 @@ CREATE TABLE app_points (
 );
 )sql";
 
-// The stored analysis (version 2 here; the whole step is this one block and its entry in
+// Version 2: a run's identity in the history apart from the id its file gives it (runs started in
+// the same second by an older ompbench share one), and the A/B comparisons of runtime builds.
+constexpr std::string_view kVersion2 = R"sql(
+ALTER TABLE runs ADD COLUMN file_run_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN source_path TEXT NOT NULL DEFAULT '';
+UPDATE runs SET file_run_id = run_id, source_path = source;
+CREATE INDEX runs_by_file_run_id ON runs(file_run_id, host);
+CREATE TABLE ab_tests (
+  id INTEGER PRIMARY KEY,
+  date TEXT NOT NULL,
+  label TEXT NOT NULL,
+  host TEXT NOT NULL,
+  old_build TEXT NOT NULL,
+  new_build TEXT NOT NULL,
+  rounds INTEGER NOT NULL,
+  reps INTEGER NOT NULL,
+  significance REAL NOT NULL,
+  threshold REAL NOT NULL,
+  command TEXT NOT NULL,
+  ingested_at TEXT NOT NULL
+);
+CREATE TABLE ab_results (
+  ab_test INTEGER NOT NULL REFERENCES ab_tests(id) ON DELETE CASCADE,
+  series INTEGER NOT NULL REFERENCES series(id),
+  threads INTEGER NOT NULL,
+  checks_run INTEGER REFERENCES runs(id),
+  pairs INTEGER NOT NULL,
+  dropped INTEGER NOT NULL,
+  old_median REAL,
+  new_median REAL,
+  change REAL,
+  low REAL,
+  high REAL,
+  detectable REAL,
+  verdict TEXT NOT NULL,
+  rounds TEXT NOT NULL,
+  PRIMARY KEY (ab_test, series, threads)
+);
+CREATE INDEX ab_results_by_run ON ab_results(checks_run, series, threads);
+)sql";
+
+// The stored analysis (version 3; the whole step is this one block and its entry in
 // kMigrations, so that it can be given another number): the repetitions apart from the summaries (a
 // scan of the summaries stays small, and old repetitions can be pruned while their summaries stay),
 // the runs in the series index (a kernel's thread counts and runs are read from the index alone),
@@ -277,9 +318,10 @@ CREATE TABLE interval_comparisons (
 );
 )sql";
 
-constexpr std::array<Migration, 2> kMigrations = {{
+constexpr std::array<Migration, 3> kMigrations = {{
     {1, "ompbench runs and summaries, models, ompscan reports", kVersion1},
-    {2, "repetitions apart from the summaries; the derived analysis stored with the history",
+    {2, "runs apart from their file's run id; A/B comparisons of runtime builds", kVersion2},
+    {3, "repetitions apart from the summaries; the derived analysis stored with the history",
      kStoredAnalysisStep},
 }};
 

@@ -67,7 +67,10 @@ Statement& Statement::bind(int index, std::optional<double> value) {
 }
 
 Statement& Statement::bind_blob(int index, std::span<const std::byte> bytes) {
-  const int rc = sqlite3_bind_blob64(stmt_, index, bytes.data(), bytes.size(), SQLITE_TRANSIENT);
+  // No bytes is an empty blob, not NULL (which sqlite3_bind_blob64 makes of a null pointer).
+  const int rc = bytes.empty() ? sqlite3_bind_zeroblob(stmt_, index, 0)
+                               : sqlite3_bind_blob64(stmt_, index, bytes.data(), bytes.size(),
+                                                     SQLITE_TRANSIENT);
   if (rc != SQLITE_OK) fail(rc, "binding a blob");
   return *this;
 }

@@ -64,6 +64,7 @@ class Statement {
   Statement& bind(int index, Null);
   /// NaN and empty optionals are stored as NULL.
   Statement& bind(int index, std::optional<double> value);
+  /// An empty span is an empty blob, not NULL.
   Statement& bind_blob(int index, std::span<const std::byte> bytes);
 
   /// Binds every argument in order, starting at parameter 1.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -34,11 +35,39 @@ std::int64_t series_id(Database& db, const SeriesKey& key) {
   return db.last_insert_rowid();
 }
 
-// The run's row id and fingerprint, when the history has it.
-std::optional<std::pair<std::int64_t, std::string>> find_run(Database& db, const RunRef& ref) {
-  Statement s = db.prepare("SELECT id, fingerprint FROM runs WHERE run_id = ? AND host = ?");
-  if (!s.bind_all(ref.run_id, ref.host).step()) return std::nullopt;
-  return std::make_pair(s.integer(0), s.text(1));
+// The runs of the history that came with file run id `run_id` from `host`: several when runs of an
+// older ompbench started in the same second.
+struct StoredRun {
+  std::int64_t id = 0;
+  std::string run_id, fingerprint, source_path;
+};
+
+std::vector<StoredRun> runs_with_file_id(Database& db, const std::string& run_id,
+                                         const std::string& host) {
+  Statement s = db.prepare(
+      "SELECT id, run_id, fingerprint, source_path FROM runs WHERE file_run_id = ? AND host = ? "
+      "ORDER BY id");
+  s.bind_all(run_id, host);
+  return read_rows(s, &StoredRun::id, &StoredRun::run_id, &StoredRun::fingerprint,
+                   &StoredRun::source_path);
+}
+
+// The run's row id, when the history has it: the one run with its file id and host, or the one of
+// several whose content matches.
+std::optional<std::int64_t> find_run(Database& db, const RunRef& ref) {
+  const std::vector<StoredRun> runs = runs_with_file_id(db, ref.run_id, ref.host);
+  for (const StoredRun& r : runs) {
+    if (!ref.fingerprint.empty() && r.fingerprint == ref.fingerprint) return r.id;
+  }
+  if (runs.size() == 1 && ref.fingerprint.empty()) return runs.front().id;
+  return std::nullopt;
+}
+
+// Where a results file is, independent of the directory it was named from.
+std::string absolute_path(const std::string& file) {
+  std::error_code error;
+  const std::filesystem::path path = std::filesystem::absolute(file, error);
+  return error ? file : path.lexically_normal().string();
 }
 
 std::string joined(const std::vector<std::string>& items) {
@@ -65,28 +94,46 @@ void insert_summary(Statement& insert, Statement& repetitions, std::int64_t run,
       .run();
 }
 
-bool insert_run(Database& db, const BenchRun& run, const std::string& label,
-                const std::string& now) {
-  if (const auto existing = find_run(db, {run.run_id, run.host})) {
-    if (existing->second == run.fingerprint) return false;
-    throw InputError(run.source, 0,
-                     fmt::format("run '{}' of host '{}' is in the history already, with other "
-                                 "content",
-                                 run.run_id, run.host));
+// The run's id in the history: its file's run id, or, when runs of another file already came with
+// that id from the same host (an older ompbench named runs by their start second only), the id
+// with "~N" added, N counting those runs. Empty when the history has this run already (same
+// content); InputError when the same file's run changed since it was ingested.
+std::string history_run_id(Database& db, const BenchRun& run, const std::string& source_path) {
+  const std::vector<StoredRun> same_id = runs_with_file_id(db, run.run_id, run.host);
+  for (const StoredRun& r : same_id) {
+    if (r.fingerprint == run.fingerprint) return {};
   }
+  for (const StoredRun& r : same_id) {
+    if (r.source_path != source_path) continue;
+    throw InputError(run.source, 0,
+                     fmt::format("run '{}' of host '{}' is in the history already from this "
+                                 "file ({}), with other content: was the file changed or resumed "
+                                 "since it was ingested?",
+                                 run.run_id, run.host, r.run_id));
+  }
+  if (same_id.empty()) return run.run_id;
+  return fmt::format("{}~{}", run.run_id, same_id.size() + 1);
+}
+
+// Returns the run's id in the history, or "" when the history has it already.
+std::string insert_run(Database& db, const BenchRun& run, const std::string& label,
+                       const std::string& now) {
+  const std::string source_path = absolute_path(run.source);
+  const std::string run_id = history_run_id(db, run, source_path);
+  if (run_id.empty()) return {};
   const auto known = [](double v) { return v > 0 ? v : std::nan(""); };
   db.prepare(
         "INSERT INTO runs (run_id, host, fingerprint, date, label, platform, runtimes, "
         "compilers, ompscale_version, status, source, command, workers, environment, "
         "canary_reference_ns, canary_typical_ns, canary_median_ns, compute_reference_ns, "
-        "unusual_phase, phase_note, ingested_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-      .bind_all(run.run_id, run.host, run.fingerprint, run.date, label, run.platform,
+        "unusual_phase, phase_note, ingested_at, file_run_id, source_path) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+      .bind_all(run_id, run.host, run.fingerprint, run.date, label, run.platform,
                 joined(run.runtimes), joined(run.compilers), run.ompscale_version, run.status,
                 run.source, run.command_json, run.workers_json, run.environment_json,
                 known(run.canary_reference_ns), known(run.canary_typical_ns),
                 known(run.canary_median_ns), known(run.compute_reference_ns), run.unusual_phase,
-                run.phase_note, now)
+                run.phase_note, now, run.run_id, source_path)
       .run();
   const std::int64_t id = db.last_insert_rowid();
   Statement insert = db.prepare(
@@ -98,7 +145,7 @@ bool insert_run(Database& db, const BenchRun& run, const std::string& label,
       "VALUES (?, ?, ?, ?, ?, ?)");
   for (const ConfigSummary& c : run.configs)
     insert_summary(insert, repetitions, id, series_id(db, c.key), c);
-  return true;
+  return run_id;
 }
 
 bool has_fingerprint(Database& db, std::string_view table, const std::string& fingerprint) {
@@ -132,9 +179,9 @@ bool insert_model_set(Database& db, const ModelSet& set, const std::string& labe
                                    "results file first, or in the same command",
                                    ref.run_id, ref.host));
     }
-    runs.push_back(run->first);
+    runs.push_back(*run);
     Statement d = db.prepare("SELECT date FROM runs WHERE id = ?");
-    d.bind_all(run->first).step();
+    d.bind_all(*run).step();
     date = std::max(date, d.text(0));
   }
   db.prepare(
@@ -204,15 +251,16 @@ std::vector<IngestedItem> write_batch(
   std::vector<IngestedItem> items;
   Transaction transaction(db);
   for (const BenchRun& run : batch.runs) {
-    items.push_back({"run", run.source, run.run_id, insert_run(db, run, label, now)});
+    const std::string id = insert_run(db, run, label, now);
+    items.push_back({"run", run.source, id.empty() ? run.run_id : id, !id.empty(), run.note});
   }
   for (const ModelSet& set : batch.model_sets) {
     items.push_back({"models", set.source, fmt::format("{} models", set.models.size()),
-                     insert_model_set(db, set, label, now)});
+                     insert_model_set(db, set, label, now), ""});
   }
   for (const AppReport& report : batch.reports) {
     items.push_back(
-        {"report", report.source, report.application, insert_report(db, report, label, now)});
+        {"report", report.source, report.application, insert_report(db, report, label, now), ""});
   }
   if (before_commit) before_commit(db, items);
   transaction.commit();

@@ -76,10 +76,17 @@ double CanaryPolicy::median_probe() {
   return probes.empty() ? 0.0 : probes[probes.size() / 2];
 }
 
+bool CanaryPolicy::faster_state(double round_trip) const {
+  return round_trip * options_.slow_factor < typical_round_trip_;
+}
+
 void CanaryPolicy::wait_for_typical_state() {
   if (!use_typical_) return;
   double now = median_probe();
-  while (off_state(now) && waited_seconds_ < options_.max_wait && !interrupted()) {
+  // Faster than the stored typical state is not a disturbance to wait out: the typical state has
+  // changed (a new machine, a quieter host, a new kernel). Measure now, in this state.
+  while (off_state(now) && !faster_state(now) && waited_seconds_ < options_.max_wait &&
+         !interrupted()) {
     if (waited_seconds_ == 0) {
       progress_.clear();
       std::fprintf(stderr,
@@ -93,10 +100,19 @@ void CanaryPolicy::wait_for_typical_state() {
   }
   if (off_state(now) && !interrupted()) {
     use_typical_ = false;
-    const std::string note = fmt::format(
-        "measured in an unusual phase: round trip {:.0f} ns against this machine's typical "
-        "{:.0f} ns after waiting {:.1f} s; values are judged against this run's own canaries",
-        now, typical_round_trip_, waited_seconds_);
+    const std::string note =
+        faster_state(now)
+            ? fmt::format(
+                  "measured in a faster state than this machine's typical one: round trip {:.0f} "
+                  "ns against {:.0f} ns; its typical state has changed (a new machine, a quieter "
+                  "host, a new kernel?), so the run measured at once and judges its values "
+                  "against its own canaries",
+                  now, typical_round_trip_)
+            : fmt::format(
+                  "measured in an unusual phase: round trip {:.0f} ns against this machine's "
+                  "typical {:.0f} ns after waiting {:.1f} s; values are judged against this "
+                  "run's own canaries",
+                  now, typical_round_trip_, waited_seconds_);
     record_.warnings.push_back(note);
     progress_.clear();
     std::fprintf(stderr, "ompbench: warning: %s\n", note.c_str());

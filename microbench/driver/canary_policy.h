@@ -59,7 +59,8 @@ class CanaryPolicy {
   Verdict judge(double canary, double compute);
 
   /// Waits (bounded, interruptible) until the round trip is back in the machine's typical state;
-  /// after --max-wait in another state, judges by this run's own canaries from then on.
+  /// after --max-wait in a slower state, or at once in a faster one (the typical state has
+  /// changed), judges by this run's own canaries from then on.
   void wait_for_typical_state();
   /// A machine that flaps between states faster than a round: stop waiting for it.
   void stop_using_typical(int phase_stops);
@@ -74,6 +75,8 @@ class CanaryPolicy {
  private:
   // Another state than the typical one, in either direction: both change what a construct costs.
   bool off_state(double round_trip) const;
+  // Faster than the typical state by more than the slow factor.
+  bool faster_state(double round_trip) const;
   double median_probe();
 
   const RunOptions& options_;

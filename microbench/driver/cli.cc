@@ -49,7 +49,8 @@ int list_constructs() {
 int print_platform(const std::string& name, int max_threads) {
   const platforms::Platform detected = platforms::detect_platform();
   const platforms::Platform platform = name.empty() ? detected : platforms::find_platform(name);
-  std::printf("platform: %s\n%s\n", platform.name.c_str(), platform.description.c_str());
+  std::printf("platform: %s\n", platform.name.c_str());
+  std::fputs(wrap(platform.description, output_width(STDOUT_FILENO), "", "  ").c_str(), stdout);
   std::printf(
       "topology: %d board(s) x %d socket(s) x %d core(s) x %d thread(s) per core = %d "
       "hardware threads, %d NUMA node(s)\n",
@@ -143,7 +144,8 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("--platform", o.platform,
                  "Platform description (name or file) for thread classes and the platform column "
                  "(default: detected, named after the host)");
-  app.add_option("--run-id", o.run_id, "Run id written into every row (default: from the time)");
+  app.add_option("--run-id", o.run_id,
+                 "Run id written into every row (default: the start time and random bits, unique)");
   app.add_option("--slow-factor", o.slow_factor,
                  "Re-measure a batch whose canary exceeds this multiple of the reference")
       ->capture_default_str();

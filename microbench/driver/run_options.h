@@ -39,7 +39,7 @@ struct RunOptions {
   std::string meta;
   /// Platform description name or file for classes and the `platform` column; "" = detect.
   std::string platform;
-  std::string run_id;  // "" = generated from the time
+  std::string run_id;  // "" = the start time and random bits (driver/run_id.h)
   /// A batch is re-measured when its canary exceeds slow_factor x the run's reference canary.
   double slow_factor = 1.5;
   /// The same for the compute canary, whose quiet spread is much smaller.

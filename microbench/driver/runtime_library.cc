@@ -61,9 +61,10 @@ RuntimeShims::~RuntimeShims() {
   }
 }
 
-std::string RuntimeShims::environment(const std::string& runtime) const {
+std::vector<std::string> RuntimeShims::environment(const std::string& runtime) const {
   const auto it = directory_.find(runtime);
-  return it == directory_.end() ? std::string() : library_path_with(it->second);
+  if (it == directory_.end()) return {};
+  return {library_path_with(it->second), shim_path_with(it->second)};
 }
 
 std::string RuntimeShims::library(const std::string& runtime, const std::string& reported) const {

@@ -26,8 +26,10 @@ class RuntimeShims {
   RuntimeShims(const RuntimeShims&) = delete;
   RuntimeShims& operator=(const RuntimeShims&) = delete;
 
-  /// The LD_LIBRARY_PATH entry for a worker of `runtime` ("" when it runs the installed one).
-  std::string environment(const std::string& runtime) const;
+  /// The environment entries for a worker of `runtime` (none when it runs the installed one):
+  /// LD_LIBRARY_PATH, and OMPSCALE_SHIM_PATH for a worker of the relocatable bundle, whose loader
+  /// does not read LD_LIBRARY_PATH.
+  std::vector<std::string> environment(const std::string& runtime) const;
   /// `reported` (the library a worker found itself loaded from) with a shim path replaced by the
   /// library it stands for.
   std::string library(const std::string& runtime, const std::string& reported) const;

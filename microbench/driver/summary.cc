@@ -6,6 +6,7 @@
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "common/csv.h"
@@ -21,6 +22,21 @@ struct Series {
   std::vector<double> values;
   int invalid = 0;
   std::string unit;
+};
+
+// Configurations in the order people read them: fields that are numbers (threads, array sizes,
+// chunks) by value, so 27 comes before 729 and 19683, and the rest as text.
+struct NaturalOrder {
+  bool operator()(const std::vector<std::string>& a, const std::vector<std::string>& b) const {
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+      if (a[i] == b[i]) continue;
+      const std::optional<double> x = parse_double(a[i]), y = parse_double(b[i]);
+      if (x && y && *x != *y) return *x < *y;
+      if (x.has_value() != y.has_value()) return x.has_value();  // numbers before words
+      return a[i] < b[i];
+    }
+    return a.size() < b.size();
+  }
 };
 
 // One configuration's statistics, as the text table prints them.
@@ -80,7 +96,7 @@ std::string summarize_results(const std::string& text, const std::string& file,
                     unit_column = column("unit");
 
   // Ordered by key so related configurations print together.
-  std::map<std::vector<std::string>, Series> series;
+  std::map<std::vector<std::string>, Series, NaturalOrder> series;
   while (reader.next(fields)) {
     if (fields.size() != header.size())
       throw InputError(file, reader.line(),

@@ -25,6 +25,7 @@
 #include "microbench/driver/plan.h"
 #include "microbench/driver/progress.h"
 #include "microbench/driver/results_file.h"
+#include "microbench/driver/run_id.h"
 #include "microbench/driver/runtime_library.h"
 #include "microbench/driver/sidecar.h"
 #include "microbench/driver/worker_groups.h"
@@ -97,8 +98,27 @@ std::string method_options(const RunOptions& options) {
                      options.epcc_delay_us, options.epcc_test_time_us);
 }
 
+// What a user can do about incomplete configurations: resume, allow more re-measurements, or use
+// what is there.
+std::string incomplete_advice(const RunOptions& options) {
+  const std::string more =
+      fmt::format("a larger --max-remeasure (now {}) lets slow phases cost more batches",
+                  options.max_remeasure);
+  if (options.output.empty() || options.output == "-") {
+    return fmt::format(
+        "To complete them, measure with -o FILE, which the same command resumes; {}. Or use "
+        "the values as they are: none is dropped, and the modeler fits the valid ones.",
+        more);
+  }
+  return fmt::format(
+      "To complete them, run the same command again: it measures only what is missing; {}. Or "
+      "use the values as they are: none is dropped, and the modeler fits the valid ones.",
+      more);
+}
+
 // Configurations left short of --reps valid values: a handful are listed, many are counted and
-// summarised (hundreds of lines would hide everything else); the sidecar lists them all.
+// summarised (hundreds of lines would hide everything else); the sidecar lists them all. Then
+// what to do about them.
 void print_incomplete(const std::vector<std::string>& incomplete, std::size_t configs,
                       const RunOptions& options, const std::string& meta) {
   if (incomplete.empty()) return;
@@ -113,13 +133,14 @@ void print_incomplete(const std::vector<std::string>& incomplete, std::size_t co
     std::fputs(wrap(text + ":", width, "", "  ").c_str(), stderr);
     for (const std::string& i : incomplete)
       std::fputs(wrap(i, width, "  ", "    ").c_str(), stderr);
+    std::fputs(wrap(incomplete_advice(options), width, "  ", "  ").c_str(), stderr);
     return;
   }
   text += fmt::format("; for example {}",
                       fmt::join(incomplete.begin(), incomplete.begin() + kListed, "; "));
   text += meta.empty() ? fmt::format(" and {} more", incomplete.size() - kListed)
                        : fmt::format(" and {} more (all in {})", incomplete.size() - kListed, meta);
-  std::fputs(wrap(text, width, "", "  ").c_str(), stderr);
+  std::fputs(wrap(text + ". " + incomplete_advice(options), width, "", "  ").c_str(), stderr);
 }
 
 void check_options(const RunOptions& options) {
@@ -150,15 +171,8 @@ WorkerPaths find_workers(const RunOptions& options) {
 RunRecord start_record(const RunOptions& options, const platforms::Platform& platform,
                        const platforms::Platform& detected) {
   RunRecord record;
-  record.run_id = options.run_id;
-  if (record.run_id.empty()) {
-    record.run_id = utc_timestamp();
-    record.run_id.erase(std::remove_if(record.run_id.begin(), record.run_id.end(),
-                                       [](char c) { return c == '-' || c == ':'; }),
-                        record.run_id.end());
-    record.run_id = "r" + record.run_id;
-  }
   record.started = utc_timestamp();
+  record.run_id = options.run_id.empty() ? new_run_id(record.started) : options.run_id;
   record.command = options.command_line;
   record.platform_json = platforms::to_json(platform);
   record.detected_json = platforms::to_json(detected);
@@ -368,7 +382,7 @@ WorkerLaunch make_launch(const SweepState& s, const Setting& setting, const Job&
   launch.unset_env = {"OMP_NUM_THREADS", "OMP_PROC_BIND", "OMP_PLACES", "OMP_DYNAMIC"};
   launch.set_env = {"OMP_PROC_BIND=" + setting.bind, "OMP_DYNAMIC=false"};
   if (!setting.places.empty()) launch.set_env.push_back("OMP_PLACES=" + setting.places);
-  if (const std::string shim = s.shims.environment(setting.runtime); !shim.empty()) {
+  for (const std::string& shim : s.shims.environment(setting.runtime)) {
     launch.set_env.push_back(shim);
   }
   launch.job = format_job(job, method_options(s.options));

@@ -74,6 +74,25 @@ const ClassModel* find_class(const KernelResult& result, const std::string& thre
   return nullptr;
 }
 
+// The one model of a kernel that is not split into classes, else nullptr.
+const ClassModel* single_model(const KernelResult& result) {
+  return result.models.size() == 1 && result.models.front().thread_class == "all"
+             ? &result.models.front()
+             : nullptr;
+}
+
+// "po2 / all": A's class model against B's single model (or the other way round), which holds
+// over the same thread counts.
+std::string pair_class(const std::string& a, const std::string& b) {
+  return a == b ? a : a + " / " + b;
+}
+
+// Rows in the order people look for them: by kernel, then class.
+bool row_before(const ComparedModel& x, const ComparedModel& y) {
+  if (x.key.label != y.key.label) return x.key.label < y.key.label;
+  return x.key.thread_class < y.key.thread_class;
+}
+
 // The distinct non-empty values of `column` in `file`'s kernels.
 std::set<std::string> values_of(const ModelsFile& file, const std::string& column) {
   std::set<std::string> values;
@@ -271,15 +290,30 @@ ModelComparison compare_models(const ModelsFile& a, const ModelsFile& b,
   for (const KernelResult& ra : a.results) {
     const Identity id = identity_of(a, ra, out.across);
     const auto it = b_by_identity.find(id);
+    const KernelResult* rb = it == b_by_identity.end() ? nullptr : it->second;
     for (const ClassModel& ma : ra.models) {
-      const ClassModel* mb =
-          it == b_by_identity.end() ? nullptr : find_class(*it->second, ma.thread_class);
+      // The same class; else, when one side is not split into classes (`--classes auto` split
+      // the kernel of one run only), its single model against each class of the other.
+      const ClassModel* mb = rb == nullptr ? nullptr : find_class(*rb, ma.thread_class);
+      if (mb == nullptr && rb != nullptr && single_model(ra) == nullptr) mb = single_model(*rb);
       ComparedKey key = compared_key(a, ra, ma.thread_class, out.across);
+      if (mb == nullptr && rb != nullptr && single_model(ra) != nullptr &&
+          single_model(*rb) == nullptr) {
+        for (const ClassModel& split : rb->models) {
+          matched_classes[id].push_back(split.thread_class);
+          ComparedKey pair = key;
+          pair.thread_class = pair_class(ma.thread_class, split.thread_class);
+          const bool differs = ma.has_model() && split.has_model() && ma.growth != split.growth;
+          out.matched.push_back({std::move(pair), ma, split, differs});
+        }
+        continue;
+      }
       if (mb == nullptr) {
         out.only_in_a.push_back(std::move(key));
         continue;
       }
-      matched_classes[id].push_back(ma.thread_class);
+      matched_classes[id].push_back(mb->thread_class);
+      key.thread_class = pair_class(ma.thread_class, mb->thread_class);
       const bool differs = ma.has_model() && mb->has_model() && ma.growth != mb->growth;
       out.matched.push_back({std::move(key), ma, *mb, differs});
     }
@@ -291,6 +325,7 @@ ModelComparison compare_models(const ModelsFile& a, const ModelsFile& b,
       out.only_in_b.push_back(compared_key(b, rb, mb.thread_class, out.across));
     }
   }
+  std::stable_sort(out.matched.begin(), out.matched.end(), row_before);
   return out;
 }
 
@@ -304,6 +339,27 @@ std::string explain_no_match(const ModelsFile& a, const ModelsFile& b,
     std::vector<std::string> shared;
     std::set_intersection(va.begin(), va.end(), vb.begin(), vb.end(), std::back_inserter(shared));
     if (!va.empty() && !vb.empty() && shared.empty()) disjoint.push_back(column);
+  }
+  // Kernels in both files whose classes differ on both sides (each split, differently).
+  std::vector<std::string> classes_a, classes_b;
+  const auto b_by_identity = by_identity(b, "B", comparison.across);
+  for (const KernelResult& ra : a.results) {
+    const auto it = b_by_identity.find(identity_of(a, ra, comparison.across));
+    if (it == b_by_identity.end()) continue;
+    for (const ClassModel& m : ra.models) classes_a.push_back(m.thread_class);
+    for (const ClassModel& m : it->second->models) classes_b.push_back(m.thread_class);
+  }
+  if (!classes_a.empty()) {
+    const auto distinct = [](std::vector<std::string> v, const char* separator) {
+      std::sort(v.begin(), v.end());
+      v.erase(std::unique(v.begin(), v.end()), v.end());
+      return fmt::format("{}", fmt::join(v, separator));
+    };
+    return fmt::format(
+        "the kernels are in both files, but each file split them into other thread-count classes "
+        "(A: {}; B: {}); fit both with the same list (e.g. --classes {}) or both with --classes "
+        "none",
+        distinct(classes_a, ", "), distinct(classes_b, ", "), distinct(classes_a, ","));
   }
   std::string text =
       comparison.across.empty()
@@ -321,6 +377,28 @@ std::string explain_no_match(const ModelsFile& a, const ModelsFile& b,
                         fmt::join(b.dataset.key_columns, ","));
   }
   return text;
+}
+
+std::string comparison_summary(const ModelComparison& comparison) {
+  const std::size_t matched = comparison.matched.size();
+  const auto both = static_cast<std::size_t>(
+      std::count_if(comparison.matched.begin(), comparison.matched.end(),
+                    [](const ComparedModel& m) { return m.a.has_model() && m.b.has_model(); }));
+  const std::size_t differing = comparison.growth_differences();
+  if (both == matched) {
+    return fmt::format("{} model{} compared, {} with a different growth class.", matched,
+                       matched == 1 ? "" : "s", differing);
+  }
+  if (both == 0) {
+    return fmt::format(
+        "{} kernel{} in both files, none with a model in both (a model needs 3 or more thread "
+        "counts), so no growth class was compared.",
+        matched, matched == 1 ? "" : "s");
+  }
+  return fmt::format(
+      "{} kernel{} in both files, {} with a model in both, {} of them with a different growth "
+      "class.",
+      matched, matched == 1 ? "" : "s", both, differing);
 }
 
 std::string format_comparison(const ModelsFile& a, const ModelsFile& b,
@@ -360,10 +438,8 @@ std::string format_comparison(const ModelsFile& a, const ModelsFile& b,
     std::ostringstream rendered;
     table.render_to(rendered, "", width, 0);
     out += rendered.str();
-    const std::size_t differing = comparison.growth_differences();
-    out += fmt::format("\n{} model{} compared, {} with a different growth class.\n",
-                       comparison.matched.size(), comparison.matched.size() == 1 ? "" : "s",
-                       differing);
+    out += '\n';
+    out += wrap(comparison_summary(comparison), width);
   }
 
   const auto list = [&](const std::vector<ComparedKey>& keys, const char* letter,

@@ -14,7 +14,9 @@
 // the columns compared across, then models by thread-count class. By default the columns compared
 // across are those that hold one value in each file and a different one in each (the runtime of
 // two sweeps, their machine or binding); --across names them. Kernels or classes present in one
-// file only are listed at the end.
+// file only are listed at the end. When one file's kernel is split into classes and the other's
+// is not (`--classes auto` decides per run), each class model is compared with the single model,
+// which holds over the same thread counts ("po2 / all"). Rows are sorted by kernel, then class.
 
 #include <cstddef>
 #include <optional>
@@ -22,9 +24,9 @@
 #include <utility>
 #include <vector>
 
+#include "modeler/core/result.h"
 #include "modeler/io/models_json.h"
 #include "modeler/io/write_multi.h"
-#include "modeler/result.h"
 
 namespace ompscale::modeler {
 
@@ -75,6 +77,10 @@ ModelComparison compare_models(const ModelsFile& a, const ModelsFile& b,
 /// Why nothing matched, for the error message: the columns whose values the files do not share.
 std::string explain_no_match(const ModelsFile& a, const ModelsFile& b,
                              const ModelComparison& comparison);
+
+/// The last line of the text table: how many models were compared and how many differ in growth;
+/// says so when kernels are in both files but not every one has a model in both.
+std::string comparison_summary(const ModelComparison& comparison);
 
 /// The side-by-side text table, rows whose growth classes differ marked "<< differs", then the
 /// kernels and classes found in one file only. `width`: the terminal's columns (0: no limit).

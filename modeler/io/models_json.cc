@@ -120,6 +120,12 @@ void write_predictions(JsonStream& json, const std::vector<Prediction>& predicti
     json.member("low", p.interval.low);
     json.member("high", p.interval.high);
     json.member("level", p.level);
+    if (!p.boundaries.empty()) {
+      json.key("boundaries");
+      json.begin_array();
+      for (const std::string& b : p.boundaries) json.value(b);
+      json.end_array();
+    }
     json.end_object();
   }
   json.end_array();
@@ -334,6 +340,9 @@ ClassModel read_class_model(const Node& node) {
       prediction.value = p.field("value").number();
       prediction.interval = {p.field("low").number(), p.field("high").number()};
       prediction.level = p.field("level").number();
+      if (auto b = p.present_field("boundaries")) {
+        for (const Node& what : b->elements()) prediction.boundaries.push_back(what.string());
+      }
       m.predictions.push_back(prediction);
     }
   }
@@ -354,6 +363,7 @@ ClassModel read_class_model(const Node& node) {
     for (const Node& c : f->field("components").elements()) {
       m.predictive.components.push_back(read_component(c));
     }
+
   } else if (m.has_model()) {
     // Without the predictive part the model itself is the prediction, with no uncertainty.
     PredictiveComponent only;

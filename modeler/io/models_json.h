@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "common/json_stream.h"
-#include "modeler/kernel.h"
-#include "modeler/result.h"
+#include "modeler/core/kernel.h"
+#include "modeler/core/result.h"
 
 namespace ompscale::modeler {
 

@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
+#include "modeler/core/kernel.h"
+#include "modeler/core/result.h"
 #include "modeler/io/plot_svg.h"
-#include "modeler/kernel.h"
-#include "modeler/result.h"
 
 namespace ompscale::modeler::plot_detail {
 

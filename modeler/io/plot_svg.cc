@@ -12,6 +12,7 @@
 
 #include "common/error.h"
 #include "common/svg.h"
+#include "common/text.h"
 #include "modeler/io/plot_data.h"
 #include "modeler/io/write_common.h"
 
@@ -53,6 +54,8 @@ constexpr double kOuterMargin = 12.0;
 constexpr double kPlotLeft = 66.0;
 constexpr double kPlotRight = 16.0;
 constexpr double kPlotTop = 30.0;
+// A panel title's second line, when some title needs one.
+constexpr double kTitleLine = 15.0;
 constexpr double kPlotBottom = 44.0;
 
 std::string path_data(const std::vector<std::pair<double, double>>& points, const Axis& x,
@@ -84,8 +87,8 @@ void draw_outlier(SvgWriter& svg, double x, double y, std::string_view colour) {
                                   px(x), px(y), colour));
 }
 
-// Outliers beyond the value axis: a small triangle at the edge they lie beyond; its tooltip says
-// how many and how far.
+// Outliers beyond the value axis: a small triangle at the edge they lie beyond, with how many
+// beside it (the legend says what it is); its tooltip adds how far.
 void draw_off_scale(SvgWriter& svg, double x, double y_edge, bool above, std::size_t count,
                     double furthest, std::string_view colour) {
   const double tip = above ? y_edge + 1 : y_edge - 1;
@@ -96,6 +99,27 @@ void draw_off_scale(SvgWriter& svg, double x, double y_edge, bool above, std::si
   svg.raw(fmt::format("<title>{} outlier{} {} the axis, up to {:.4g}</title>\n", count,
                       count == 1 ? "" : "s", above ? "above" : "below", furthest));
   svg.close("polygon");
+  svg.text(x + 5, (tip + base) / 2 + 3, fmt::format("{}", count),
+           fmt::format("class=\"off-scale-count\" font-size=\"9\" fill=\"{}\"", colour));
+}
+
+// A panel title on at most two lines of `width` pixels, broken between key values (cut only
+// beyond two): the values that tell panels apart come last and were cut first.
+std::vector<std::string> title_lines(const std::string& title, double width) {
+  std::vector<std::string> lines;
+  std::string line;
+  for (const std::string& word : split(title, ' ')) {
+    const std::string longer = line.empty() ? word : line + " " + word;
+    if (!line.empty() && lines.size() < 1 && text_width(longer, kPanelTitleFont, kBoldEm) > width) {
+      lines.push_back(line);
+      line = word;
+    } else {
+      line = longer;
+    }
+  }
+  lines.push_back(line);
+  for (std::string& l : lines) l = fit_text(l, width, kPanelTitleFont, kBoldEm);
+  return lines;
 }
 
 void draw_spread(SvgWriter& svg, double x, const Spread& s, const Axis& y, double plot_top,
@@ -130,14 +154,20 @@ struct PanelBox {
   double plot_left, plot_right, plot_top, plot_bottom;
 };
 
-PanelBox panel_box(double left, double top, const PlotOptions& options) {
+// `title_extra`: the room a second line of panel titles takes, when some title needs one.
+PanelBox panel_box(double left, double top, const PlotOptions& options, double title_extra) {
   return {left,
           top,
           static_cast<double>(options.panel_width),
           left + kPlotLeft,
           left + options.panel_width - kPlotRight,
-          top + kPlotTop,
+          top + kPlotTop + title_extra,
           top + options.panel_height - kPlotBottom};
+}
+
+// The width a panel title may take: the panel's, less a margin.
+double title_width(const PlotOptions& options) {
+  return options.panel_width - 16.0;
 }
 
 // A panel's axes, their ticks and the sampled model curves (one list per series).
@@ -211,7 +241,14 @@ void fit_value_axis(Range values, const Range& measured, const PanelBox& b, bool
   scales.y_ticks = linear_ticks(scales.y, b.plot_bottom - b.plot_top);
 }
 
-PanelScales panel_scales(const PanelData& panel, const PanelBox& b, const PlotOptions& options) {
+// What the value axis of a panel must fit: its own values and measurements, and those of the
+// panels it shares the axis with.
+struct ValueRanges {
+  Range values, measured;
+};
+
+PanelScales panel_scales(const PanelData& panel, const PanelBox& b, const PlotOptions& options,
+                         const ValueRanges* shared = nullptr) {
   PanelScales scales;
   // x axis: log2, padded by a small fraction of its span so end points are not on the frame.
   const XExtent extent = x_extent(panel, options);
@@ -223,9 +260,80 @@ PanelScales panel_scales(const PanelData& panel, const PanelBox& b, const PlotOp
   Range values;
   Range measured;
   collect_values(panel, extent, scales.x, options.log_y, scales, values, measured);
+  if (shared != nullptr) {
+    values = shared->values;
+    measured = shared->measured;
+  }
   fit_value_axis(values, measured, b, options.log_y, scales);
   scales.x_ticks = log2_ticks(scales.x, b.plot_right - b.plot_left);
   return scales;
+}
+
+// The panel's own values (independent of where it is drawn).
+ValueRanges panel_values(const PanelData& panel, const PlotOptions& options) {
+  PanelScales scales;
+  const XExtent extent = x_extent(panel, options);
+  const double octaves = std::log2(extent.right / extent.measured_lo);
+  const double x_pad = std::exp2(std::max(0.15, 0.04 * octaves));
+  const Axis x{extent.measured_lo / x_pad, extent.right * x_pad, true, 0.0, 1.0};
+  ValueRanges ranges;
+  collect_values(panel, extent, x, options.log_y, scales, ranges.values, ranges.measured);
+  return ranges;
+}
+
+// Panels of one kernel measured on different runtimes (keys that differ only in runtime,
+// runtime_version or compiler) share their value axis, so their costs compare at a glance.
+std::vector<ValueRanges> shared_value_ranges(const std::vector<PanelData>& panels,
+                                             const PlotOptions& options) {
+  const auto without_runtime = [](const std::string& key) {
+    std::string out;
+    for (const std::string& pair : split(key, ' ')) {
+      if (pair.starts_with("runtime=") || pair.starts_with("runtime_version=") ||
+          pair.starts_with("compiler="))
+        continue;
+      out += pair + ' ';
+    }
+    return out;
+  };
+  std::map<std::string, ValueRanges> groups;
+  std::vector<ValueRanges> own;
+  for (const PanelData& panel : panels) {
+    own.push_back(panel_values(panel, options));
+    ValueRanges& group = groups[without_runtime(panel.full_key)];
+    for (double v : {own.back().values.lo, own.back().values.hi}) {
+      if (!own.back().values.empty()) group.values.add(v);
+    }
+    for (double v : {own.back().measured.lo, own.back().measured.hi}) {
+      if (!own.back().measured.empty()) group.measured.add(v);
+    }
+  }
+  std::vector<ValueRanges> shared;
+  for (const PanelData& panel : panels)
+    shared.push_back(groups.at(without_runtime(panel.full_key)));
+  return shared;
+}
+
+// Whether an outlier of some panel lies beyond its value axis (the legend then explains the
+// marks at the axis's edge).
+bool any_off_scale(const std::vector<PanelData>& panels, const std::vector<ValueRanges>& ranges,
+                   const PlotOptions& options) {
+  const PanelBox unit{0, 0, 1, 0, 1, 0, 1};
+  for (std::size_t i = 0; i < panels.size(); ++i) {
+    PanelScales scales;
+    fit_value_axis(ranges[i].values, ranges[i].measured, unit, options.log_y, scales);
+    const auto beyond = [&](const Spread& s) {
+      return std::any_of(s.outliers.begin(), s.outliers.end(), [&](double v) {
+        return !scales.y.drawable(v) || v < scales.y.lo || v > scales.y.hi;
+      });
+    };
+    for (const ClassSeries& series : panels[i].series) {
+      if (std::any_of(series.spreads.begin(), series.spreads.end(), beyond)) return true;
+    }
+    for (const UnmodeledPoint& p : panels[i].unmodeled) {
+      if (beyond(p.spread)) return true;
+    }
+  }
+  return false;
 }
 
 void draw_grid(SvgWriter& svg, const PanelBox& b, const PanelScales& s) {
@@ -335,7 +443,7 @@ void draw_frame_and_ticks(SvgWriter& svg, const PanelBox& b, const PanelScales& 
 
 // Axis labels, the panel's title and, when it has no model, why.
 void draw_labels(SvgWriter& svg, const PanelData& panel, const PanelBox& b,
-                 const std::string& parameter) {
+                 const std::string& parameter, double title_width) {
   const double plot_width = b.plot_right - b.plot_left;
   svg.text(
       b.plot_left + plot_width / 2, b.plot_bottom + 33, fmt::format("{} (log scale)", parameter),
@@ -348,10 +456,13 @@ void draw_labels(SvgWriter& svg, const PanelData& panel, const PanelBox& b,
                        kLabelFont, kTextColour, px(label_x), px(label_y)));
   // Centred on the panel, not on the plot area (which sits right of centre), so a title as wide
   // as the panel stays inside it.
-  svg.text(b.left + b.width / 2, b.top + 19,
-           fit_text(panel.title, b.width - 16, kPanelTitleFont, kBoldEm),
-           fmt::format("font-size=\"{}\" font-weight=\"bold\" fill=\"{}\" text-anchor=\"middle\"",
-                       kPanelTitleFont, kTextColour));
+  const std::vector<std::string> lines = title_lines(panel.title, title_width);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    svg.text(b.left + b.width / 2, b.top + 19 + kTitleLine * static_cast<double>(i), lines[i],
+             fmt::format("class=\"panel-title\" font-size=\"{}\" font-weight=\"bold\" "
+                         "fill=\"{}\" text-anchor=\"middle\"",
+                         kPanelTitleFont, kTextColour));
+  }
   if (panel.series.empty() || !panel.no_model.empty()) {
     // Top right: the measured points are on the left of an extrapolating axis.
     svg.text(
@@ -362,9 +473,10 @@ void draw_labels(SvgWriter& svg, const PanelData& panel, const PanelBox& b,
 }
 
 void draw_panel(SvgWriter& svg, const PanelData& panel, int index, double left, double top,
-                const PlotOptions& options, const std::string& parameter) {
-  const PanelBox b = panel_box(left, top, options);
-  const PanelScales scales = panel_scales(panel, b, options);
+                const PlotOptions& options, const std::string& parameter, double title_extra,
+                const ValueRanges& values) {
+  const PanelBox b = panel_box(left, top, options, title_extra);
+  const PanelScales scales = panel_scales(panel, b, options, &values);
   svg.open("g", fmt::format("class=\"panel\" id=\"{}panel-{}\"", options.id_prefix, index));
   svg.raw(fmt::format("<title>{}</title>\n", io_detail::xml_escape(panel.full_key)));
   svg.raw(fmt::format(
@@ -379,12 +491,21 @@ void draw_panel(SvgWriter& svg, const PanelData& panel, int index, double left, 
   draw_measurements(svg, panel, b, scales);
   svg.close("g");
   draw_frame_and_ticks(svg, b, scales);
-  draw_labels(svg, panel, b, parameter);
+  draw_labels(svg, panel, b, parameter, title_width(options));
   svg.close("g");
 }
 // One legend entry: a swatch (line, marker, band or whisker) and its label.
 struct LegendEntry {
-  enum class Swatch { kModel, kMeasured, kBox, kOutlier, kExtrapolated, kBand, kUnmodeled };
+  enum class Swatch {
+    kModel,
+    kMeasured,
+    kBox,
+    kOutlier,
+    kOffScale,
+    kExtrapolated,
+    kBand,
+    kUnmodeled
+  };
   Swatch swatch;
   std::string_view colour;
   std::string label;
@@ -425,6 +546,11 @@ double draw_legend(SvgWriter& svg, const std::vector<LegendEntry>& entries, doub
       case LegendEntry::Swatch::kOutlier:
         draw_outlier(svg, mid, y, e.colour);
         break;
+      case LegendEntry::Swatch::kOffScale:
+        svg.empty("polygon",
+                  fmt::format("points=\"{},{} {},{} {},{}\" fill=\"{}\"", px(mid), px(y - 4),
+                              px(mid - 4), px(y + 2), px(mid + 4), px(y + 2), e.colour));
+        break;
       case LegendEntry::Swatch::kExtrapolated:
         svg.line(x, y, x + kSwatch, y,
                  fmt::format("stroke=\"{}\" stroke-width=\"1.8\" stroke-dasharray=\"{}\"", e.colour,
@@ -444,7 +570,7 @@ double draw_legend(SvgWriter& svg, const std::vector<LegendEntry>& entries, doub
   return y + kRow / 2 - top;
 }
 
-std::vector<LegendEntry> legend_entries(const Figure& f) {
+std::vector<LegendEntry> legend_entries(const Figure& f, bool off_scale) {
   std::vector<LegendEntry> legend;
   for (const std::string& c : f.series) {
     const std::string label =
@@ -455,6 +581,10 @@ std::vector<LegendEntry> legend_entries(const Figure& f) {
       {f.any_quartiles ? LegendEntry::Swatch::kBox : LegendEntry::Swatch::kMeasured, "#555555",
        f.any_quartiles ? "measured (quartiles, whiskers to 1.5 IQR)" : "measured (min\u2013max)"});
   if (f.any_outliers) legend.push_back({LegendEntry::Swatch::kOutlier, "#555555", "outlier"});
+  if (off_scale) {
+    legend.push_back({LegendEntry::Swatch::kOffScale, "#555555",
+                      "outliers beyond the value axis (how many beside it)"});
+  }
   if (f.any_model) {
     legend.push_back({LegendEntry::Swatch::kExtrapolated, "#555555", "extrapolated"});
   }
@@ -494,7 +624,13 @@ std::string plot_svg(const Dataset& dataset, const std::vector<KernelResult>& re
   const std::vector<bool> shared = io_detail::shared_columns(dataset, plotted);
   const Figure figure = collect_panels(dataset, results, shared, series_column);
   const std::vector<PanelData>& panels = figure.panels;
-  const std::vector<LegendEntry> legend = legend_entries(figure);
+  const std::vector<ValueRanges> values = shared_value_ranges(panels, options);
+  const std::vector<LegendEntry> legend =
+      legend_entries(figure, any_off_scale(panels, values, options));
+  double title_extra = 0.0;
+  for (const PanelData& panel : panels) {
+    if (title_lines(panel.title, title_width(options)).size() > 1) title_extra = kTitleLine;
+  }
 
   const int count = static_cast<int>(panels.size());
   const int columns = std::max(1, std::min(options.columns, count));
@@ -549,7 +685,8 @@ std::string plot_svg(const Dataset& dataset, const std::vector<KernelResult>& re
   for (int i = 0; i < count; ++i) {
     const double left = kOuterMargin + (i % columns) * options.panel_width;
     const double top = panels_top + (i / columns) * options.panel_height;
-    draw_panel(svg, panels[static_cast<std::size_t>(i)], i, left, top, options, dataset.parameter);
+    draw_panel(svg, panels[static_cast<std::size_t>(i)], i, left, top, options, dataset.parameter,
+               title_extra, values[static_cast<std::size_t>(i)]);
   }
   svg.close("svg");
   return svg.take();

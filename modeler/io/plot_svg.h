@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "modeler/kernel.h"
-#include "modeler/result.h"
+#include "modeler/core/kernel.h"
+#include "modeler/core/result.h"
 
 namespace ompscale::modeler {
 

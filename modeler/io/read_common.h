@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "common/text.h"
+#include "modeler/core/kernel.h"
 #include "modeler/io/readers.h"
-#include "modeler/kernel.h"
 
 namespace ompscale::modeler::io_detail {
 

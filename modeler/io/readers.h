@@ -20,13 +20,13 @@
 #include <string_view>
 #include <vector>
 
-#include "modeler/kernel.h"
+#include "modeler/core/kernel.h"
 
 namespace ompscale::modeler {
 
 enum class InputFormat {
   kAuto,             ///< decide from the options and the content (see parse_dataset)
-  kOmpbenchCsv,      ///< results.csv written by ompbench (DESIGN.md, "The results file")
+  kOmpbenchCsv,      ///< results.csv written by ompbench (docs/design.md, "The results file")
   kGenericCsv,       ///< any CSV table; ReadOptions name its parameter, value and key columns
   kExtrapText,       ///< Extra-P's text format (PARAMETER / POINTS / REGION / METRIC / DATA)
   kExtrapJson,       ///< Extra-P's JSON format (the id-based one and the newer nested one)
@@ -47,9 +47,9 @@ struct ReadOptions {
   /// thread count), the column holding the measured value, and the columns that together name a
   /// kernel. The first two are required for generic CSV; no key columns make the whole table one
   /// kernel. Setting any of them for another explicit format is a UsageError.
-  std::string param_column;
-  std::string value_column;
-  std::vector<std::string> key_columns;
+  std::string param_column = {};
+  std::string value_column = {};
+  std::vector<std::string> key_columns = {};
   /// Use rows marked valid=0 as well (CSV inputs with a `valid` column). By default they are
   /// skipped and counted in Dataset::skipped_invalid.
   bool include_invalid = false;

@@ -13,8 +13,8 @@
 #include "common/svg.h"
 #include "common/text.h"
 #include "common/text_table.h"
-#include "modeler/kernel.h"
-#include "modeler/result.h"
+#include "modeler/core/kernel.h"
+#include "modeler/core/result.h"
 
 namespace ompscale::modeler::io_detail {
 

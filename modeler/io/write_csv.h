@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "modeler/kernel.h"
-#include "modeler/multi_fit.h"
-#include "modeler/result.h"
+#include "modeler/core/kernel.h"
+#include "modeler/core/result.h"
+#include "modeler/multi/multi_fit.h"
 
 namespace ompscale::modeler {
 

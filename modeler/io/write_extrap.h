@@ -12,7 +12,7 @@
 
 #include <string>
 
-#include "modeler/kernel.h"
+#include "modeler/core/kernel.h"
 
 namespace ompscale::modeler {
 

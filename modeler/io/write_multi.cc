@@ -90,8 +90,8 @@ std::string predictions_table(const Dataset& dataset, const std::vector<MultiRes
     align.push_back(Align::kRight);
     head.push_back(name);
   }
-  align.push_back(Align::kRight);
-  head.push_back("predicted");
+  align.insert(align.end(), {Align::kRight, Align::kLeft, Align::kRight});
+  head.insert(head.end(), {"predicted", "interval", "level"});
   TextTable table(align);
   table.add_row(head);
   const bool classes = has_classes(results);
@@ -100,6 +100,9 @@ std::string predictions_table(const Dataset& dataset, const std::vector<MultiRes
       std::vector<std::string> row = {result_label(dataset, r, labels, classes)};
       for (double v : p.at) row.push_back(format_significant(v, 6));
       row.push_back(format_significant(p.value, 4));
+      row.push_back(fmt::format("[{}, {}]", format_significant(p.interval.low, 4),
+                                format_significant(p.interval.high, 4)));
+      row.push_back(fmt::format("{}%", format_significant(p.level * 100.0, 3)));
       table.add_row(row);
     }
   }
@@ -159,7 +162,11 @@ Json kernel_json(const Dataset& dataset, const MultiResult& r) {
   for (const MultiPoint& p : r.points) points.push_back({{"at", p.x}, {"value", p.value}});
   Json predictions = Json::array();
   for (const MultiPrediction& p : r.predictions) {
-    predictions.push_back({{"at", p.at}, {"value", p.value}});
+    predictions.push_back({{"at", p.at},
+                           {"value", p.value},
+                           {"low", p.interval.low},
+                           {"high", p.interval.high},
+                           {"level", p.level}});
   }
   Json budgets = Json::array();
   for (const MultiBudget& b : r.budgets) {
@@ -184,6 +191,11 @@ Json kernel_json(const Dataset& dataset, const MultiResult& r) {
           {"points", std::move(points)},
           {"predictions", std::move(predictions)},
           {"budgets", std::move(budgets)},
+          {"uncertainty",
+           {{"covariance", r.uncertainty.covariance},
+            {"noise_sd_relative", r.uncertainty.noise_sd_relative},
+            {"dof", r.uncertainty.dof},
+            {"law_change_per_doubling", r.uncertainty.law_change_per_doubling}}},
           {"warnings", r.warnings}};
 }
 
@@ -287,6 +299,17 @@ MultiResult read_multi_kernel(const Node& entry, const Dataset& dataset, std::si
                           dataset.parameters.size(), point.x.size()));
     point.value = p.field("value").number();
     r.points.push_back(std::move(point));
+  }
+  if (const auto u = entry.optional_field("uncertainty")) {
+    // Written since predictions over several parameters have intervals; older files have none.
+    for (const Node& c : u->field("covariance").elements()) r.uncertainty.covariance.push_back(c.number());
+    const std::size_t p = r.model.terms.size() + 1;
+    if (!r.uncertainty.covariance.empty() && r.uncertainty.covariance.size() != p * p)
+      u->field("covariance").fail(fmt::format("expected {} values ({} coefficients squared), found {}",
+                                              p * p, p, r.uncertainty.covariance.size()));
+    r.uncertainty.noise_sd_relative = u->field("noise_sd_relative").number();
+    r.uncertainty.dof = u->field("dof").number();
+    r.uncertainty.law_change_per_doubling = u->field("law_change_per_doubling").number();
   }
   if (const auto warnings = entry.optional_field("warnings")) r.warnings = warnings->strings();
   // Written since thread-count classes apply to several parameters; older files have one model.

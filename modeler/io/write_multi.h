@@ -16,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
-#include "modeler/kernel.h"
-#include "modeler/multi_fit.h"
+#include "modeler/core/kernel.h"
+#include "modeler/multi/multi_fit.h"
 
 namespace ompscale::modeler {
 

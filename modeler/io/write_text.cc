@@ -10,8 +10,8 @@
 
 #include "common/error.h"
 #include "common/text.h"
-#include "modeler/budget.h"
 #include "modeler/io/write_common.h"
+#include "modeler/prediction/budget.h"
 
 namespace ompscale::modeler {
 
@@ -165,8 +165,17 @@ void TextReport::add(const KernelResult& result) {
   for (const ClassModel& model : result.models) {
     add_model_row(label, model);
     for (const Prediction& p : model.predictions) {
+      const bool past = !p.boundaries.empty();
+      past_boundary_ |= past;
+      for (const std::string& boundary : p.boundaries) {
+        warnings_.add(fmt::format("predicted past {}, which no measured {} crosses: the law may "
+                                  "change there and the data cannot show how (the interval "
+                                  "allows for it); measure one {} past it",
+                                  boundary, dataset_.parameter, dataset_.parameter),
+                      fmt::format("{} [{}]", label, model.thread_class));
+      }
       predictions_.add_row({label, model.thread_class, format_significant(p.param, 6),
-                            format_significant(p.value, 4),
+                            format_significant(p.value, 4) + (past ? " ^" : ""),
                             fmt::format("[{}, {}]", format_significant(p.interval.low, 4),
                                         format_significant(p.interval.high, 4)),
                             fmt::format("{}%", format_significant(p.level * 100.0, 3))});
@@ -239,9 +248,15 @@ void TextReport::write(std::ostream& out) const {
   }
   models_.render_to(out, "", width, 1);
   if (const std::string marks = legend(used_marks_); !marks.empty()) out << '\n' << marks;
+  if (!options_.learned.empty())
+    out << "\nLearnt from this input:\n" << wrap(options_.learned, width, "  ", "  ");
   if (predictions_.rows() > 1) {
     out << "\nPredictions (value and prediction interval):\n";
     predictions_.render_to(out, "  ", width, 0);
+    if (past_boundary_)
+      out << wrap("  ^ past a topology boundary that no measured " + dataset_.parameter +
+                      " crosses (Warnings)",
+                  width, "", "    ");
   }
   write_budgets(out);
   // On a terminal a group names its first few subjects; a file names them all.

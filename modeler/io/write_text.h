@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "common/message_groups.h"
+#include "modeler/core/kernel.h"
+#include "modeler/core/result.h"
 #include "modeler/io/write_common.h"
-#include "modeler/kernel.h"
-#include "modeler/result.h"
 
 namespace ompscale::modeler {
 
@@ -30,6 +30,9 @@ struct TextReportOptions {
   int digits = 4;
   /// Write the provenance line (sources and ompscale version) at the top.
   bool header = true;
+  /// What the modeler learnt from the input (LearnedExtrapolation::describe()); a section after
+  /// the models when not empty.
+  std::string learned = {};
   /// Columns of the terminal the report is for; 0: no limit (files, --wide). With a limit, key
   /// columns every kernel shares are said once, the flags column is left out (the marks and
   /// warnings say the same), tables put the key on its own line when they are still too wide,
@@ -65,6 +68,7 @@ class TextReport {
   io_detail::TextTable predictions_;
   std::vector<BudgetRow> budgets_;
   std::string used_marks_;
+  bool past_boundary_ = false;  ///< a prediction row is marked '!'
   MessageGroups warnings_{"model", "models"};
   MessageGroups decisions_{"kernel", "kernels"};
 };

@@ -117,6 +117,10 @@ void add_thread_record(RegionStats& stats, const Record& r, std::uint64_t w) {
       t.tasks_completed += w * r.b;
       t.task_ticks += w * r.c;
       return;
+    case RecordType::kTeamStart:
+      t.team_start_ticks += w * r.a;
+      if (r.sub == kWaitInnerBarrier) t.inner_barrier_ticks += w * r.a;  // inside the span
+      return;
     case RecordType::kMasked:
       t.masked_executions += w;
       t.masked_ticks += w * r.a;

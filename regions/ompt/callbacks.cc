@@ -140,6 +140,8 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
     tls_context = nullptr;
     if (ts == nullptr) return;
     ts->current_index = static_cast<std::uint16_t>(index);
+    const bool fresh = ts->fresh;  // the runtime started this thread for this execution
+    ts->fresh = false;
     if (value == 0) {
       ts->current_region = kNoRegion;
       return;
@@ -150,6 +152,8 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
     }
     auto* instance = reinterpret_cast<Instance*>(value);
     ts->current_region = instance->region;
+    if (fresh) [[unlikely]]
+      instance->team_started.store(true, std::memory_order_release);
     // A thread that encountered no region now is a worker starting afresh: contexts left on its
     // stack belong to executions whose late implicit-task end never came.
     if (ts->encountered == 0) ts->depth = 0;
@@ -410,7 +414,10 @@ void on_task_schedule(ompt_data_t* prior_task_data, ompt_task_status_t prior_tas
   const bool next_explicit =
       next_task_data != nullptr && next_task_data->value == kExplicitTaskMark;
   if (prior_explicit && prior_task_status == ompt_task_complete) ++context->tasks_completed;
-  if (prior_explicit != next_explicit) [[unlikely]]
+  // Whether the thread runs an explicit task now, against what it ran: libomp starts an untied
+  // task as implicit -> task, task -> implicit, task -> task, so the prior task does not say
+  // (every such task's time was lost: a tree of 32,766 untied tasks had 0.3 us of task time).
+  if (next_explicit != (context->task_start != 0)) [[unlikely]]
     return task_switch(*context, next_explicit);
 }
 

@@ -39,14 +39,43 @@ void atomic_min(std::atomic<std::uint64_t>& target, std::uint64_t value) {
   }
 }
 
+// `start_wait`: the part of the imbalance phase that was the wait for the runtime to start
+// threads (starting_wait()), recorded as team start-up.
 void write_barrier(ThreadState& ts, std::uint32_t region, std::uint16_t thread, bool end_barrier,
-                   std::uint8_t site, const BarrierPhases& phases, std::uint64_t task_ticks) {
+                   std::uint8_t site, BarrierPhases phases, std::uint64_t task_ticks,
+                   std::uint64_t start_wait) {
   const std::uint8_t sub = wait_sub(end_barrier ? kWaitEndBarrier : kWaitInnerBarrier, site);
+  if (start_wait != 0) [[unlikely]] {
+    append(ts, RecordType::kTeamStart, region, thread,
+           end_barrier ? kWaitEndBarrier : kWaitInnerBarrier, start_wait);
+    phases.imbalance -= start_wait;
+  }
   append(ts, RecordType::kBarrier, region, thread, sub, phases.imbalance, phases.walkthrough,
          phases.startup);
   if (phases.task_wait != 0 || task_ticks != 0) {
     append(ts, RecordType::kTaskWait, region, thread, sub, phases.task_wait, task_ticks);
   }
+}
+
+bool team_started(const Instance& instance) {
+  return instance.team_started.load(std::memory_order_acquire);
+}
+
+// The part of `slot`'s wait before the last arrival at the execution's first barrier that was the
+// wait for the runtime to start threads (0 unless it started some in this execution). Had every
+// thread begun at parallel begin, the barrier would have waited only for the most work (arrival
+// - own begin): what the thread waited beyond its share of that is start-up. The slots' begin and
+// first arrival were written before anyone left that barrier.
+std::uint64_t starting_wait(const Instance& instance, const ThreadSlot& slot,
+                            std::uint64_t imbalance) {
+  if (imbalance == 0 || !team_started(instance)) return 0;
+  std::uint64_t most = 0;
+  for (std::uint32_t i = 0; i < instance.team; ++i) {
+    const ThreadSlot& other = instance.slots[i];
+    if (other.begin != 0) most = std::max(most, ticks_between(other.begin, other.arrival0));
+  }
+  const std::uint64_t own = ticks_between(slot.begin, slot.arrival0);
+  return imbalance - std::min(imbalance, most - std::min(most, own));
 }
 
 // The phases of the barrier `slot` departed last, now that everyone has departed it.
@@ -55,11 +84,12 @@ void write_departed(ThreadState& ts, const Instance& instance, const ThreadSlot&
   const BarrierBoard& entry = instance.board[barrier % kBoardSize];
   const std::uint64_t first_departure = entry.first_departure.load(std::memory_order_acquire);
   const std::uint64_t tasks_done = entry.tasks_done.load(std::memory_order_acquire);
-  write_barrier(
-      ts, instance.record_region, thread, false, slot.departed_site,
+  const BarrierPhases phases =
       barrier_phases(slot.departed_arrival, slot.departed_departure, slot.departed_last_arrival,
-                     first_departure, slot.departed_task_ticks, tasks_done),
-      slot.departed_task_ticks);
+                     first_departure, slot.departed_task_ticks, tasks_done);
+  write_barrier(ts, instance.record_region, thread, false, slot.departed_site, phases,
+                slot.departed_task_ticks,
+                barrier == 0 ? starting_wait(instance, slot, phases.imbalance) : 0);
 }
 
 // A measured execution of `region` took `wall` ticks with `team` threads: the moving averages of
@@ -125,6 +155,7 @@ Instance* take_instance(ThreadState& ts, std::uint32_t team, std::uint32_t regio
   instance->begin = begin;
   instance->end_departure = 0;
   instance->joined.store(0, std::memory_order_relaxed);
+  instance->team_started.store(false, std::memory_order_relaxed);
   for (BarrierBoard& entry : instance->board) entry.reset();
   for (std::uint32_t i = 0; i < instance->team; ++i) instance->slots[i].reset();
   return instance;
@@ -141,6 +172,7 @@ void barrier_arrive(TaskContext& context, std::uint64_t now, std::uint8_t site) 
     instance.board[(barrier + 2) % kBoardSize].reset();
   }
   ThreadSlot& slot = *context.slot;
+  if (barrier == 0) slot.arrival0 = now;
   slot.arrivals = barrier + 1;
   slot.arrival = now;
   slot.arrival_site = site;
@@ -176,6 +208,7 @@ void barrier_depart(TaskContext& context, std::uint64_t now) {
 void finish_instance(ThreadState& ts, Instance& instance, std::uint64_t end) {
   const std::uint64_t departure = instance.end_departure != 0 ? instance.end_departure : end;
   const std::uint64_t tasks_done = end_tasks_done(instance);
+  const bool starting = team_started(instance);
   std::uint32_t team = 0;
   for (std::uint32_t i = 0; i < instance.team; ++i) {
     const ThreadSlot& slot = instance.slots[i];
@@ -191,14 +224,19 @@ void finish_instance(ThreadState& ts, Instance& instance, std::uint64_t end) {
     if (in_end_barrier) {
       const BarrierBoard& entry = instance.board[(slot.arrivals - 1) % kBoardSize];
       const std::uint64_t last_arrival = entry.last_arrival.load(std::memory_order_acquire);
-      write_barrier(
-          ts, instance.record_region, thread, true, slot.arrival_site,
-          barrier_phases(slot.arrival, departure, last_arrival, departure, end_tasks, tasks_done),
-          end_tasks);
+      const BarrierPhases phases =
+          barrier_phases(slot.arrival, departure, last_arrival, departure, end_tasks, tasks_done);
+      write_barrier(ts, instance.record_region, thread, true, slot.arrival_site, phases, end_tasks,
+                    slot.arrivals == 1 ? starting_wait(instance, slot, phases.imbalance) : 0);
       span_end = slot.arrival;
     }
+    // A thread's fork in a starting team is its wait for the runtime to start threads.
+    const std::uint64_t fork = ticks_between(instance.begin, slot.begin);
+    if (starting && fork != 0) {
+      append(ts, RecordType::kTeamStart, instance.record_region, thread, kTeamStartFork, fork);
+    }
     append(ts, RecordType::kSpan, instance.record_region, thread, 0,
-           ticks_between(slot.begin, span_end), ticks_between(instance.begin, slot.begin),
+           ticks_between(slot.begin, span_end), starting ? 0 : fork,
            in_end_barrier ? end_tasks : 0);
   }
   const std::uint64_t wall = ticks_between(instance.begin, end);

@@ -54,6 +54,7 @@ struct alignas(64) ThreadSlot {
   std::uint64_t task_end = 0;      // implicit-task end (the master's only, seen before the join)
   std::uint32_t arrivals = 0;      // barriers arrived at
   std::uint64_t arrival = 0;       // the latest arrival
+  std::uint64_t arrival0 = 0;      // the arrival at the first barrier (team start-up, instance.cc)
   std::uint8_t arrival_site = 0;   // its construct site (region_table.h)
   std::uint8_t departed_site = 0;  // that of the latest departed barrier
   // Explicit-task ticks since the latest arrival: at the end barrier, tasks may still finish
@@ -72,6 +73,7 @@ struct alignas(64) ThreadSlot {
     begin = task_end = 0;
     arrivals = 0;
     arrival = 0;
+    arrival0 = 0;
     arrival_task_ticks.store(0, std::memory_order_relaxed);
     arrival_task_end.store(0, std::memory_order_relaxed);
     departures = 0;
@@ -92,6 +94,10 @@ struct Instance {
   std::uint64_t begin = 0;          // parallel begin, on the master
   std::uint64_t end_departure = 0;  // the master leaves the end barrier; 0 = not seen
   std::atomic<std::uint32_t> joined{0};
+  // A thread the runtime started for this execution joined it (ThreadState::fresh): the forks
+  // and the part of the first barrier's waits the late start caused are recorded as team
+  // start-up instead of fork and imbalance.
+  std::atomic<bool> team_started{false};
   BarrierBoard board[kBoardSize];
 };
 

@@ -40,6 +40,11 @@
 //   "task_wait_ns" (barriers waiting for the team's last tasks after the last arrival, without
 //   running one), "taskwait_ns" (taskwaits and taskgroup ends of the implicit task not running a
 //   task), "tasks_created" (explicit tasks this thread created).
+// - threads[]: "team_start_ns" (executions in which the runtime started threads: the thread's
+//   wait for them, its fork and its wait at the first barrier, counted here instead of in
+//   fork_ns and imbalance_ns).
+// - constructs[].threads[]: "iterations" (the runtime's work counts, summed: libomp reports a
+//   loop's trip count to every thread).
 // - locks[]: "hold_ns", "hold_timed" (acquired -> released of timed acquisitions);
 //   "wait_estimate_ns": the wait of all acquisitions, each timed wait weighted by the number of
 //   acquisitions it stood for (up to the next timed one). Timing is not uniform (all early
@@ -159,6 +164,7 @@ Json parallel_threads(const RegionStats& stats) {
                        {"executions", t.executions},
                        {"work_ns", ns(work_ticks(t))},
                        {"fork_ns", ns(t.fork_ticks)},
+                       {"team_start_ns", ns(t.team_start_ticks)},
                        {"imbalance_ns", ns(t.imbalance_ticks)},
                        {"walkthrough_ns", ns(t.walkthrough_ticks)},
                        {"startup_ns", ns(t.startup_ticks)},
@@ -246,6 +252,7 @@ Json constructs_json(const Region& region, const RegionStats& s, const Locations
       if (w.executions == 0 && b.barriers == 0 && b.task_wait_ticks == 0) continue;
       threads.push_back({{"thread", t},
                          {"executions", w.executions},
+                         {"iterations", w.iterations},
                          {"time_ns", ns(w.ticks)},
                          {"barriers", b.barriers},
                          {"imbalance_ns", ns(b.imbalance_ticks)},

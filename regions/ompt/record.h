@@ -32,12 +32,16 @@ enum class RecordType : std::uint8_t {
   kTaskWait,      // explicit tasks at one barrier or taskwait of one thread: a = ticks waiting for
                   // tasks to end without running one, b = ticks running them;
                   // sub = wait_sub(kWait*, its construct site)
+  kTeamStart,     // one thread of an execution in which the runtime started threads: a = ticks it
+                  // waited for the team to start; sub = kTeamStartFork (its fork) or the wait
+                  // kind of the first barrier (its wait there before the last arrival)
 };
 
 // Where a barrier or task_wait record's thread waited (the record's sub).
 inline constexpr std::uint8_t kWaitInnerBarrier = 0;  // a barrier inside the region
 inline constexpr std::uint8_t kWaitEndBarrier = 1;    // the region's end barrier
 inline constexpr std::uint8_t kWaitTaskwait = 2;      // a taskwait or the end of a taskgroup
+inline constexpr std::uint8_t kTeamStartFork = 3;     // a team start record's fork part
 
 // A barrier or task_wait record's sub: the wait kind (2 bits) and the construct site inside the
 // region it belongs to (6 bits, region_table.h: site_of()).

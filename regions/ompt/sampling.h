@@ -106,9 +106,9 @@ struct RegionSampling {
                        double relative_second_moment) const {
     if (all || !(mean_ns > 0)) return 0;
     const double ratio = cost_ns_per_thread * std::max(team, 1u) / (budget * mean_ns);
-    if (ratio <= 1.0) return 0;
-    const auto k = static_cast<unsigned>(std::ceil(std::log2(ratio)));
-    return std::min({k, precise_log2_period(executions, relative_second_moment), max_log2_period});
+    if (!(ratio > 1.0)) return 0;
+    return std::min({ceil_log2(ratio), precise_log2_period(executions, relative_second_moment),
+                     max_log2_period});
   }
 
   /// The largest k whose estimate after `executions` executions keeps relative_error:
@@ -117,7 +117,20 @@ struct RegionSampling {
     const double m2 = std::max(relative_second_moment, 1.0);
     const double periods =
         1.0 + static_cast<double>(executions) * relative_error * relative_error / m2;
-    return static_cast<unsigned>(std::floor(std::log2(periods)));
+    return floor_log2(periods);
+  }
+
+  // Exact for the doubles these see (>= 1), without libm: this runs at the end of every measured
+  // execution, where two log2 calls were a third of the tool's instructions in a region of one
+  // thread.
+  static unsigned floor_log2(double x) {
+    if (!(x >= 1.0)) return 0;
+    if (x >= 0x1p63) return 63;
+    return static_cast<unsigned>(std::bit_width(static_cast<std::uint64_t>(x))) - 1;
+  }
+  static unsigned ceil_log2(double x) {
+    const unsigned k = floor_log2(x);
+    return k < 63 && x > static_cast<double>(1ull << k) ? k + 1 : k;
   }
 };
 

@@ -22,6 +22,32 @@ std::string fmt_inlined(const std::string& file, Dwarf_Word line) {
          std::to_string(line);
 }
 
+// A function's name in a label is at most this long (docs/ompscan-report.md).
+constexpr std::size_t kLongestFunction = 80;
+
+// `name` (a qualified C++ name) in at most `longest` characters, losing what tells least: the
+// leading namespaces first, then template arguments (outermost lists become "<...>"), then the
+// end ("..."). "ns1::ns2::Product<double, long>::operator()" in 30: "Product<...>::operator()".
+std::string fit(std::string name, std::size_t longest) {
+  const auto leading_scope = [&]() -> std::size_t {  // end of "ns::" before any template list
+    const std::size_t scope = name.find("::");
+    return scope != std::string::npos && scope < name.find('<') ? scope + 2 : 0;
+  };
+  while (name.size() > longest && leading_scope() > 0) name.erase(0, leading_scope());
+  for (std::size_t open = name.find('<'); name.size() > longest && open != std::string::npos;
+       open = name.find('<', open + 1)) {
+    int depth = 0;
+    std::size_t close = open;
+    for (; close < name.size(); ++close) {
+      if (name[close] == '<') ++depth;
+      if (name[close] == '>' && --depth == 0) break;
+    }
+    if (close >= name.size() || close - open <= 4) continue;  // unbalanced, or "<...>" already
+    name.replace(open + 1, close - open - 1, "...");
+  }
+  return name.size() <= longest ? name : name.substr(0, longest - 3) + "...";
+}
+
 std::string demangle(const char* name) {
   if (name == nullptr) return "";
   int status = 0;
@@ -49,6 +75,11 @@ std::string short_name(std::string name) {
     if (c == '<') ++depth;
     if (c == '>') --depth;
     if (depth == 0 && c == ' ' && name.compare(i, 9, " operator") != 0) start = i + 1;
+    // The call operator's own parentheses are part of its name.
+    if (c == '(' && i >= 8 && name.compare(i - 8, 10, "operator()") == 0) {
+      ++i;
+      continue;
+    }
     if (depth == 0 && c == '(' && i > start) {
       name = name.substr(start, i - start);
       break;
@@ -56,9 +87,7 @@ std::string short_name(std::string name) {
   }
   std::string out;
   for (const char c : name) out += c == kMark ? std::string(kAnonymous) : std::string(1, c);
-  constexpr std::size_t kLongest = 80;
-  if (out.size() > kLongest) out = out.substr(0, kLongest - 3) + "...";
-  return out;
+  return fit(out, kLongestFunction);
 }
 
 // Follows DW_AT_abstract_origin (inlined code, out-of-line instances) and DW_AT_specification
@@ -106,9 +135,11 @@ std::string function_name(Dwarf_Die* die) {
   if (const char* name = dwarf_diename(die)) {
     if (std::strncmp(name, "_Z", 2) == 0) return short_name(demangle(name));
     Dwarf_Die declaration;
-    return (declaration_of(die, declaration) ? enclosing_scopes(&declaration)
-                                             : enclosing_scopes(die)) +
-           name;
+    // GCC names template instances with their arguments ("f<std::vector<...> >"): cut too.
+    return fit((declaration_of(die, declaration) ? enclosing_scopes(&declaration)
+                                                 : enclosing_scopes(die)) +
+                   name,
+               kLongestFunction);
   }
   Dwarf_Attribute attribute;
   for (const unsigned int name : {DW_AT_linkage_name, DW_AT_MIPS_linkage_name}) {
@@ -159,6 +190,57 @@ std::string inlined_at(Dwarf_Die* unit, Dwarf_Die* inlined) {
     }
   }
   return fmt_inlined(name, line);
+}
+
+// The innermost subprogram or inlined subroutine of `unit` whose code covers `pc`, found by walking
+// the unit's tree (into namespaces, classes and lexical blocks). libdw's dwarf_getscopes gives up
+// on some units clang 14 writes in DWARF 5 ("no address value": every region of a templated CG
+// solver got its caller's name, without the call site), while dwarf_haspc on each DIE works.
+bool innermost_function(Dwarf_Die* unit, Dwarf_Addr pc, Dwarf_Die& found) {
+  bool any = false;
+  Dwarf_Die scope = *unit;
+  for (int depth = 0; depth < 64; ++depth) {  // nesting deeper than this is not code
+    Dwarf_Die child;
+    if (dwarf_child(&scope, &child) != 0) break;
+    bool descended = false;
+    do {
+      const int tag = dwarf_tag(&child);
+      const bool code = tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+                        tag == DW_TAG_lexical_block;
+      const bool container = tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+                             tag == DW_TAG_structure_type || tag == DW_TAG_union_type;
+      if (code && dwarf_haspc(&child, pc) <= 0) continue;
+      if (!code && !container) continue;
+      if (container) {
+        // A definition inside a namespace or class (GCC nests them): look inside, and go on with
+        // the siblings when nothing there covers pc.
+        Dwarf_Die inner;
+        if (innermost_function(&child, pc, inner)) {
+          found = inner;
+          return true;
+        }
+        continue;
+      }
+      if (tag != DW_TAG_lexical_block) {
+        found = child;
+        any = true;
+      }
+      scope = child;
+      descended = true;
+      break;
+    } while (dwarf_siblingof(&child, &child) == 0);
+    if (!descended) break;
+  }
+  return any;
+}
+
+// "name, inlined at file:line", at most kLongestFunction characters: the name is shortened
+// (fit()) before the call site is, which tells the copies of one region apart.
+std::string with_call_site(const std::string& name, const std::string& call_site) {
+  if (name.size() + call_site.size() <= kLongestFunction) return name + call_site;
+  const std::size_t room =
+      kLongestFunction > call_site.size() + 16 ? kLongestFunction - call_site.size() : 16;
+  return fit(fit(name, room) + call_site, kLongestFunction);
 }
 
 // The compile unit covering `address` (a DWARF address). dwfl_module_addrdie relies on
@@ -240,18 +322,14 @@ class DebugInfo {
           out.line = number;
         }
       }
-      // Innermost first: the inlined function whose code this is, matching the line table.
-      Dwarf_Die* scopes = nullptr;
-      const int count = dwarf_getscopes(&unit, pc, &scopes);
-      for (int i = 0; i < count; ++i) {
-        const int tag = dwarf_tag(&scopes[i]);
-        if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
-          out.function = function_name(&scopes[i]);
-          if (tag == DW_TAG_inlined_subroutine) out.function += inlined_at(&unit, &scopes[i]);
-          break;
+      // The innermost function whose code this is: an inlined one names where it was inlined.
+      Dwarf_Die function;
+      if (innermost_function(&unit, pc, function)) {
+        out.function = function_name(&function);
+        if (dwarf_tag(&function) == DW_TAG_inlined_subroutine) {
+          out.function = with_call_site(out.function, inlined_at(&unit, &function));
         }
       }
-      std::free(scopes);
     }
     if (out.function.empty()) {
       out.function = short_name(demangle(dwfl_module_addrname(module_, address)));

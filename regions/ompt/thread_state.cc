@@ -58,6 +58,7 @@ ThreadState* attach_thread(bool initial) {
     register_state(ts);
   }
   ts->initial = initial;
+  ts->fresh = !initial;
   tls_thread = ts;
   tls_context = nullptr;
   return ts;

@@ -123,6 +123,9 @@ struct ThreadState {
   ThreadState* next = nullptr;  // registry
   bool retired = false;         // the thread ended; the state may be reused
   bool initial = false;         // the initial thread (serial time is measured on it)
+  // The runtime started this thread and it has not yet begun an implicit task: its first one
+  // belongs to an execution that waited for it to start (team start-up, instance.h).
+  bool fresh = false;
 
   // Measured implicit tasks running on this thread, innermost last.
   std::uint32_t depth = 0;

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+
+#include "common/text_table.h"
 
 namespace ompscale::regions::report {
 
@@ -12,11 +15,7 @@ namespace {
 
 /// "1.91 s", "430 ms", "12.5 us": durations in hint texts.
 std::string duration(double seconds) {
-  const double a = std::fabs(seconds);
-  if (a >= 1.0) return fmt::format("{:.3g} s", seconds);
-  if (a >= 1e-3) return fmt::format("{:.3g} ms", seconds * 1e3);
-  if (a >= 1e-6) return fmt::format("{:.3g} us", seconds * 1e6);
-  return fmt::format("{:.3g} ns", seconds * 1e9);
+  return format_seconds(seconds);
 }
 
 std::string count(double n) {
@@ -28,11 +27,13 @@ std::string count(double n) {
 
 CategoryCosts scaled_difference(const CategoryCosts& at_p, const CategoryCosts& at_p0,
                                 double ratio) {
-  return {at_p.imbalance - at_p0.imbalance * ratio, at_p.walkthrough - at_p0.walkthrough * ratio,
+  return {at_p.imbalance - at_p0.imbalance * ratio,
+          at_p.walkthrough - at_p0.walkthrough * ratio,
           at_p.startup - at_p0.startup * ratio,
           at_p.lock_contention - at_p0.lock_contention * ratio,
           at_p.lock_algorithm - at_p0.lock_algorithm * ratio,
-          at_p.task_wait - at_p0.task_wait * ratio};
+          at_p.task_wait - at_p0.task_wait * ratio,
+          at_p.team_start - at_p0.team_start * ratio};
 }
 
 // Speedup, efficiency and lost time of a series of (threads, time) against its first point.
@@ -89,18 +90,19 @@ struct HintText {
   std::string advice;
 };
 
-// A region whose threads spend a tenth of its time or more in explicit tasks: its barrier waits
-// are about tasks (creation, granularity), not loop schedules.
-bool is_task_region(const PointAnalysis& p) {
-  return p.tasks_executed > 0.0 && p.task >= 0.1 * p.time;
+// A region whose threads spend a tenth of its time or more in explicit tasks at some thread
+// count: its barrier waits are about tasks (creation, granularity), not loop schedules. Any
+// thread count, not only the reference one: waiting for a CPU on a shared machine can swell the
+// region's time there until its tasks are a small share of it, and the code stays a task code.
+bool is_task_region(const SeriesAnalysis& s) {
+  return std::any_of(s.points.begin(), s.points.end(), [](const PointAnalysis& p) {
+    return p.tasks_executed > 0.0 && p.task >= 0.1 * p.time;
+  });
 }
 
 double mean_task_seconds(const PointAnalysis& p) {
   return p.tasks_executed > 0.0 ? p.task * p.threads / p.tasks_executed : 0.0;
 }
-
-// Below this a task's own runtime cost (creation, scheduling) is a large part of it.
-constexpr double kSmallTaskSeconds = 5e-6;
 
 // ", 1000 tasks of 12.5 us on average, 100% created by one thread" (empty without tasks).
 std::string task_summary(const PointAnalysis& p) {
@@ -131,13 +133,39 @@ HintText task_idle_hint(const PointAnalysis& p) {
   } else {
     out.advice = "more tasks that idle threads can take (a deeper cutoff), created early";
   }
-  if (mean_task_seconds(p) < kSmallTaskSeconds) {
-    out.advice += fmt::format(
-        "; at {} per task the runtime's cost per task is a large share of it: fewer, larger "
-        "tasks (a larger cutoff)",
-        duration(mean_task_seconds(p)));
-  }
   return out;
+}
+
+// Tasks whose runtime cost per task is this share of their own time or more are too fine.
+constexpr double kTaskCostShare = 0.1;
+
+// Explicit tasks too small for the runtime's measured cost per task: what coarsening them to
+// amortise it (the runtime's cost a tenth of a task or less) would save, or nullopt when they
+// are coarse enough.
+std::optional<Hint> task_granularity_hint(const PointAnalysis& p, const MachineCosts& costs) {
+  const double task = mean_task_seconds(p);
+  if (!(task > 0.0) || !(costs.task_s > 0.0) || costs.task_s < kTaskCostShare * task) {
+    return std::nullopt;
+  }
+  const double target = costs.task_s * (1.0 - kTaskCostShare) / kTaskCostShare;
+  const double factor = target / task;  // how much larger tasks must become
+  Hint h;
+  h.kind = HintKind::kTaskGranularity;
+  // Per thread: the tasks' runtime cost, of which coarsening by `factor` leaves 1 / factor.
+  h.gain = p.tasks_executed * costs.task_s / p.threads * (1.0 - 1.0 / factor);
+  h.costs = costs.source;
+  h.problem = fmt::format(
+      "too fine-grained tasks: {} tasks of {} on average, and the runtime costs {} of thread "
+      "time per task ({:.0f}% of a task) at {} threads",
+      count(p.tasks_executed), duration(task), duration(costs.task_s), 100.0 * costs.task_s / task,
+      p.threads);
+  h.advice = fmt::format(
+      "tasks of {} or more amortise it (the runtime's cost 10% of a task): {:.1f}x larger tasks, "
+      "by a cutoff that stops creating tasks sooner (a binary recursion {:.0f} level(s) higher, "
+      "or a grainsize or final clause); {} fewer tasks (machine costs {})",
+      duration(target), factor, std::ceil(std::log2(factor)),
+      count(p.tasks_executed * (1.0 - 1.0 / factor)), costs.source);
+  return h;
 }
 
 // Imbalance at the barriers of worksharing loops: the schedule advice.
@@ -156,6 +184,67 @@ bool balances_already(const std::string& schedule) {
          schedule.find("OMP_SCHEDULE=guided") != std::string::npos;
 }
 
+// "loop at x.cc:42" for a construct label "loop at x.cc:42".
+std::string loop_words(const ConstructAnalysis& c) {
+  return c.label;
+}
+
+// The imbalance hint of a region whose loops the report priced (constructs.h): each loop's best
+// schedule, its net gain, or that no change pays. Without priced loops, the schedule advice of
+// before, marked unpriced: its gain assumes the change is free.
+Hint imbalance_hint(const RegionPoint& at, const PointAnalysis& p, const SeriesAnalysis& s,
+                    const AnalysisOptions& options) {
+  const HintText words = loop_imbalance_hint(at, p);
+  Hint h;
+  h.gain = p.cost.imbalance;
+  h.problem = words.problem;
+  h.advice = words.advice;
+  h.costs = costs_for(options.machine_costs, options.runtime, p.threads).source;
+  std::vector<std::string> loops;
+  std::vector<std::string> unpriced;
+  std::vector<LoopRemedy> rejected;  // priced loops whose best change does not pay
+  bool any_priced = false;
+  double net = 0.0;
+  for (const ConstructAnalysis& c : s.constructs) {
+    if (!c.price) continue;
+    const bool runtime = c.schedule.starts_with("runtime");
+    if (!c.price->priced) {
+      unpriced.push_back(fmt::format("{}: {}", loop_words(c), price_words(*c.price, runtime)));
+      continue;
+    }
+    any_priced = true;
+    loops.push_back(fmt::format("{}: {}", loop_words(c), price_words(*c.price, runtime)));
+    const ScheduleOption& top = c.price->options.front();
+    const LoopRemedy remedy{c.location, c.schedule,  top.schedule, runtime,
+                            top.chunks, top.removed, top.dispatch, top.locality};
+    if (c.price->best() != nullptr) {
+      net += top.net();
+      h.loops.push_back(remedy);
+    } else {
+      rejected.push_back(remedy);
+    }
+  }
+  if (!any_priced) {
+    h.priced = false;
+    h.advice +=
+        unpriced.empty()
+            ? "; the gain assumes a schedule change is free: the loops' iterations and time "
+              "are not seen (a GCC build's static loops call no runtime function), so its "
+              "price is not known; a clang build, or a schedule(runtime) one, shows them"
+            : "; " + fmt::format("{}", fmt::join(unpriced, "; "));
+    return h;
+  }
+  loops.insert(loops.end(), unpriced.begin(), unpriced.end());
+  h.gain = net;
+  h.nothing_pays = h.loops.empty();
+  // When nothing pays, the loops carry the best change with its (negative) net gain: what the
+  // report advises against.
+  if (h.nothing_pays) h.loops = std::move(rejected);
+  h.advice =
+      fmt::format("balance the loops: {} (machine costs {})", fmt::join(loops, "; "), h.costs);
+  return h;
+}
+
 void add_hints(const Region& region, const RegionPoint& at, const PointAnalysis& p,
                const AnalysisOptions& options, SeriesAnalysis& out) {
   const double threshold = options.min_hint_fraction * p.time;
@@ -164,19 +253,37 @@ void add_hints(const Region& region, const RegionPoint& at, const PointAnalysis&
     // Removing a cause cannot save more than the region's time (sampled or noisy costs can sum
     // above it): the time after is never negative.
     gain = std::min(gain, p.time);
-    out.hints.push_back({kind, gain, p.time - gain, std::move(problem), std::move(advice)});
+    Hint h;
+    h.kind = kind;
+    h.gain = gain;
+    h.time_after = p.time - gain;
+    h.problem = std::move(problem);
+    h.advice = std::move(advice);
+    out.hints.push_back(std::move(h));
   };
   if (region.kind == RegionKind::kSerial) {
     add(HintKind::kSerial, p.lost,
-        fmt::format("serial code: {} above perfect scaling from {} thread(s)", duration(p.lost),
-                    out.base_threads),
+        fmt::format("serial code: {} above perfect scaling from {} thread(s){}", duration(p.lost),
+                    out.base_threads,
+                    out.runtime_start > 0.0
+                        ? fmt::format(", besides the runtime's own start ({}, taken out: {})",
+                                      duration(out.runtime_start), out.runtime_start_source)
+                        : ""),
         "parallelise it or overlap it with parallel work (the gain assumes it scaled "
         "perfectly)");
     return;
   }
   const CategoryCosts& c = p.cost;
-  const HintText balance = is_task_region(p) ? task_idle_hint(p) : loop_imbalance_hint(at, p);
-  add(HintKind::kImbalance, c.imbalance, balance.problem, balance.advice);
+  if (is_task_region(out)) {
+    const HintText balance = task_idle_hint(p);
+    add(HintKind::kImbalance, c.imbalance, balance.problem, balance.advice);
+  } else if (c.imbalance >= threshold) {
+    Hint h = imbalance_hint(at, p, out, options);
+    h.gain = std::clamp(h.gain, 0.0, p.time);
+    h.time_after = p.time - h.gain;
+    // A priced imbalance no schedule change pays for is said, with gain 0.
+    if (h.gain >= threshold || h.nothing_pays) out.hints.push_back(std::move(h));
+  }
   if (c.task_wait > 0.0) {
     add(HintKind::kTaskWait, c.task_wait,
         fmt::format("waiting for tasks: threads wait {} on average for the last explicit tasks to "
@@ -215,7 +322,28 @@ void add_hints(const Region& region, const RegionPoint& at, const PointAnalysis&
                   duration(c.startup)),
       "threads are released slowly: OMP_WAIT_POLICY=active, bound threads (OMP_PROC_BIND), fewer "
       "barriers, or another OpenMP runtime");
-  add(HintKind::kUnexplained, p.other,
+  add(HintKind::kTeamStart, c.team_start,
+      fmt::format("team start-up: threads waited {} on average for the runtime to start the "
+                  "team's threads, in the executions in which it started them",
+                  duration(c.team_start)),
+      "nothing to change in the region: the runtime starts each thread once per run, and a run "
+      "pays it once whatever the region does (a short run's share is large). A program that "
+      "makes larger teams later (a new team size, nested regions) pays it again: one team size "
+      "for the whole run avoids that. Waking threads that sleep between regions is not this: "
+      "that is fork time (OMP_WAIT_POLICY)");
+  std::optional<Hint> granularity;
+  if (is_task_region(out)) {
+    granularity =
+        task_granularity_hint(p, costs_for(options.machine_costs, options.runtime, p.threads));
+  }
+  if (granularity) {
+    add(HintKind::kTaskGranularity, granularity->gain, granularity->problem, granularity->advice);
+    if (!out.hints.empty() && out.hints.back().kind == HintKind::kTaskGranularity) {
+      out.hints.back().costs = granularity->costs;
+    }
+  }
+  // What the tasks' granularity explains is not "unexplained".
+  add(HintKind::kUnexplained, p.other - (granularity ? granularity->gain : 0.0),
       fmt::format("{} lost beyond perfect scaling that barriers and locks do not explain",
                   duration(p.other)),
       fmt::format("look for memory bandwidth or NUMA placement limits, false sharing, serial work "
@@ -224,6 +352,24 @@ void add_hints(const Region& region, const RegionPoint& at, const PointAnalysis&
                   duration(at.costs.fork)));
   std::stable_sort(out.hints.begin(), out.hints.end(),
                    [](const Hint& a, const Hint& b) { return a.gain > b.gain; });
+}
+
+// The serial gap before the program's first parallel region holds the runtime's initialisation
+// (libomp reads the machine's topology, placing the initial thread on every CPU in turn), which
+// no change of the program parallelises: its measured duration comes out of every point.
+void take_out_runtime_start(SeriesAnalysis& s, const AnalysisOptions& options) {
+  const MachineCosts costs = costs_for(options.machine_costs, "libomp", s.points.back().threads);
+  if (!costs.measured || !(costs.init_s > 0.0)) return;
+  double taken = 0.0;
+  for (PointAnalysis& p : s.points) {
+    const double start = std::min(costs.init_s, p.time);
+    p.time -= start;
+    p.time_min = std::max(0.0, p.time_min - start);
+    p.time_max = std::max(0.0, p.time_max - start);
+    taken = std::max(taken, start);
+  }
+  s.runtime_start = taken;
+  s.runtime_start_source = costs.source;
 }
 
 // A thread waiting for a CPU looks like a thread the team waits for (imbalance, task waits),
@@ -266,8 +412,8 @@ std::string balance_advice(const std::vector<std::string>& schedules, bool gomp_
         "schedule(guided) in the code{}",
         now, unseen);
   }
-  const bool any_dispatch = std::find(schedules.begin(), schedules.end(), "dispatch") !=
-                            schedules.end();
+  const bool any_dispatch =
+      std::find(schedules.begin(), schedules.end(), "dispatch") != schedules.end();
   if (any_dispatch &&
       all([](const std::string& s) { return s == "dispatch" || balances_already(s); })) {
     return fmt::format(
@@ -281,7 +427,8 @@ std::string balance_advice(const std::vector<std::string>& schedules, bool gomp_
 }
 
 CategoryCosts categories(const RegionCosts& c) {
-  return {c.imbalance, c.walkthrough, c.startup, c.lock_contention, c.lock_algorithm, c.task_wait};
+  return {c.imbalance,      c.walkthrough, c.startup,   c.lock_contention,
+          c.lock_algorithm, c.task_wait,   c.team_start};
 }
 
 std::string_view to_string(HintKind kind) {
@@ -302,6 +449,10 @@ std::string_view to_string(HintKind kind) {
       return "unexplained";
     case HintKind::kTaskWait:
       return "task-wait";
+    case HintKind::kTeamStart:
+      return "team-start";
+    case HintKind::kTaskGranularity:
+      return "task-granularity";
   }
   return "unknown";
 }
@@ -349,6 +500,7 @@ SeriesAnalysis analyse_region(const Region& region, const std::string& input,
     p.top_creator_tasks = rp->costs.top_creator_tasks;
     out.points.push_back(p);
   }
+  if (region.before_first_region) take_out_runtime_start(out, options);
   scale_against_first(out.points);
   const PointAnalysis base = out.points.front();
   out.base_threads = base.threads;
@@ -366,8 +518,8 @@ SeriesAnalysis analyse_region(const Region& region, const std::string& input,
     out.lock_class = ref.cost.lock_contention > ref.cost.lock_algorithm ? LockClass::kContention
                                                                         : LockClass::kAlgorithm;
   }
-  add_hints(region, *measured.back(), ref, options, out);
   out.constructs = analyse_constructs(measured, options);
+  add_hints(region, *measured.back(), ref, options, out);
   if (ref.time_shared) withhold_waiting_hints(out);
   return out;
 }

@@ -22,11 +22,14 @@
 // one category at p as C_k(p) — for imbalance the mean over threads of (last arrival - own
 // arrival) at the region's barriers, what perfect balance would save (ScalOMP).
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "regions/report/machine_costs.h"
 #include "regions/report/regions.h"
+#include "regions/report/schedule_price.h"
 
 namespace ompscale::regions::report {
 
@@ -40,9 +43,13 @@ struct CategoryCosts {
   /// Waiting for explicit tasks to end without running one (barriers after the last arrival,
   /// taskwait and taskgroup ends).
   double task_wait = 0.0;
+  /// Waiting for the runtime to start threads, in the executions in which it did: paid once per
+  /// thread and run, not by the region's code.
+  double team_start = 0.0;
 
   double total() const {
-    return imbalance + walkthrough + startup + lock_contention + lock_algorithm + task_wait;
+    return imbalance + walkthrough + startup + lock_contention + lock_algorithm + task_wait +
+           team_start;
   }
 };
 CategoryCosts categories(const RegionCosts& costs);
@@ -89,10 +96,26 @@ enum class HintKind {
   kSerial,       ///< a serial region: the Amdahl loss
   kUnexplained,  ///< `other`: lost time the tool's categories do not explain
   kTaskWait,     ///< waiting for the last explicit tasks to end
+  kTeamStart,    ///< waiting for the runtime to start threads (paid once: nothing to change)
+  /// Explicit tasks too small for what the runtime costs per task (measured on this machine).
+  kTaskGranularity,
 };
 /// "imbalance", "walkthrough", "startup", "lock-contention", "lock-algorithm", "serial",
-/// "unexplained", "task-wait".
+/// "unexplained", "task-wait", "team-start", "task-granularity".
 std::string_view to_string(HintKind kind);
+
+/// One loop's schedule change, as a hint's remedy: what to write, or set, and what it buys.
+struct LoopRemedy {
+  Location location;      ///< the loop
+  std::string now;        ///< its schedule now (schedule_words())
+  std::string schedule;   ///< the schedule that pays most: "dynamic,64", "guided"
+  bool runtime = false;   ///< a schedule(runtime) loop: OMP_SCHEDULE sets it
+  double chunks = 0.0;    ///< chunks per execution
+  double removed = 0.0;   ///< imbalance removed (s)
+  double dispatch = 0.0;  ///< what dispatching the chunks costs (s)
+  double locality = 0.0;  ///< cache lines moved at chunk boundaries (s)
+  double net() const { return removed - dispatch - locality; }
+};
 
 struct Hint {
   HintKind kind = HintKind::kImbalance;
@@ -100,6 +123,13 @@ struct Hint {
   double time_after = 0.0;  ///< time - gain
   std::string problem;      ///< what was measured
   std::string advice;       ///< what to try
+  /// False when the gain assumes the remedy is free: a schedule change the report could not
+  /// price (a GCC build's static loops are not seen).
+  bool priced = true;
+  /// The cause is real but no remedy the report knows pays for itself (gain 0).
+  bool nothing_pays = false;
+  std::vector<LoopRemedy> loops;  ///< imbalance at loops: each loop's best schedule
+  std::string costs;              ///< where the prices' machine costs come from
 };
 
 /// One construct of a region (constructs.h) over the thread counts, with its hint at the
@@ -110,7 +140,10 @@ struct ConstructAnalysis {
   Location location;
   std::string schedule;
   std::vector<std::pair<int, ConstructCosts>> points;  ///< (threads, costs), ascending
-  std::vector<Hint> hints;  ///< at most one: its largest cost, when worth a hint
+  std::vector<Hint> hints;        ///< at most one: its largest cost, when worth a hint
+  bool runtime_reported = false;  ///< ConstructCosts::runtime_reported
+  /// Loops with imbalance at the reference thread count: the price of balancing them.
+  std::optional<LoopPrice> price;
 
   const ConstructCosts* at(int threads) const;
 };
@@ -133,6 +166,10 @@ struct SeriesAnalysis {
   /// The constructs inside the region, in order of first execution (parallel regions whose
   /// profiles have them).
   std::vector<ConstructAnalysis> constructs;
+  /// The serial gap before the first parallel region: the runtime's own start (s) taken out of
+  /// its times (no serial code of the program), and where that figure comes from.
+  double runtime_start = 0.0;
+  std::string runtime_start_source;
 
   const PointAnalysis& reference() const { return points.back(); }
 };
@@ -141,6 +178,12 @@ struct AnalysisOptions {
   /// Hints whose gain is below this fraction of the region's time at the reference thread count
   /// are left out (default 1%).
   double min_hint_fraction = 0.01;
+  /// What the runtime costs on this machine (the probe's measurements; machine_costs.h), for
+  /// the prices of schedule and task hints; empty: the assumed costs.
+  std::vector<MachineCosts> machine_costs;
+  /// The runtime the program runs on when the user follows a hint: "libomp" (clang builds), or
+  /// "libgomp" for a GCC build (measured on libomp, run on its own).
+  std::string runtime = "libomp";
 };
 
 /// The region at `input`; empty `points` when the region was not measured at that input.

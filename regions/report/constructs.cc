@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <tuple>
 
+#include "common/text_table.h"
 #include "regions/report/analysis.h"
 
 namespace ompscale::regions::report {
@@ -21,13 +22,42 @@ std::string where(const Location& l) {
   return l.line > 0 ? fmt::format("{}:{}", base, l.line) : base;
 }
 
+// The OpenMP runtime's own library: libomp, libgomp, Intel's libiomp5.
+bool runtime_module(const std::string& module) {
+  const std::string base = std::filesystem::path(module).filename().string();
+  return base.starts_with("libomp.") || base.starts_with("libgomp.") ||
+         base.starts_with("libiomp5.");
+}
+
+// A construct the runtime reported with a code address inside itself, or none: GCC calls a
+// construct that ends the outlined region body as a tail call (jmp GOMP_barrier), so the return
+// address the runtime reports is the code that called the region body. It is the application's
+// construct at the end of the region: placed there, and said so.
+ConstructRecord placed_in_application(const ConstructRecord& c, const RegionRecord& region) {
+  ConstructRecord out = c;
+  out.reported_in = c.location.module.empty()
+                        ? "the runtime (no code address)"
+                        : std::filesystem::path(c.location.module).filename().string();
+  out.location = region.location;
+  return out;
+}
+
 ConstructCosts costs_of(const ConstructRecord& c, double scale, double team) {
   ConstructCosts out;
   out.kind = c.kind;
   out.location = c.location;
   out.schedule = c.schedule;
-  out.label = c.kind == "end" ? "end of the region" : fmt::format("{} at {}", c.kind, where(c.location));
+  out.runtime_reported = !c.reported_in.empty();
+  if (c.kind == "end") {
+    out.label = "end of the region";
+  } else if (!c.reported_in.empty()) {
+    out.label = fmt::format("{} ending the region at {} (the runtime reported its own address)",
+                            c.kind, where(c.location));
+  } else {
+    out.label = fmt::format("{} at {}", c.kind, where(c.location));
+  }
   const double per_thread = team > 0.0 ? scale * kSeconds / team : 0.0;
+  double busiest = 0.0;  // the executions of the thread with the most, unscaled
   for (const ConstructRecord::Thread& t : c.threads) {
     // A thread passes the construct as it runs it or at its barrier (a GCC single reports its
     // executor only).
@@ -37,8 +67,27 @@ ConstructCosts costs_of(const ConstructRecord& c, double scale, double team) {
     out.walkthrough += t.walkthrough_ns * per_thread;
     out.startup += t.startup_ns * per_thread;
     out.task_wait += t.task_wait_ns * per_thread;
+    if (t.executions > busiest) {
+      busiest = t.executions;
+      out.iterations = t.iterations / t.executions;  // libomp reports the trip count to each
+    }
+    if (t.thread >= 0 && t.thread < 4096) {
+      const auto i = static_cast<std::size_t>(t.thread);
+      if (out.thread_time.size() <= i) {
+        out.thread_time.resize(i + 1, 0.0);
+        out.thread_imbalance.resize(i + 1, 0.0);
+      }
+      out.thread_time[i] += t.time_ns * scale * kSeconds;
+      out.thread_imbalance[i] += t.imbalance_ns * scale * kSeconds;
+    }
   }
   return out;
+}
+
+// `into` += `from`, element by element (the longer length).
+void add_per_thread(std::vector<double>& into, const std::vector<double>& from) {
+  if (into.size() < from.size()) into.resize(from.size(), 0.0);
+  for (std::size_t i = 0; i < from.size(); ++i) into[i] += from[i];
 }
 
 void add(ConstructCosts& into, const ConstructCosts& c) {
@@ -48,6 +97,9 @@ void add(ConstructCosts& into, const ConstructCosts& c) {
   into.walkthrough += c.walkthrough;
   into.startup += c.startup;
   into.task_wait += c.task_wait;
+  into.iterations = std::max(into.iterations, c.iterations);
+  add_per_thread(into.thread_time, c.thread_time);
+  add_per_thread(into.thread_imbalance, c.thread_imbalance);
   if (into.schedule.empty()) into.schedule = c.schedule;
 }
 
@@ -56,13 +108,15 @@ void add(ConstructCosts& into, const ConstructCosts& c) {
 // Adds `from`'s per-thread sums into `into`'s, thread by thread.
 void merge_threads(ConstructRecord& into, const ConstructRecord& from) {
   for (const ConstructRecord::Thread& t : from.threads) {
-    auto same = std::find_if(into.threads.begin(), into.threads.end(),
-                             [&](const ConstructRecord::Thread& u) { return u.thread == t.thread; });
+    auto same =
+        std::find_if(into.threads.begin(), into.threads.end(),
+                     [&](const ConstructRecord::Thread& u) { return u.thread == t.thread; });
     if (same == into.threads.end()) {
       into.threads.push_back(t);
       continue;
     }
     same->executions += t.executions;
+    same->iterations += t.iterations;
     same->time_ns += t.time_ns;
     same->barriers += t.barriers;
     same->imbalance_ns += t.imbalance_ns;
@@ -75,16 +129,22 @@ void merge_threads(ConstructRecord& into, const ConstructRecord& from) {
 std::vector<ConstructCosts> construct_costs(const RegionRecord& region, double scale, double team) {
   // Sites of one construct merged first (per thread), then reduced to per-thread means.
   std::vector<ConstructRecord> merged;
-  for (const ConstructRecord& c : region.constructs) {
+  for (const ConstructRecord& reported : region.constructs) {
+    const bool in_runtime = reported.kind != "end" && (runtime_module(reported.location.module) ||
+                                                       reported.location.module.empty());
+    const ConstructRecord c = in_runtime ? placed_in_application(reported, region) : reported;
     const auto same_line = [&](const ConstructRecord& o) {
-      return o.location.resolved() && c.location.resolved() &&
+      return o.reported_in.empty() && o.location.resolved() && c.location.resolved() &&
              where(o.location) == where(c.location) && o.kind != "end" && c.kind != "end" &&
              (o.kind == "barrier") != (c.kind == "barrier");
     };
     auto same = std::find_if(merged.begin(), merged.end(), [&](const ConstructRecord& o) {
-      return o.kind == c.kind && where(o.location) == where(c.location);
+      return o.kind == c.kind && where(o.location) == where(c.location) &&
+             o.reported_in.empty() == c.reported_in.empty();
     });
-    if (same == merged.end()) same = std::find_if(merged.begin(), merged.end(), same_line);
+    if (same == merged.end() && c.reported_in.empty()) {
+      same = std::find_if(merged.begin(), merged.end(), same_line);
+    }
     if (same == merged.end()) {
       merged.push_back(c);
       continue;
@@ -103,9 +163,8 @@ std::vector<ConstructCosts> construct_costs(const RegionRecord& region, double s
 
 void add_constructs(std::vector<ConstructCosts>& into, const std::vector<ConstructCosts>& c) {
   for (const ConstructCosts& construct : c) {
-    auto same = std::find_if(into.begin(), into.end(), [&](const ConstructCosts& o) {
-      return o.label == construct.label;
-    });
+    auto same = std::find_if(into.begin(), into.end(),
+                             [&](const ConstructCosts& o) { return o.label == construct.label; });
     if (same == into.end()) {
       into.push_back(construct);
     } else {
@@ -116,9 +175,12 @@ void add_constructs(std::vector<ConstructCosts>& into, const std::vector<Constru
 
 void divide_constructs(std::vector<ConstructCosts>& constructs, double n) {
   for (ConstructCosts& c : constructs) {
-    for (double* v : {&c.executions, &c.time, &c.imbalance, &c.walkthrough, &c.startup,
-                      &c.task_wait}) {
+    for (double* v :
+         {&c.executions, &c.time, &c.imbalance, &c.walkthrough, &c.startup, &c.task_wait}) {
       *v /= n;
+    }
+    for (std::vector<double>* per_thread : {&c.thread_time, &c.thread_imbalance}) {
+      for (double& v : *per_thread) v /= n;
     }
   }
 }
@@ -133,17 +195,15 @@ namespace ompscale::regions::report {
 namespace {
 
 std::string seconds_words(double s) {
-  if (s >= 1.0) return fmt::format("{:.3g} s", s);
-  if (s >= 1e-3) return fmt::format("{:.3g} ms", s * 1e3);
-  return fmt::format("{:.3g} us", s * 1e6);
+  return format_seconds(s);
 }
 
 // What to do about threads arriving unevenly at this construct's barrier.
 std::string imbalance_advice(const ConstructAnalysis& c) {
   if (c.kind == "loop") {
-    return balance_advice(c.schedule.empty() ? std::vector<std::string>{}
-                                             : std::vector<std::string>{c.schedule},
-                          false);
+    return balance_advice(
+        c.schedule.empty() ? std::vector<std::string>{} : std::vector<std::string>{c.schedule},
+        false);
   }
   if (c.kind == "single") {
     return "the others wait while one thread runs the single: nowait if they need not wait for "
@@ -162,6 +222,15 @@ Hint construct_hint(const ConstructAnalysis& c, const ConstructCosts& at, double
     h.problem = fmt::format("threads wait {} on average for the last one at its barrier",
                             seconds_words(at.imbalance));
     h.advice = imbalance_advice(c);
+    if (c.price && c.price->priced) {  // a loop: what a schedule change would save, net
+      const ScheduleOption* best = c.price->best();
+      h.gain = best != nullptr ? best->net() : 0.0;
+      h.nothing_pays = best == nullptr;
+      h.advice = price_words(*c.price, c.schedule.starts_with("runtime"));
+    } else if (c.price) {
+      h.priced = false;
+      h.advice += "; " + price_words(*c.price, false);
+    }
   } else if (sync >= at.task_wait) {
     h.kind = HintKind::kWalkthrough;
     h.gain = sync;
@@ -170,13 +239,26 @@ Hint construct_hint(const ConstructAnalysis& c, const ConstructCosts& at, double
   } else {
     h.kind = HintKind::kTaskWait;
     h.gain = at.task_wait;
-    h.problem = fmt::format("threads wait {} on average for tasks to end",
-                            seconds_words(at.task_wait));
+    h.problem =
+        fmt::format("threads wait {} on average for tasks to end", seconds_words(at.task_wait));
     h.advice = "shorten the tail of the tasks it waits for (split the largest ones)";
   }
   h.gain = std::min(h.gain, region_time);
   h.time_after = std::max(0.0, at.total() - h.gain);
   return h;
+}
+
+// A loop construct at one thread count, as its price needs it.
+LoopShape shape_of(const ConstructCosts& c, const RegionPoint& at) {
+  LoopShape loop;
+  loop.threads = at.threads;
+  loop.executions = c.executions;
+  loop.iterations = c.iterations;
+  loop.work_s = c.thread_time;
+  loop.waits_s = c.thread_imbalance;
+  loop.waits_s.resize(static_cast<std::size_t>(std::max(at.threads, 0)), 0.0);
+  loop.schedule = c.schedule;
+  return loop;
 }
 
 }  // namespace
@@ -196,15 +278,21 @@ std::vector<ConstructAnalysis> analyse_constructs(const std::vector<const Region
       // A construct's barrier may come alone at one thread count (a GCC single with one thread
       // reports no single): the lone barrier at a worksharing construct's line is its.
       const auto same_line = [&](const ConstructAnalysis& a) {
-        return c.location.resolved() && a.location.resolved() &&
-               where(a.location) == where(c.location) &&
+        return !c.runtime_reported && !a.runtime_reported && c.location.resolved() &&
+               a.location.resolved() && where(a.location) == where(c.location) &&
                (a.kind == "barrier") != (c.kind == "barrier") && a.kind != "end" && c.kind != "end";
       };
       auto it = std::find_if(out.begin(), out.end(),
                              [&](const ConstructAnalysis& a) { return a.label == c.label; });
       if (it == out.end()) it = std::find_if(out.begin(), out.end(), same_line);
       if (it == out.end()) {
-        out.push_back({c.label, c.kind, c.location, c.schedule, {}, {}});
+        ConstructAnalysis fresh;
+        fresh.label = c.label;
+        fresh.kind = c.kind;
+        fresh.location = c.location;
+        fresh.schedule = c.schedule;
+        fresh.runtime_reported = c.runtime_reported;
+        out.push_back(std::move(fresh));
         it = out.end() - 1;
       } else if (it->kind == "barrier" && c.kind != "barrier") {
         it->label = c.label;  // the construct itself, seen now
@@ -221,19 +309,27 @@ std::vector<ConstructAnalysis> analyse_constructs(const std::vector<const Region
     }
   }
   // In source order (a tree of the region's code), the region's end last.
-  std::stable_sort(out.begin(), out.end(), [](const ConstructAnalysis& a, const ConstructAnalysis& b) {
-    const auto key = [](const ConstructAnalysis& c) {
-      return std::make_tuple(c.kind == "end", c.location.file, c.location.line);
-    };
-    return key(a) < key(b);
-  });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const ConstructAnalysis& a, const ConstructAnalysis& b) {
+                     const auto key = [](const ConstructAnalysis& c) {
+                       return std::make_tuple(c.kind == "end", c.location.file, c.location.line);
+                     };
+                     return key(a) < key(b);
+                   });
   if (points.empty()) return out;
   const RegionPoint& ref = *points.back();
+  const MachineCosts costs = costs_for(options.machine_costs, options.runtime, ref.threads);
+  const double threshold = options.min_hint_fraction * ref.costs.time;
   for (ConstructAnalysis& c : out) {
     const ConstructCosts* at = c.at(ref.threads);
     if (at == nullptr) continue;
+    if (c.kind == "loop" && at->imbalance >= threshold)
+      c.price = price_loop(shape_of(*at, ref), costs);
     const Hint h = construct_hint(c, *at, ref.costs.time);
-    if (h.gain > 0.0 && h.gain >= options.min_hint_fraction * ref.costs.time) c.hints.push_back(h);
+    // A loop whose imbalance no schedule change pays for says so.
+    if ((h.gain > 0.0 && h.gain >= threshold) || (h.nothing_pays && at->imbalance >= threshold)) {
+      c.hints.push_back(h);
+    }
   }
   return out;
 }

@@ -17,7 +17,16 @@ struct ConstructCosts {
   std::string label;  ///< "loop at mandel.c:42": unique inside the region
   Location location;
   std::string schedule;  ///< loops: as the runtime reported it
+  /// The runtime reported a code address inside itself (a tail call ending the region body):
+  /// `location` is the region's.
+  bool runtime_reported = false;
   double executions = 0.0;  ///< of the busiest thread, scaled
+  /// Loops: iterations of one execution (the runtime's trip count); 0 when not reported.
+  double iterations = 0.0;
+  /// Per thread number (s, scaled sums, not means): time inside the construct and wait at its
+  /// barrier before the last arrival; the loop's price needs each thread's.
+  std::vector<double> thread_time;
+  std::vector<double> thread_imbalance;
   // Per-thread means (s), scaled.
   double time = 0.0;  ///< inside the worksharing construct
   double imbalance = 0.0;

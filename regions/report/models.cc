@@ -8,7 +8,7 @@
 #include <set>
 
 #include "modeler/fit.h"
-#include "modeler/predict.h"
+#include "modeler/prediction/predict.h"
 
 namespace ompscale::regions::report {
 

@@ -107,8 +107,9 @@ void read_numbers(const JsonNode& object, Record& record, const NumberFields<Rec
   for (const auto& [key, member] : fields) record.*member = number(object, key);
 }
 
-constexpr NumberFields<ConstructRecord::Thread, 7> kConstructThreadFields = {{
+constexpr NumberFields<ConstructRecord::Thread, 8> kConstructThreadFields = {{
     {"executions", &ConstructRecord::Thread::executions},
+    {"iterations", &ConstructRecord::Thread::iterations},
     {"time_ns", &ConstructRecord::Thread::time_ns},
     {"barriers", &ConstructRecord::Thread::barriers},
     {"imbalance_ns", &ConstructRecord::Thread::imbalance_ns},
@@ -117,9 +118,10 @@ constexpr NumberFields<ConstructRecord::Thread, 7> kConstructThreadFields = {{
     {"task_wait_ns", &ConstructRecord::Thread::task_wait_ns},
 }};
 
-constexpr NumberFields<ThreadRecord, 15> kThreadFields = {{
+constexpr NumberFields<ThreadRecord, 16> kThreadFields = {{
     {"work_ns", &ThreadRecord::work_ns},
     {"fork_ns", &ThreadRecord::fork_ns},
+    {"team_start_ns", &ThreadRecord::team_start_ns},
     {"imbalance_ns", &ThreadRecord::imbalance_ns},
     {"walkthrough_ns", &ThreadRecord::walkthrough_ns},
     {"startup_ns", &ThreadRecord::startup_ns},
@@ -341,6 +343,14 @@ RunFile read_run(const JsonNode& doc, const std::string& path) {
     run.gomp_abi = flag(*runtime, "gomp_abi", run.gomp_abi);
   }
   run.native = flag(doc, "native", run.native);
+  run.variant = text(doc, "variant");
+  if (run.native && run.variant.empty()) run.variant = "libgomp";  // earlier ompscan run
+  if (const auto environment = object_field(doc, "environment")) {
+    for (const char* knob : {"OMP_WAIT_POLICY", "GOMP_SPINCOUNT"}) {
+      const std::string value = text(*environment, knob);
+      if (!value.empty()) run.knobs += (run.knobs.empty() ? "" : " ") + (knob + ("=" + value));
+    }
+  }
   if (const auto sharing = object_field(doc, "time_sharing")) {
     run.time_shared = flag(*sharing, "time_shared", run.time_shared);
     run.time_sharing_reason = text(*sharing, "reason");
@@ -380,6 +390,12 @@ std::string not_a_run_file(std::string_view content) {
   return "";
 }
 
+// The machine costs `ompscan run` measured (machine_costs.h), not a run.
+bool is_probe_file(std::string_view content) {
+  const json doc = json::parse(content, nullptr, false);
+  return doc.is_object() && doc.value("format", "") == "ompscan-probe-run-1";
+}
+
 RunSet read_run_directory(const std::string& directory) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -401,6 +417,10 @@ RunSet read_run_directory(const std::string& directory) {
   set.directory = directory;
   for (const fs::path& p : files) {
     const std::string content = read_input(p.string());
+    if (is_probe_file(content)) {
+      set.probes.push_back({p.string(), content});
+      continue;
+    }
     if (const std::string why = not_a_run_file(content); !why.empty()) {
       set.skipped.push_back(fmt::format("{} ({})", p.filename().string(), why));
       continue;

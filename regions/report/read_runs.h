@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "regions/region_kind.h"
+#include "regions/report/machine_costs.h"
 
 namespace ompscale::regions::report {
 
@@ -47,6 +48,10 @@ struct ThreadRecord {
   double task_wait_ns = 0.0;
   double taskwait_ns = 0.0;
   double tasks_created = 0.0;  ///< explicit tasks this thread created
+  /// Waiting for the runtime to start threads, in executions in which it did (the thread's fork
+  /// and the part of its wait at the first barrier the late start caused; not in fork_ns or
+  /// imbalance_ns).
+  double team_start_ns = 0.0;
 };
 
 /// One lock kind at one code location inside a region, over the region's measured executions.
@@ -79,10 +84,14 @@ struct ConstructRecord {
   std::string kind;  ///< loop, single, sections, taskloop, ..., barrier, taskwait, taskgroup, end
   Location location;
   std::string schedule;  ///< loops: schedule_words()
+  /// Set by the report (constructs.h) when the runtime reported a code address inside itself
+  /// (its library's name) or none: `location` is then the region's.
+  std::string reported_in;
   struct Thread {
     int thread = 0;
     double executions = 0.0;
-    double time_ns = 0.0;  ///< inside the worksharing construct (0 for waits)
+    double iterations = 0.0;  ///< the runtime's counts (libomp: the loop's trip count), summed
+    double time_ns = 0.0;     ///< inside the worksharing construct (0 for waits)
     double barriers = 0.0;
     double imbalance_ns = 0.0;
     double walkthrough_ns = 0.0;
@@ -154,7 +163,11 @@ struct RunFile {
   double cpu_ns = 0.0;  ///< user + system time of the application (cpu), 0 when not recorded
   std::string runtime_library;  ///< runtime.library: the OpenMP runtime the loader mapped
   bool gomp_abi = false;        ///< a GCC binary run on libomp's GOMP ABI
-  bool native = false;          ///< on the application's own runtime, without the tool
+  bool native = false;          ///< without the tool: its own runtime, a knob, or libomp
+  /// A native run's runtime setting ("libgomp", "passive", "active", "spincount", "libomp").
+  std::string variant;
+  /// The runtime knobs the run's environment set: "OMP_WAIT_POLICY=active GOMP_SPINCOUNT=...".
+  std::string knobs;
   /// Fewer CPUs than threads during the run (time_sharing.time_shared), and why.
   bool time_shared = false;
   std::string time_sharing_reason;
@@ -173,6 +186,8 @@ struct RunSet {
   /// Files that are not run files (not JSON, or no ompscan-run format): "notes.json (not JSON)".
   std::vector<std::string> skipped;
   std::vector<RunFile> native;  ///< on the application's own runtime (no tool): wall, CPU time
+  /// The machine's costs `ompscan run` measured (format ompscan-probe-run-1, machine_costs.h).
+  std::vector<ProbeFile> probes;
 };
 
 /// How a failed run ended, as its run file says: "exit status 1" or "signal 6".

@@ -73,6 +73,7 @@ void add_costs(RegionCosts& into, const RegionCosts& c) {
   into.work += c.work;
   into.work_max += c.work_max;
   into.fork += c.fork;
+  into.team_start += c.team_start;
   into.imbalance += c.imbalance;
   into.walkthrough += c.walkthrough;
   into.startup += c.startup;
@@ -97,6 +98,7 @@ void divide_costs(RegionCosts& c, double n) {
                     &c.work,
                     &c.work_max,
                     &c.fork,
+                    &c.team_start,
                     &c.imbalance,
                     &c.walkthrough,
                     &c.startup,
@@ -175,6 +177,51 @@ RegionPoint combine_repetitions(const Accumulator& acc) {
   return p;
 }
 
+using Config = std::pair<long, int>;  // input rank, threads
+using Accumulators = std::map<std::string, std::map<Config, Accumulator>>;
+
+bool disjoint(const std::map<Config, Accumulator>& a, const std::map<Config, Accumulator>& b) {
+  return std::none_of(a.begin(), a.end(), [&](const auto& entry) { return b.count(entry.first); });
+}
+
+// Moves `from`'s runs into `into`'s when no (input, threads) has both; true when merged.
+bool merge_accumulators(Accumulators& accumulators, const std::string& into,
+                        const std::string& from) {
+  if (accumulators.count(into) == 0 || accumulators.count(from) == 0) return false;
+  if (!disjoint(accumulators[into], accumulators[from])) return false;
+  for (auto& [config, acc] : accumulators[from]) accumulators[into][config] = std::move(acc);
+  accumulators.erase(from);
+  return true;
+}
+
+// Copies of one source region that never ran at the same (input, threads) are one region: GCC
+// splits a function along a branch on the thread count (LULESH's IntegrateStressForElems at -O3),
+// and the copy that runs at one thread is not the one that runs at two. Parallel regions with the
+// same resolved source location (file, line, function with its call site) and nesting are merged
+// into the first seen, with the serial gaps before them.
+void merge_split_copies(std::vector<std::string>& order, std::map<std::string, Region>& regions,
+                        Accumulators& accumulators) {
+  std::map<std::string, std::string> merged;
+  std::map<std::tuple<std::string, int, std::string, int>, std::string> first;
+  for (const std::string& key : order) {
+    const Region& r = regions[key];
+    if (r.kind != RegionKind::kParallel || !r.location.resolved()) continue;
+    const auto identity =
+        std::make_tuple(r.location.file, r.location.line, r.location.function, r.nesting_level);
+    auto [it, fresh] = first.try_emplace(identity, key);
+    if (fresh || !merge_accumulators(accumulators, it->second, key)) continue;
+    merged[key] = it->second;
+    const std::string serial = "serial:" + key;
+    if (merge_accumulators(accumulators, "serial:" + it->second, serial)) merged[serial] = "";
+  }
+  std::erase_if(order, [&](const std::string& key) { return merged.count(key) != 0; });
+  for (const auto& [key, into] : merged) regions.erase(key);
+  for (auto& [key, region] : regions) {
+    if (auto it = merged.find(region.parent_key); it != merged.end())
+      region.parent_key = it->second;
+  }
+}
+
 }  // namespace
 
 double RegionCosts::sampling_ratio() const {
@@ -226,6 +273,7 @@ RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks, 
     c.work += t.work_ns;
     c.work_max = std::max(c.work_max, t.work_ns * scale * kSeconds);
     c.fork += t.fork_ns;
+    c.team_start += t.team_start_ns;
     c.imbalance += t.imbalance_ns;
     c.walkthrough += t.walkthrough_ns;
     c.startup += t.startup_ns;
@@ -263,6 +311,7 @@ RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks, 
     const double per_thread = scale * kSeconds / team;
     c.work *= per_thread;
     c.fork *= per_thread;
+    c.team_start *= per_thread;
     c.imbalance *= per_thread;
     c.walkthrough *= per_thread;
     c.startup *= per_thread;
@@ -275,6 +324,7 @@ RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks, 
   } else {
     // No thread records (a serial gap): nothing to split, the time is all there is.
     c.work = c.fork = c.imbalance = c.walkthrough = c.startup = c.barriers = c.task = 0.0;
+    c.team_start = 0.0;
     c.barrier_task = c.task_wait = 0.0;
   }
   return c;
@@ -303,10 +353,9 @@ Measurements aggregate(const std::vector<RunFile>& runs) {
            m.inputs.begin();
   };
 
-  using Config = std::pair<long, int>;  // input rank, threads
   std::vector<std::string> order;
   std::map<std::string, Region> regions;
-  std::map<std::string, std::map<Config, Accumulator>> accumulators;
+  Accumulators accumulators;
   std::map<Config, std::pair<std::vector<double>, std::vector<double>>> program;  // wall, process
 
   for (const RunFile& run : runs) {
@@ -314,6 +363,14 @@ Measurements aggregate(const std::vector<RunFile>& runs) {
     program[config].first.push_back(run.wall_ns * kSeconds);
     program[config].second.push_back(run.profile->process_ns * kSeconds);
     const Calibration calibration = calibrate(*run.profile);
+    // The first parallel region the tool saw (ids are given in order of first sight).
+    long long first_parallel = -1;
+    for (const RegionRecord& record : run.profile->regions) {
+      if (record.kind == RegionKind::kParallel && record.nesting_level == 0 &&
+          (first_parallel < 0 || record.id < first_parallel)) {
+        first_parallel = record.id;
+      }
+    }
     for (const RegionRecord& record : run.profile->regions) {
       if (record.executions_measured <= 0.0) {
         ++m.unmeasured_records;
@@ -329,6 +386,9 @@ Measurements aggregate(const std::vector<RunFile>& runs) {
         r.location = record.location;
         r.name = record.name;
         r.nesting_level = record.nesting_level;
+        const RegionRecord* next =
+            record.kind == RegionKind::kSerial ? preceded(record, *run.profile) : nullptr;
+        r.before_first_region = next != nullptr && next->id == first_parallel;
         if (record.parent) {
           if (const RegionRecord* parent = find_id(*run.profile, *record.parent)) {
             r.parent_key = region_key(*parent, *run.profile);
@@ -346,6 +406,7 @@ Measurements aggregate(const std::vector<RunFile>& runs) {
     }
   }
 
+  merge_split_copies(order, regions, accumulators);
   std::set<std::string> labels;
   for (const std::string& key : order) {
     Region region = std::move(regions[key]);

@@ -27,7 +27,7 @@ namespace ompscale::regions::report {
 /// What one region cost in one run, or the mean over repetitions. Seconds, scaled to all
 /// executions. "Per-thread mean" divides a sum over the region's thread records by their number.
 struct RegionCosts {
-  double time = 0.0;  ///< wall time (master's begin -> end), scaled
+  double time = 0.0;     ///< wall time (master's begin -> end), scaled
   double time_se = 0.0;  ///< standard error of `time` from sampling (0: all measured or unknown)
   double executions = 0.0;
   double executions_measured = 0.0;
@@ -35,6 +35,7 @@ struct RegionCosts {
   double work = 0.0;  ///< per-thread mean of work
   double work_max = 0.0;
   double fork = 0.0;               ///< per-thread mean of parallel begin -> implicit task begin
+  double team_start = 0.0;         ///< per-thread mean of waiting for the runtime to start threads
   double imbalance = 0.0;          ///< per-thread mean of sum over barriers (last - own arrival)
   double walkthrough = 0.0;        ///< per-thread mean of last arrival -> first departure
   double startup = 0.0;            ///< per-thread mean of first departure -> own departure
@@ -78,7 +79,7 @@ struct RegionPoint {
   double time_max = 0.0;
   std::vector<LockSite> locks;
   std::vector<ConstructCosts> constructs;  ///< in order of first execution
-  std::vector<std::string> schedules;  ///< loop schedules the runtime reported
+  std::vector<std::string> schedules;      ///< loop schedules the runtime reported
   /// Every repetition combined was time-shared (fewer CPUs than threads); repetitions that were
   /// are left out when others were not (`time_shared_left_out` of them).
   bool time_shared = false;
@@ -100,7 +101,10 @@ struct Region {
   Location location;
   std::string name;
   int nesting_level = 0;
-  std::string parent_key;           ///< empty at the outermost level
+  std::string parent_key;  ///< empty at the outermost level
+  /// A serial gap before the program's first parallel region: it holds the runtime's own
+  /// initialisation (libomp: the machine's topology), which is no serial code of the program.
+  bool before_first_region = false;
   std::vector<RegionPoint> points;  ///< by input (Measurements::inputs order), then threads
 
   /// The point at (input, threads), or nullptr.
@@ -141,8 +145,7 @@ std::string region_key(const RegionRecord& region, const Profile& profile);
 /// One run's scaled costs of one region (executions_measured > 0), its lock sites and its
 /// constructs; every scaled sum is also multiplied by `calibration` (calibration.h).
 RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks = nullptr,
-                      double calibration = 1.0,
-                      std::vector<ConstructCosts>* constructs = nullptr);
+                      double calibration = 1.0, std::vector<ConstructCosts>* constructs = nullptr);
 
 /// Identity and aggregation over the usable runs.
 Measurements aggregate(const std::vector<RunFile>& runs);

@@ -271,11 +271,16 @@ Report build_report(const RunSet& runs, const ReportOptions& options) {
   report.models = fit_models(m, model_options, runs.directory);
   report.notes.insert(report.notes.end(), report.models.notes.begin(), report.models.notes.end());
 
+  // Hints are priced with the costs of the runtime the program runs on when followed: a GCC
+  // build's own libgomp (it was measured on libomp), else libomp.
+  AnalysisOptions analysis = options.analysis;
+  analysis.machine_costs = read_machine_costs(runs.probes);
+  analysis.runtime = report.runtime.gomp_abi ? "libgomp" : "libomp";
   for (const Region& region : m.regions) {
     RegionReport r;
     r.region = region;
     for (const InputInfo& in : m.inputs) {
-      SeriesAnalysis s = analyse_region(region, in.name, options.analysis);
+      SeriesAnalysis s = analyse_region(region, in.name, analysis);
       if (s.points.empty()) continue;
       if (in.name == report.reference_input || r.series.empty() ||
           r.series[r.reference].input != report.reference_input) {

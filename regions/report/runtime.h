@@ -16,27 +16,44 @@
 
 namespace ompscale::regions::report {
 
-/// The application at one (input, thread count) on its own runtime and as measured.
+/// The application at one (input, thread count) without the tool, with one runtime setting
+/// (`variant`: its own libgomp as it is, a knob, or libomp), against the measured runs.
 struct NativeComparison {
   std::string input;
   int threads = 0;
-  double native_s = 0.0;      ///< wall time of the native run(s), median
-  double native_cpu_s = 0.0;  ///< their user + system time, median
+  std::string variant;      ///< "libgomp", "passive", "active", "spincount", "libomp"
+  std::string environment;  ///< what the variant sets ("OMP_WAIT_POLICY=active"), "" none
+  int repetitions = 0;      ///< runs combined (time-shared ones left out when others were not)
+  int time_shared_left_out = 0;
+  /// Every run was time-shared (fewer CPUs than threads): shown, never advised from.
+  bool time_shared = false;
+  double native_s = 0.0;  ///< wall time, median of the repetitions
+  double min_s = 0.0;     ///< the fastest and slowest repetition
+  double max_s = 0.0;
+  double native_cpu_s = 0.0;  ///< user + system time, median
   double measured_s = 0.0;    ///< the measured runs' wall time (the program's median)
-  /// native_s / measured_s: above 1, the application is that much slower on its own runtime.
+  /// native_s / measured_s: above 1, the application is that much slower this way.
   double ratio() const { return measured_s > 0.0 ? native_s / measured_s : 0.0; }
+  /// (max - min) / median of the repetitions.
+  double spread() const { return native_s > 0.0 ? (max_s - min_s) / native_s : 0.0; }
 };
 
 struct RuntimeReport {
-  std::string library;     ///< the runtime measured (the loader's answer), "" when unknown
-  std::string version;     ///< its version, as it told the tool
-  bool gomp_abi = false;   ///< GCC-built, measured on libomp's GOMP ABI
+  std::string library;         ///< the runtime measured (the loader's answer), "" when unknown
+  std::string version;         ///< its version, as it told the tool
+  bool gomp_abi = false;       ///< GCC-built, measured on libomp's GOMP ABI
   std::string native_library;  ///< the application's own runtime (native runs), "" without
-  std::vector<NativeComparison> native;  ///< by input, then threads
+  std::vector<NativeComparison> native;  ///< by input, then threads, then variant
   /// The finding in words: which runtime was measured and, with native runs, how the two compare
   /// at the largest thread count of the reference input.
   std::string summary;
   std::string advice;  ///< what to do about a large difference; "" when none
+  /// The runtime setting measured fastest beyond the runs' spread at the reference point
+  /// ("OMP_WAIT_POLICY=active", "GOMP_SPINCOUNT=...", "libomp"), "" when none is; its gain (s),
+  /// and the advice in words (also when none: keep the defaults).
+  std::string knob;
+  double knob_gain_s = 0.0;
+  std::string knob_advice;
 };
 
 /// The runtime of the usable runs and the comparison with the native ones.

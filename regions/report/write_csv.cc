@@ -18,7 +18,7 @@ constexpr std::string_view kColumns =
     "loss_startup_s,loss_lock_contention_s,loss_lock_algorithm_s,loss_other_s,cost_imbalance_s,"
     "cost_walkthrough_s,cost_startup_s,cost_lock_contention_s,cost_lock_algorithm_s,"
     "potential_gain_s,tasks_created,tasks_executed,task_s,loss_task_wait_s,cost_task_wait_s,"
-    "runtime";
+    "runtime,loss_team_start_s,cost_team_start_s";
 
 void add_categories(std::vector<std::string>& row, const CategoryCosts& c) {
   for (double v : {c.imbalance, c.walkthrough, c.startup, c.lock_contention, c.lock_algorithm}) {
@@ -69,6 +69,12 @@ std::string format_csv(const Report& r) {
           row.insert(row.end(), 5, "");
         }
         row.push_back(runtime);
+        if (split) {
+          row.push_back(format_exact(p.loss.team_start));
+          row.push_back(format_exact(p.cost.team_start));
+        } else {
+          row.insert(row.end(), 2, "");
+        }
         out += csv_line(row);
       }
     }

@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "modeler/model.h"
+#include "modeler/core/model.h"
 #include "regions/report/writers.h"
 
 namespace ompscale::regions::report {
@@ -18,7 +18,8 @@ json categories_json(const CategoryCosts& c) {
           {"startup_s", c.startup},
           {"lock_contention_s", c.lock_contention},
           {"lock_algorithm_s", c.lock_algorithm},
-          {"task_wait_s", c.task_wait}};
+          {"task_wait_s", c.task_wait},
+          {"team_start_s", c.team_start}};
 }
 
 json point_json(const PointAnalysis& p, bool with_split) {
@@ -50,15 +51,32 @@ json point_json(const PointAnalysis& p, bool with_split) {
 }
 
 json hint_json(const Hint& h) {
-  return {{"kind", to_string(h.kind)},
-          {"gain_s", h.gain},
-          {"time_after_s", h.time_after},
-          {"problem", h.problem},
-          {"advice", h.advice}};
+  json j = {{"kind", to_string(h.kind)},     {"gain_s", h.gain},   {"time_after_s", h.time_after},
+            {"problem", h.problem},          {"advice", h.advice}, {"priced", h.priced},
+            {"nothing_pays", h.nothing_pays}};
+  if (!h.costs.empty()) j["costs"] = h.costs;
+  if (!h.loops.empty()) {
+    j["loops"] = json::array();
+    for (const LoopRemedy& l : h.loops) {
+      json loop = {{"schedule_now", l.now},         {"schedule", l.schedule},
+                   {"runtime_schedule", l.runtime}, {"chunks", l.chunks},
+                   {"removed_s", l.removed},        {"dispatch_s", l.dispatch},
+                   {"locality_s", l.locality},      {"net_s", l.net()}};
+      loop["location"] = {{"module", l.location.module}, {"offset", l.location.offset}};
+      if (l.location.resolved()) {
+        loop["location"]["file"] = l.location.file;
+        loop["location"]["line"] = l.location.line;
+      }
+      j["loops"].push_back(std::move(loop));
+    }
+  }
+  return j;
 }
 
 json construct_json(const ConstructAnalysis& c) {
-  json j = {{"kind", c.kind}, {"label", c.label}, {"schedule", c.schedule}, {"points", json::array()}};
+  json j = {
+      {"kind", c.kind}, {"label", c.label}, {"schedule", c.schedule}, {"points", json::array()}};
+  j["runtime_reported"] = c.runtime_reported;
   j["location"] = {{"module", c.location.module}, {"offset", c.location.offset}};
   if (c.location.resolved()) {
     j["location"]["file"] = c.location.file;
@@ -88,17 +106,12 @@ json series_json(const SeriesAnalysis& s, bool with_split) {
     j["constructs"] = json::array();
     for (const ConstructAnalysis& c : s.constructs) j["constructs"].push_back(construct_json(c));
     j["lock_class"] = to_string(s.lock_class);
-    j["withheld_hints"] = json::array();
-    for (const Hint& h : s.withheld) j["withheld_hints"].push_back(hint_json(h));
-    j["hints"] = json::array();
-    for (const Hint& h : s.hints) {
-      j["hints"].push_back({{"kind", to_string(h.kind)},
-                            {"gain_s", h.gain},
-                            {"time_after_s", h.time_after},
-                            {"problem", h.problem},
-                            {"advice", h.advice}});
-    }
   }
+  // Every region's hints, a serial region's too (the program's series has none).
+  j["withheld_hints"] = json::array();
+  for (const Hint& h : s.withheld) j["withheld_hints"].push_back(hint_json(h));
+  j["hints"] = json::array();
+  for (const Hint& h : s.hints) j["hints"].push_back(hint_json(h));
   return j;
 }
 
@@ -203,11 +216,22 @@ json runtime_json(const RuntimeReport& runtime) {
             {"native_library", runtime.native_library},
             {"native", json::array()},
             {"summary", runtime.summary},
-            {"advice", runtime.advice}};
+            {"advice", runtime.advice},
+            {"knob", runtime.knob},
+            {"knob_gain_s", runtime.knob_gain_s},
+            {"knob_advice", runtime.knob_advice}};
   for (const NativeComparison& c : runtime.native) {
     j["native"].push_back({{"input", c.input},
                            {"threads", c.threads},
+                           {"variant", c.variant},
+                           {"environment", c.environment},
+                           {"repetitions", c.repetitions},
+                           {"time_shared", c.time_shared},
+                           {"time_shared_left_out", c.time_shared_left_out},
                            {"native_s", c.native_s},
+                           {"min_s", c.min_s},
+                           {"max_s", c.max_s},
+                           {"spread", c.spread()},
                            {"native_cpu_s", c.native_cpu_s},
                            {"measured_s", c.measured_s},
                            {"ratio", c.ratio()}});

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <set>
 #include <string_view>
 
 #include "common/svg.h"
@@ -101,11 +102,20 @@ std::string speedup_chart(const Report& r, const RegionReport& rr, std::size_t r
       "<text x=\"16\" y=\"{0:.1f}\" font-size=\"11\" text-anchor=\"middle\" "
       "transform=\"rotate(-90 16 {0:.1f})\">speedup against {1} thread(s)</text>\n",
       top + ph / 2, ref.base_threads);
-  // Ideal: speedup p / p0 from the reference series' p0; a curve on the log2 thread axis.
+  // Ideal: speedup p / p0 from the reference series' p0, drawn as the measured lines are: straight
+  // between the thread counts the chart shows (measured and predicted), so that a measured line
+  // that scales perfectly lies on it.
+  std::set<double> ideal_threads = {x_lo, x_hi};
+  for (const SeriesAnalysis& s : rr.series) {
+    for (const PointAnalysis& p : s.points) ideal_threads.insert(p.threads);
+  }
+  if (model != nullptr) {
+    for (const PredictedPoint& p : model->predicted) ideal_threads.insert(p.threads);
+  }
   std::string ideal;
-  for (int i = 0; i <= 64; ++i) {
-    const double t = x_lo * std::exp2((std::log2(x_hi) - std::log2(x_lo)) * i / 64.0);
-    ideal += fmt::format("{}{:.1f},{:.1f}", i == 0 ? "M" : " L", X(t), Y(t / ref.base_threads));
+  for (const double t : ideal_threads) {
+    ideal +=
+        fmt::format("{}{:.1f},{:.1f}", ideal.empty() ? "M" : " L", X(t), Y(t / ref.base_threads));
   }
   out += fmt::format("<path d=\"{}\" fill=\"none\" stroke=\"#7f7f7f\" stroke-dasharray=\"6,4\"/>\n",
                      ideal);

@@ -72,13 +72,22 @@ void runs_section(const Report& r, std::size_t width, std::string& out) {
 void runtime_section(const RuntimeReport& runtime, std::size_t width, std::string& out) {
   out += wrap(runtime.summary + ".", width, "", "  ");
   if (!runtime.advice.empty()) out += wrap("Try: " + runtime.advice + ".", width, "  ", "       ");
+  if (runtime.knob.empty() && !runtime.knob_advice.empty()) {
+    out += wrap("Runtime settings: " + runtime.knob_advice + ".", width, "  ", "    ");
+  }
   if (runtime.native.empty()) return;
-  TextTable t(
-      {Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kRight});
-  t.add_row({"input", "threads", "own runtime", "its CPU", "measured", "own/measured"});
+  TextTable t({Align::kLeft, Align::kRight, Align::kLeft, Align::kRight, Align::kRight,
+               Align::kRight, Align::kRight, Align::kRight, Align::kRight});
+  t.add_row({"input", "threads", "without the tool", "reps", "time", "spread%", "its CPU",
+             "measured", "/measured"});
   for (const NativeComparison& c : runtime.native) {
-    t.add_row({c.input.empty() ? "-" : c.input, std::to_string(c.threads), secs(c.native_s),
-               secs(c.native_cpu_s), secs(c.measured_s), format_fixed(c.ratio(), 2)});
+    const std::string setting = c.variant == "libgomp"
+                                    ? "own runtime"
+                                    : (c.environment.empty() ? c.variant : c.environment);
+    t.add_row({c.input.empty() ? "-" : c.input, std::to_string(c.threads),
+               setting + (c.time_shared ? " (time-shared)" : ""), std::to_string(c.repetitions),
+               secs(c.native_s), percent(c.spread()), secs(c.native_cpu_s), secs(c.measured_s),
+               format_fixed(c.ratio(), 2)});
   }
   out += t.render("  ");
 }
@@ -187,19 +196,27 @@ std::string sampling_words(const PointAnalysis& p) {
   return fmt::format(" (times scaled by {:.3g})", 1.0 / p.sampling_ratio);
 }
 
-// The causes a region's loss splits into; "task-wait" only where some point waited for tasks.
-std::vector<std::string> cause_names(bool task_wait) {
+// Which optional causes a region's loss table shows: those some point has.
+struct OptionalCauses {
+  bool task_wait = false;   ///< some point waited for tasks
+  bool team_start = false;  ///< some point waited for the runtime to start threads
+};
+
+// The causes a region's loss splits into.
+std::vector<std::string> cause_names(OptionalCauses optional) {
   std::vector<std::string> causes{"imbalance", "walkthrough", "startup", "lock-cont", "lock-alg"};
-  if (task_wait) causes.push_back("task-wait");
+  if (optional.task_wait) causes.push_back("task-wait");
+  if (optional.team_start) causes.push_back("team-start");
   causes.push_back("other");
   return causes;
 }
 
-std::vector<std::string> cause_row(const PointAnalysis& p, bool task_wait) {
+std::vector<std::string> cause_row(const PointAnalysis& p, OptionalCauses optional) {
   std::vector<std::string> row{secs(p.loss.imbalance), secs(p.loss.walkthrough),
                                secs(p.loss.startup), secs(p.loss.lock_contention),
                                secs(p.loss.lock_algorithm)};
-  if (task_wait) row.push_back(secs(p.loss.task_wait));
+  if (optional.task_wait) row.push_back(secs(p.loss.task_wait));
+  if (optional.team_start) row.push_back(secs(p.loss.team_start));
   row.push_back(secs(p.other));
   return row;
 }
@@ -213,10 +230,12 @@ std::vector<std::string> base_row(const PointAnalysis& p) {
 // The region's points: times, speedup, efficiency, loss, gain, and the loss split by cause (a table
 // of its own when the terminal is too narrow for one).
 void points_tables(const SeriesAnalysis& s, bool split, std::size_t width, std::string& out) {
-  const bool task_wait = split && std::any_of(s.points.begin(), s.points.end(), [](const auto& p) {
-                           return p.cost.task_wait != 0.0;
-                         });
-  const std::vector<std::string> causes = cause_names(task_wait);
+  const auto any = [&](double CategoryCosts::*cost) {
+    return split && std::any_of(s.points.begin(), s.points.end(),
+                                [&](const PointAnalysis& p) { return p.cost.*cost != 0.0; });
+  };
+  const OptionalCauses optional{any(&CategoryCosts::task_wait), any(&CategoryCosts::team_start)};
+  const std::vector<std::string> causes = cause_names(optional);
   std::vector<std::string> header{"threads", "reps",       "time", "spread%",
                                   "speedup", "efficiency", "lost"};
   TextTable all(std::vector<Align>(header.size() + 1 + (split ? causes.size() : 0), Align::kRight));
@@ -227,7 +246,7 @@ void points_tables(const SeriesAnalysis& s, bool split, std::size_t width, std::
   for (const PointAnalysis& p : s.points) {
     std::vector<std::string> row = base_row(p);
     if (split) {
-      const auto c = cause_row(p, task_wait);
+      const auto c = cause_row(p, optional);
       row.insert(row.end(), c.begin(), c.end());
     }
     row.push_back(secs(p.potential_gain));
@@ -249,7 +268,7 @@ void points_tables(const SeriesAnalysis& s, bool split, std::size_t width, std::
     row.push_back(secs(p.potential_gain));
     main.add_row(row);
     std::vector<std::string> causes_row{std::to_string(p.threads)};
-    const auto c = cause_row(p, task_wait);
+    const auto c = cause_row(p, optional);
     causes_row.insert(causes_row.end(), c.begin(), c.end());
     lost.add_row(causes_row);
   }

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <iterator>
+#include <map>
 #include <string_view>
 
 #include "common/error.h"
@@ -93,26 +95,51 @@ std::string substitute_placeholders(const std::string& text, int threads,
   return out;
 }
 
+const RunVariant* find_variant(const std::string& name) {
+  for (const RunVariant& v : kRunVariants) {
+    if (name == v.name) return &v;
+  }
+  return nullptr;
+}
+
+namespace {
+
+PlannedRun native_copy(const PlannedRun& run, const RunVariant& variant) {
+  PlannedRun copy = run;
+  copy.native = true;
+  copy.variant = variant.name;
+  const std::string word = copy.variant == "libgomp" ? "native" : copy.variant;
+  copy.id = run.input_index
+                ? fmt::format("t{}-i{}-{}-r{}", run.threads, *run.input_index, word, run.repetition)
+                : fmt::format("t{}-{}-r{}", run.threads, word, run.repetition);
+  return copy;
+}
+
+}  // namespace
+
 std::vector<PlannedRun> with_native_runs(const std::vector<PlannedRun>& runs) {
+  std::map<std::string, int> largest;  // per input: the largest thread count
+  for (const PlannedRun& run : runs) largest[run.input] = std::max(largest[run.input], run.threads);
   std::vector<PlannedRun> out;
-  std::vector<PlannedRun> native;
-  for (const PlannedRun& run : runs) {
-    if (run.repetition != 0) continue;
-    PlannedRun copy = run;
-    copy.native = true;
-    copy.id = run.input_index ? fmt::format("t{}-i{}-native", run.threads, *run.input_index)
-                              : fmt::format("t{}-native", run.threads);
-    native.push_back(std::move(copy));
-  }
-  bool placed = false;
-  for (const PlannedRun& run : runs) {
-    if (!placed && run.repetition != 0) {
-      out.insert(out.end(), native.begin(), native.end());
-      placed = true;
+  constexpr std::size_t kVariants = std::size(kRunVariants);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    out.push_back(runs[i]);
+    const bool last_of_repetition =
+        i + 1 == runs.size() || runs[i + 1].repetition != runs[i].repetition;
+    if (!last_of_repetition) continue;
+    const int rep = runs[i].repetition;
+    for (const PlannedRun& run : runs) {
+      if (run.repetition != rep) continue;
+      if (run.threads != largest[run.input]) {
+        out.push_back(native_copy(run, kRunVariants[0]));
+        continue;
+      }
+      for (std::size_t k = 0; k < kVariants; ++k) {
+        out.push_back(
+            native_copy(run, kRunVariants[(k + static_cast<std::size_t>(rep)) % kVariants]));
+      }
     }
-    out.push_back(run);
   }
-  if (!placed) out.insert(out.end(), native.begin(), native.end());
   return out;
 }
 

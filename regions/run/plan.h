@@ -19,14 +19,35 @@ struct PlannedRun {
   int repetition = 0;
   bool oversubscribed = false;       // threads above the hardware threads
   std::vector<std::string> command;  // placeholders replaced
-  // On the application's own runtime, without the tool: a GCC binary on libgomp, for its wall
-  // and CPU time only (id "<t...>-native", repetition 0).
+  // Without the tool, for its wall and CPU time only: a GCC binary on its own libgomp, or a
+  // runtime knob (`variant`).
   bool native = false;
+  // Of a native run: which runtime and settings (kRunVariants); "" for the measured runs.
+  std::string variant;
 };
 
-/// A native run for each (input, thread count) of `runs`' first repetition: the same commands,
-/// ids with "-native" instead of the repetition. Placed after the first repetition, so both
-/// runtimes meet the same phase of the machine.
+/// The runtime settings a GCC build's native runs compare (docs/ompscan-run.md, "Native runs"):
+/// its own libgomp as it is ("libgomp"), with OMP_WAIT_POLICY=passive or active, with a longer
+/// spin before sleeping (GOMP_SPINCOUNT), and libomp without the tool ("libomp").
+struct RunVariant {
+  const char* name;         ///< the run id's and run file's word
+  const char* environment;  ///< "NAME=VALUE" the run adds; "" none
+  bool on_libomp;           ///< through the GOMP shim, as the measured runs (without the tool)
+};
+inline constexpr RunVariant kRunVariants[] = {
+    {"libgomp", "", false},
+    {"passive", "OMP_WAIT_POLICY=passive", false},
+    {"active", "OMP_WAIT_POLICY=active", false},
+    {"spincount", "GOMP_SPINCOUNT=30000000", false},
+    {"libomp", "", true},
+};
+/// The variant named `name`, or nullptr.
+const RunVariant* find_variant(const std::string& name);
+
+/// Native runs for a GCC build, each repetition's placed right after its measured runs, so both
+/// meet the same phase of the machine: its own libgomp at every (input, thread count), and every
+/// other variant at the largest thread count of each input, in an order that turns with the
+/// repetition. Ids "t<threads>[-i<input>]-<variant>-r<repetition>" ("native" for libgomp).
 std::vector<PlannedRun> with_native_runs(const std::vector<PlannedRun>& runs);
 
 /// The run id: "t<threads>-i<input index>-r<repetition>", or "t<threads>-r<repetition>" without

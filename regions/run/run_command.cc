@@ -74,6 +74,9 @@ int run_command(int argc, char** argv, const char* program) {
   app.add_flag("!--no-native-runs", o.native_runs,
                "GCC-built applications: no runs on their own libgomp (default: one per input and "
                "thread count, wall and CPU time only, compared with libomp in the report)");
+  app.add_flag("!--no-probe", o.probe,
+               "Do not measure the runtime's costs on this machine before the runs (default: "
+               "ompscan-probe, about a second per runtime; the report prices its hints with them)");
   app.add_option("--progress", o.progress, "Progress line on stderr: auto, always, never")
       ->capture_default_str();
   std::vector<std::string> stray;

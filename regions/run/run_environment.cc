@@ -80,8 +80,9 @@ std::vector<std::string> run_environment(const std::vector<std::string>& base,
   }
   if (!settings.bind.empty()) ours.push_back("OMP_PROC_BIND=" + settings.bind);
   if (!settings.places.empty()) ours.push_back("OMP_PLACES=" + settings.places);
-  if (!settings.gomp_shim.empty() && !settings.native)
+  if (!settings.gomp_shim.empty())
     ours.push_back("LD_LIBRARY_PATH=" + prepend(base, "LD_LIBRARY_PATH", settings.gomp_shim));
+  ours.insert(ours.end(), settings.extra.begin(), settings.extra.end());
 
   std::vector<std::string> env;
   for (const std::string& entry : base) {

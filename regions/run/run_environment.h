@@ -21,14 +21,16 @@ struct RunSettings {
   std::string gomp_shim;       // directory with libgomp.so.1 -> libomp; "" = not a GCC binary
   double tsc_hz = 0;           // OMPSCAN_TSC_HZ for the tool (TSC ticks per second); 0 = not set
   bool raw_locations = false;  // OMPSCAN_LOCATIONS=raw: the caller resolves source lines
-  bool native = false;  // the application's own runtime: no tool, no shim, actuators only
+  bool native = false;  // without the tool: actuators only (and the shim when gomp_shim is set)
+  std::vector<std::string> extra;  // "NAME=VALUE" a native run's variant sets (OMP_WAIT_POLICY)
 };
 
 /// `base` ("NAME=VALUE" entries, normally environ) with the run's variables: OMP_NUM_THREADS,
 /// OMP_PROC_BIND/OMP_PLACES when set, OMP_TOOL=enabled and OMP_TOOL_LIBRARIES=<tool>, the tool
 /// first in LD_PRELOAD (the manual-region API of ompscan.h finds it with dlsym),
 /// OMPSCAN_OUTPUT, OMPSCAN_TSC_HZ when known, OMPSCAN_LOCATIONS=raw when asked, and the shim
-/// first in LD_LIBRARY_PATH. A native run gets the thread count, binding and places only.
+/// first in LD_LIBRARY_PATH. A native run gets the thread count, binding and places, its
+/// variant's variables, and the shim when it runs on libomp.
 std::vector<std::string> run_environment(const std::vector<std::string>& base,
                                          const RunSettings& settings);
 

@@ -86,6 +86,7 @@ json run_file_json(const RunRecord& record) {
       {"library", record.runtime_library.empty() ? json(nullptr) : json(record.runtime_library)},
       {"gomp_abi", record.gomp_abi}};
   file["native"] = record.native;
+  if (record.native) file["variant"] = record.run.variant;
   if (record.process_tree_shim) file["runtime"]["process_tree_shim"] = true;
 
   if (record.energy_reason.empty()) {

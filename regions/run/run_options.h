@@ -51,6 +51,11 @@ struct RunOptions {
   /// and CPU time: the report compares the runtimes.
   bool native_runs = true;
 
+  /// Before the runs, measure what the OpenMP runtime costs on this machine (ompscan-probe:
+  /// loop chunk dispatch, explicit tasks, cache lines, start-up) for the prices of the report's
+  /// hints, a few repetitions per runtime (DIR/probe-<runtime>.json, machine_probe.h).
+  bool probe = true;
+
   /// Progress line on stderr: "auto" (when stderr is a terminal), "always", "never".
   std::string progress = "auto";
   /// The command line as typed, for the resume hint.

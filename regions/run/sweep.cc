@@ -18,6 +18,7 @@
 #include "common/error.h"
 #include "common/host_name.h"
 #include "common/interrupt.h"
+#include "common/library_shim.h"
 #include "common/output_file.h"
 #include "common/temporary_directory.h"
 #include "common/utc_time.h"
@@ -26,6 +27,7 @@
 #include "regions/run/gomp_abi.h"
 #include "regions/run/launcher.h"
 #include "regions/run/loaded_library.h"
+#include "regions/run/machine_probe.h"
 #include "regions/run/perf_counters.h"
 #include "regions/run/plan.h"
 #include "regions/run/profile_locations.h"
@@ -130,8 +132,11 @@ std::map<std::string, Executable> inspect_executables(const std::vector<PlannedR
   return executables;
 }
 
+// A native run's `variant` (plan.h: kRunVariants) picks its runtime and knob; "" for a run with
+// the tool.
 RunSettings settings_for(const SweepContext& context, const Executable& executable, int threads,
-                         const std::string& profile, bool native = false) {
+                         const std::string& profile, bool native = false,
+                         const std::string& variant = "libgomp") {
   RunSettings settings;
   settings.native = native;
   settings.threads = threads;
@@ -139,7 +144,11 @@ RunSettings settings_for(const SweepContext& context, const Executable& executab
   settings.places = context.options.places;
   settings.tool = context.tool;
   settings.profile = profile;
-  settings.gomp_shim = executable.gomp_abi || executable.script ? context.shim : "";
+  const bool shimmed = executable.gomp_abi || executable.script;
+  const RunVariant* knob = native ? find_variant(variant) : nullptr;
+  settings.gomp_shim =
+      shimmed && (!native || (knob != nullptr && knob->on_libomp)) ? context.shim : "";
+  if (knob != nullptr && knob->environment[0] != '\0') settings.extra = {knob->environment};
   settings.tsc_hz = context.tsc_hz;
   settings.raw_locations = true;  // resolved here after the run (ProfileLocations)
   return settings;
@@ -178,8 +187,8 @@ RunRecord make_run(const SweepContext& context, const PlannedRun& run, const Exe
   Launch launch;
   launch.executable = executable.path;
   launch.argv = run.command;
-  launch.env = run_environment(context.base_env,
-                               settings_for(context, executable, run.threads, profile, run.native));
+  launch.env = run_environment(context.base_env, settings_for(context, executable, run.threads,
+                                                              profile, run.native, run.variant));
   launch.log_path = (fs::path(context.options.output_dir) / (run.id + ".log")).string();
   launch.timeout_seconds = context.options.timeout_seconds;
 
@@ -188,8 +197,9 @@ RunRecord make_run(const SweepContext& context, const PlannedRun& run, const Exe
   record.command_template = context.options.command;
   record.bind = context.bind;
   record.places = context.places;
-  record.runtime_library = run.native ? executable.native_library : executable.runtime_library;
-  record.gomp_abi = executable.gomp_abi && !run.native;
+  const bool on_libomp = !run.native || run.variant == "libomp";
+  record.runtime_library = on_libomp ? executable.runtime_library : executable.native_library;
+  record.gomp_abi = executable.gomp_abi && on_libomp;
   record.native = run.native;
   record.expected_exit = context.options.expect_exit;
   record.process_tree_shim = executable.script && !run.native;
@@ -394,6 +404,50 @@ int report_end(const RunOptions& options, const RunTally& tally, std::size_t run
   return 0;
 }
 
+// The runtime's costs on this machine (machine_probe.h), at the sweep's largest thread count, on
+// libomp and, for GCC builds, on their own libgomp: notes on stderr for any it could not measure.
+void probe_machine(const SweepContext& context,
+                   const std::map<std::string, Executable>& executables,
+                   const std::vector<PlannedRun>& runs) {
+  ProbeRequest request;
+  request.probe = locate_probe();
+  request.directory = context.options.output_dir;
+  request.force = context.options.force;
+  request.repetitions = std::max(3, context.options.reps);
+  for (const PlannedRun& run : runs) request.threads = std::max(request.threads, run.threads);
+  if (request.probe.empty()) {
+    std::fprintf(stderr,
+                 "ompscan: note: no ompscan-probe next to ompscan: the report assumes "
+                 "the runtime's costs on this machine\n");
+    return;
+  }
+  RunSettings settings;
+  settings.threads = request.threads;
+  settings.bind = context.options.bind;
+  settings.places = context.options.places;
+  settings.native = true;  // no tool
+  const std::vector<std::string> native = run_environment(context.base_env, settings);
+  // The probe is built for libgomp: libomp through a shim of its own.
+  const std::string shim = context.scratch + "/probe-gomp";
+  make_gomp_shim(shim, context.libomp);
+  std::vector<std::string> on_libomp = native;
+  std::erase_if(on_libomp, [](const std::string& e) { return e.starts_with("LD_LIBRARY_PATH="); });
+  on_libomp.push_back(library_path_with(shim));
+  request.runtimes.push_back({"libomp", context.libomp, on_libomp});
+  const bool gcc_build = std::any_of(executables.begin(), executables.end(),
+                                     [](const auto& e) { return e.second.gomp_abi; });
+  if (gcc_build) {
+    std::string library;
+    for (const auto& [name, e] : executables) {
+      if (e.gomp_abi && !e.native_library.empty()) library = e.native_library;
+    }
+    request.runtimes.push_back({"libgomp", library, native});
+  }
+  for (const std::string& note : measure_machine_costs(request)) {
+    std::fprintf(stderr, "ompscan: note: %s\n", note.c_str());
+  }
+}
+
 }  // namespace
 
 int run_sweep(const RunOptions& options) {
@@ -439,6 +493,7 @@ int run_sweep(const RunOptions& options) {
     make_gomp_shim(context.shim, libomp);
   }
   find_runtime_libraries(context, executables);
+  if (options.probe) probe_machine(context, executables, runs);
   const RunTally tally =
       make_runs(context, pending, executables, already, static_cast<int>(runs.size()));
   return report_end(options, tally, runs.size(), pending.size(), already);

@@ -25,7 +25,9 @@ fi
 out="$results/task-$task"
 mkdir -p "$out"
 read -r -a args <<< "$line"
-# Tasks of one array may start in the same second on different nodes: the run id names the task.
+# Tasks of one array may start in the same second, on one node or on several: ompbench names each
+# run uniquely without coordination (its start second and random bits); the history keeps the
+# task in the run's source, RESULTS/task-ID/results.csv.
 "$(tool ompbench)" "${args[@]}" --canary-store "$out/canaries.json" --progress never \
-  --run-id "r$(date -u +%Y%m%dT%H%M%SZ)-j${SLURM_ARRAY_JOB_ID:-0}-t$task" -o "$out/results.csv"
+  -o "$out/results.csv"
 "$(tool modeler)" fit "$out/results.csv" --format json -o "$out/models.json"

@@ -7,7 +7,8 @@
 #     inside the bundle;
 #   - ompscan runs a clang-built and a GCC-built test application (given the bundle's loader and
 #     C library, as an application built for that machine would use its own) on the bundle's
-#     libomp, and reports.
+#     libomp, and reports;
+#   - ompbench --runtime-lib measures the build it is given, not the bundle's libomp.
 #
 #   tests/bundle/chroot_test.sh SOURCE_DIR BUILD_DIR
 # Exit 0: passed; 77: skipped (not root, or no mount namespace); anything else: failed.
@@ -68,7 +69,16 @@ inside() {
     grep -q "\"library\": \"$bundle/lib/libomp.so.5\"" "$root/tmp/runs-$compiler"/t2-r0.json ||
       fail "$compiler app did not run on the bundle's libomp"
   done
-  echo "PASS: $(awk '{print $NF}' "$work/maps" | sort -u | wc -l) files mapped, all inside the bundle; both apps scanned"
+  # ompbench --runtime-lib: the launcher's --library-path replaces LD_LIBRARY_PATH, so a worker
+  # finds the other build through OMPSCALE_SHIM_PATH (a copy of the bundle's libomp stands for
+  # another build: the sidecar names the library the worker found itself loaded from).
+  mkdir -p "$root/opt/other-libomp"
+  cp "$root$bundle/lib/libomp.so.5" "$root/opt/other-libomp/libomp.so.5"
+  in_root "$bundle/bin/ompbench" --construct barrier --threads 2 --runtime llvm --reps 5 \
+    --runtime-lib llvm=/opt/other-libomp/libomp.so.5 --progress never -o /tmp/other.csv
+  grep -Eq '"library": ?"/opt/other-libomp/libomp.so.5"' "$root/tmp/other.csv.meta.json" ||
+    fail "--runtime-lib: the llvm worker did not load /opt/other-libomp/libomp.so.5: $(grep -o '"library": *"[^"]*"' "$root/tmp/other.csv.meta.json")"
+  echo "PASS: $(awk '{print $NF}' "$work/maps" | sort -u | wc -l) files mapped, all inside the bundle; both apps scanned; --runtime-lib loads its build"
 }
 
 # Appends "PID COMMAND|LINE|WORDS FILE" for every file mapped by a process whose root is ROOT, until killed.

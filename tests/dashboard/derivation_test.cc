@@ -2,7 +2,7 @@
 // by night stores what each night adds; re-deriving everything from the repetitions and model
 // documents gives the same findings; a night reuses the rank tests of the nights before and makes
 // only its own; other options derive anew; the retention rule for repetitions keeps every finding;
-// a version-1 history migrates with its repetitions.
+// a version-1 history migrates with its repetitions, a version-2 one with its A/B confirmations.
 
 #include "dashboard/analysis/derivation.h"
 
@@ -10,6 +10,7 @@
 
 #include <filesystem>
 
+#include "dashboard/confirm/ab_store.h"
 #include "dashboard/ingest/ingest.h"
 #include "dashboard/store/history.h"
 #include "dashboard/store/retention.h"
@@ -234,6 +235,70 @@ TEST_F(DerivationTest, AVersionOneHistoryMigratesWithItsRepetitions) {
       "name = 'samples'");
   columns.step();
   EXPECT_EQ(columns.integer(0), 0) << "the repetitions moved out of the summaries";
+}
+
+// A history of schema version 2 (runs with their file's run id, A/B tables; the repetitions still
+// in the summaries, no stored analysis) migrates to version 3 with its repetitions, and an A/B it
+// holds still confirms the finding it checked, derived in memory or stored.
+TEST_F(DerivationTest, AVersionTwoHistoryMigratesWithItsABs) {
+  for (int n = 0; n < 8; ++n) night(n, kUnchanged);
+  night(8, [](const std::string& c, int t) { return c == "barrier" && t == 2 ? 1.4 : 1.0; });
+  const std::string v2 = (dir_ / "v2.sqlite").string();
+  {
+    // The same nights as version 2 kept them.
+    Database db = Database::open(v2);
+    migrate(db, history_migrations().first(2));
+    db.exec(fmt::format("ATTACH DATABASE '{}' AS v3", db_path_));
+    db.exec(
+        "INSERT INTO runs SELECT * FROM v3.runs;"
+        "INSERT INTO series SELECT * FROM v3.series;"
+        "INSERT INTO summaries SELECT s.*, r.samples FROM v3.summaries s JOIN v3.repetitions r "
+        "USING (run, series, threads, runtime_version, compiler);"
+        "DETACH DATABASE v3;");
+    Statement target = db.prepare(
+        "SELECT (SELECT id FROM series WHERE construct = 'barrier'), "
+        "(SELECT id FROM runs WHERE run_id = 'n8')");
+    ASSERT_TRUE(target.step());
+    AbRun ab;
+    ab.date = "2026-12-01T00:00:00Z";
+    ab.old_build.name = "night 7";
+    ab.new_build.name = "night 8";
+    AbResult result;
+    result.target.series.id = target.integer(0);
+    result.target.threads = 2;
+    result.target.checks_run = target.integer(1);
+    result.estimate.verdict = "slower";
+    result.estimate.change = 0.4;
+    result.estimate.low = 0.35;
+    result.estimate.high = 0.45;
+    result.estimate.pairs = 10;
+    ab.results.push_back(result);
+    write_ab(db, ab, "", "h", ab.date);
+  }
+  Database db = open_history(v2);
+  EXPECT_EQ(schema_version(db), 3);
+  Statement moved = db.prepare(
+      "SELECT (SELECT count(*) FROM repetitions), (SELECT count(*) FROM summaries), "
+      "(SELECT count(*) FROM runs WHERE file_run_id = run_id)");
+  ASSERT_TRUE(moved.step());
+  EXPECT_EQ(moved.integer(0), 9 * 6);
+  EXPECT_EQ(moved.integer(1), 9 * 6);
+  EXPECT_EQ(moved.integer(2), 9);
+  const auto confirmed = [&](const char* how) {
+    std::vector<Finding> found = find_regressions(db).findings;
+    std::erase_if(found, [](const Finding& f) { return !f.worse; });
+    ASSERT_EQ(found.size(), 1u) << how;
+    EXPECT_EQ(found[0].construct, "barrier") << how;
+    EXPECT_EQ(found[0].run_id, "n8") << how;
+    ASSERT_TRUE(found[0].confirmation.has_value()) << how;
+    EXPECT_EQ(found[0].confirmation->verdict, "slower") << how;
+    EXPECT_TRUE(found[0].confirmed()) << how;
+  };
+  EXPECT_FALSE(derivation_current(db, {}));
+  confirmed("derived in memory");
+  store_derivation(db, {}, "2026-12-01T01:00:00Z");
+  EXPECT_TRUE(derivation_current(db, {}));
+  confirmed("from the stored analysis");
 }
 
 }  // namespace

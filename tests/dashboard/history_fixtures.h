@@ -36,6 +36,8 @@ struct FixtureRun {
   std::string host = "node1";
   std::string platform = "vm";
   bool unusual_phase = false;
+  double canary_ns = 420;   ///< the run's round trip (its reference and canaries)
+  double typical_ns = 420;  ///< the machine's typical round trip, as ompbench's store knew it
   std::vector<FixtureConfig> configs;
 };
 
@@ -48,9 +50,9 @@ inline std::string results_csv(const FixtureRun& run) {
     for (std::size_t i = 0; i < c.values.size(); ++i) {
       const bool valid = c.invalid.empty() || !c.invalid[i];
       out += fmt::format(
-          "{},{},{},{},PO2,{},cores,{},{},gcc-12.2.0,{},,,{},{:.6f},us,{},420,{},{},0\n",
+          "{},{},{},{},PO2,{},cores,{},{},gcc-12.2.0,{},,,{},{:.6f},us,{},{:.0f},{},{},0\n",
           c.construct, c.method, c.metric, c.threads, c.bind, c.runtime, c.runtime_version,
-          run.platform, i, c.values[i], valid ? 1 : 0, run.run_id, run.date);
+          run.platform, i, c.values[i], valid ? 1 : 0, run.canary_ns, run.run_id, run.date);
     }
   }
   return out;
@@ -68,10 +70,11 @@ inline std::string sidecar_json(const std::vector<FixtureRun>& runs) {
                          "compiler": "gcc-12.2.0", "library": "/lib/libgomp.so.1",
                          "compiler_flags": "-O3", "hardware_threads": 2,
                          "clock": {{"source": "tsc", "ticks_per_second": 2.1e9}}}}}},
-            "noise": {{"reference_ns": {}, "machine_typical_ns": 420, "slow_factor": 1.5,
-                       "canary_ns": [410, 420, 430], "compute_reference_ns": 4000}},
+            "noise": {{"reference_ns": {}, "machine_typical_ns": {}, "slow_factor": 1.5,
+                       "canary_ns": [{}, {}, {}], "compute_reference_ns": 4000}},
             "warnings": [{}]}})json",
-        r.run_id, r.date, r.date, r.host, r.unusual_phase ? 900 : 420,
+        r.run_id, r.date, r.date, r.host, r.unusual_phase ? 900 : r.canary_ns, r.typical_ns,
+        r.canary_ns - 10, r.canary_ns, r.canary_ns + 10,
         r.unusual_phase ? R"("measured in an unusual phase: round trip 900 ns")" : "");
   }
   return fmt::format(R"({{"format": "ompbench-sidecar-1", "runs": [{}]}})", records) + "\n";
@@ -106,13 +109,11 @@ using CostOfNight = std::function<double(const std::string&, int)>;
 
 /// Night `n` of a generated history: three constructs (barrier, single, for) at `threads`, 30
 /// repetitions each with 3% spread around a level with 2% night-to-night noise per kernel, times
-/// cost(construct, threads). The seeds are fixed: night n is the same in every test.
-inline FixtureRun generated_night(int n, const CostOfNight& cost, bool unusual = false,
-                                  const std::vector<int>& threads = {1, 2}) {
-  FixtureRun r;
+/// cost(construct, threads), added to `r` (its date, canaries and phase as given; its run id
+/// "nN"). The seeds are fixed: night n is the same in every test.
+inline FixtureRun generated_night_of(int n, const CostOfNight& cost, FixtureRun r,
+                                     const std::vector<int>& threads = {1, 2}) {
   r.run_id = fmt::format("n{}", n);
-  r.date = night(n);
-  r.unusual_phase = unusual;
   unsigned seed = 1000u * static_cast<unsigned>(n);
   for (const char* construct : {"barrier", "single", "for"}) {
     for (int t : threads) {
@@ -125,6 +126,15 @@ inline FixtureRun generated_night(int n, const CostOfNight& cost, bool unusual =
     }
   }
   return r;
+}
+
+/// generated_night_of() dated night(n), in an unusual phase or not.
+inline FixtureRun generated_night(int n, const CostOfNight& cost, bool unusual = false,
+                                  const std::vector<int>& threads = {1, 2}) {
+  FixtureRun r;
+  r.date = night(n);
+  r.unusual_phase = unusual;
+  return generated_night_of(n, cost, r, threads);
 }
 
 /// A fresh, empty directory for the running test (named after it), under the system's temp dir.

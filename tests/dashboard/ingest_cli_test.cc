@@ -86,6 +86,38 @@ TEST_F(IngestCliTest, FourConcurrentIngestsLoseNothing) {
   EXPECT_EQ(ids.count("shared"), 1u);
 }
 
+// Two ompbench runs started in the same second: both reach the history (an older ompbench named
+// them both by that second, and the second ingest was refused).
+TEST_F(IngestCliTest, TwoRunsStartedInTheSameSecondBothReachTheHistory) {
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    std::vector<std::unique_ptr<test_support::ChildProcess>> children;
+    std::vector<std::string> files;
+    for (const char* name : {"a", "b"}) {
+      files.push_back((dir_ / fmt::format("{}{}.csv", name, attempt)).string());
+      children.push_back(std::make_unique<test_support::ChildProcess>(
+          std::vector<std::string>{OMPSCALE_OMPBENCH_BIN, "--construct", "barrier", "--threads",
+                                   "1", "--reps", "20", "--canary-store",
+                                   (dir_ / "canaries.json").string(), "-o", files.back()},
+          "/dev/null", dir_ / fmt::format("{}.out", name), dir_ / fmt::format("{}.err", name)));
+    }
+    for (auto& child : children) ASSERT_EQ(child->wait(), 0);
+    std::vector<std::string> started;
+    for (const std::string& file : files) {
+      started.push_back(
+          nlohmann::json::parse(test_support::slurp(file + ".meta.json"))["runs"][0]["started"]);
+    }
+    if (started[0] != started[1]) continue;  // a second boundary between them: again
+    const auto out = ompdash({"ingest", files[0], files[1], "--db", db_});
+    ASSERT_EQ(out.status, 0) << out.err;
+    const nlohmann::json history = list();
+    std::set<std::string> ids;
+    for (const auto& r : history["runs"]) ids.insert(r["run_id"].get<std::string>());
+    EXPECT_EQ(ids.size(), 2u);
+    return;
+  }
+  FAIL() << "no two runs started in the same second in five attempts";
+}
+
 TEST_F(IngestCliTest, OmpscanReportsBecomeApplicationHistory) {
   const std::string report = testing::ompscan_report(dir_);
   const auto out = ompdash({"ingest", report, "--db", db_, "--label", "<b>nightly</b>", "--date",

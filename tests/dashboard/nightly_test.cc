@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -63,6 +64,7 @@ class NightlyTest : public ::testing::Test {
                                  {{"LD_PRELOAD", OMPSCALE_BARRIER_DELAY},
                                   {"OMPSCALE_BARRIER_DELAY_NS", std::to_string(delay_ns)}}}}},
                               {"regressions", {{"fail_on_regression", true}}},
+                              {"confirm", {{"rounds", 8}, {"reps", 10}}},
                               {"tools",
                                {{"ompbench", OMPSCALE_OMPBENCH_BIN},
                                 {"modeler", OMPSCALE_MODELER_BIN},
@@ -150,6 +152,14 @@ std::string NightlyTest::baseline_then_planted(nlohmann::json& report) {
       return fmt::format("planted night did not report the barrier of both runtimes, only {}",
                          fmt::join(found, ", "));
     }
+    // The night failed on regressions its A/B (the previous night's build, delay 0, against
+    // tonight's) confirmed.
+    for (const auto& f : report["findings"]) {
+      if (f["construct"] == "barrier" && f["worse"].get<bool>() &&
+          (f["confirmation"].is_null() || !f["confirmation"]["confirmed"].get<bool>())) {
+        return "the barrier's regression was not confirmed by the A/B: " + f.dump();
+      }
+    }
     return "";
   }
   return "three planted nights in an unusual machine state";
@@ -176,6 +186,32 @@ TEST_F(NightlyTest, APlantedBarrierRegressionIsFoundAndNothingElse) {
   for (const std::string& f : worse_findings(report)) std::cout << " [" << f << "]";
   std::cout << "\n";
   EXPECT_TRUE(fs::exists(dir_ / "site" / "index.html"));
+  const std::string site = test_support::slurp(dir_ / "site" / "index.html");
+  EXPECT_NE(site.find("confirmed by A/B"), std::string::npos);
+
+  // The same night's regressions measured again with tonight's build on both sides (`ompdash
+  // confirm`, as a user names builds): unchanged, so they no longer fail a night.
+  std::vector<fs::path> nights;
+  for (const auto& entry : fs::directory_iterator(dir_ / "nights")) nights.push_back(entry.path());
+  std::sort(nights.begin(), nights.end());
+  const std::string tonight = (nights.back() / "build.json").string();
+  const auto confirm = run_program(
+      {OMPSCALE_OMPDASH_BIN, "confirm", "--db", (dir_ / "history.sqlite").string(), "--old-build",
+       tonight, "--new-build", tonight, "--rounds", "8", "--reps", "10",
+       "--ompbench-arg=--canary-store", "--ompbench-arg=" + (dir_ / "canaries.json").string()},
+      dir_);
+  ASSERT_EQ(confirm.status, 0) << confirm.out << confirm.err;
+  EXPECT_NE(confirm.out.find("A/B"), std::string::npos) << confirm.out;
+  const nlohmann::json after = findings();
+  int slower = 0;
+  for (const auto& f : after["findings"]) {
+    if (!f["worse"].get<bool>()) continue;
+    ASSERT_FALSE(f["confirmation"].is_null()) << f.dump();
+    slower += f["confirmation"]["verdict"] == "slower";
+  }
+  // Alike builds: at most a rare false confirmation among the kernels (1% each).
+  EXPECT_LE(slower, 1) << after.dump(2);
+  EXPECT_EQ(after["failing"].get<int>(), slower);
 }
 
 TEST_F(NightlyTest, ABadConfigurationOrStepIsOneLineAndExitTwo) {

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "../support/png.h"
+#include "dashboard/confirm/ab_store.h"
 #include "dashboard/ingest/ingest.h"
 #include "dashboard/site/render.h"
 #include "dashboard/store/history.h"
@@ -248,6 +249,109 @@ TEST(IncrementalRender, ANightReRendersWhatItChanged) {
   EXPECT_EQ(render().written.size(), 3u);
   EXPECT_EQ(render(true).written.size(), 6u);
   fs::remove_all(dir);
+}
+
+// What a new user met on the site of a short history (each in a history of its own).
+class NewUserSite : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::scratch_directory("ompdash-newsite");
+    db_path_ = (dir_ / "history.sqlite").string();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Night `n` of barrier at `threads`, with its models; cost `scale` times the usual.
+  void night(int n, const std::vector<int>& threads, const std::string& label = "",
+             bool unusual = false, double scale = 1.0) {
+    testing::FixtureRun r;
+    r.run_id = fmt::format("n{}", n);
+    r.date = testing::night(n);
+    r.unusual_phase = unusual;
+    for (int t : threads) {
+      testing::FixtureConfig c;
+      c.threads = t;
+      c.values = testing::noisy((0.2 + 0.1 * t) * scale, 0.02, 20, 10u * n + t);
+      r.configs.push_back(c);
+    }
+    const std::string results = testing::write_run(dir_, r.run_id + ".csv", r);
+    const modeler::Dataset data = modeler::read_dataset(results, {});
+    const std::string models = (dir_ / fmt::format("models{}.json", n)).string();
+    test_support::spit(models, modeler::format_models_json(
+                                   data, modeler::fit_dataset(data, modeler::ModelerOptions{})));
+    Database db = open_history(db_path_);
+    IngestOptions options;
+    options.label = label;
+    ingest_files(db, {results, models}, options);
+  }
+
+  std::string page(const std::string& name) {
+    Database db = open_history(db_path_, true);
+    render_site(db, (dir_ / "site").string());
+    if (name != "construct") return slurp(dir_ / "site" / name);
+    for (const auto& entry : fs::directory_iterator(dir_ / "site"))
+      if (entry.path().filename().string().starts_with("construct-")) return slurp(entry.path());
+    return "";
+  }
+
+  fs::path dir_;
+  std::string db_path_;
+};
+
+TEST_F(NewUserSite, AKernelWithoutAModelSaysSo) {
+  night(0, {1, 2});
+  const std::string html = page("construct");
+  EXPECT_NE(html.find("no model: 2 thread counts"), std::string::npos) << html;
+  EXPECT_EQ(html.find("<code>nan</code>"), std::string::npos);
+}
+
+TEST_F(NewUserSite, NothingJudgedIsSaidPlainly) {
+  night(0, {1, 2});
+  const std::string html = page("index.html");
+  EXPECT_NE(html.find("Nothing could be judged"), std::string::npos);
+  EXPECT_EQ(html.find("No finding: 0 comparisons"), std::string::npos);
+}
+
+TEST_F(NewUserSite, TheBuildsTableMarksAnExcludedRun) {
+  night(0, {1, 2}, "night0");
+  night(1, {1, 2}, "night1", true, 1.45);
+  const std::string html = page("compare.html");
+  const std::size_t builds = html.find("<h2>Builds</h2>");
+  ASSERT_NE(builds, std::string::npos);
+  EXPECT_NE(html.find("unusual phase: excluded from the judgement", builds), std::string::npos)
+      << html.substr(builds);
+}
+
+TEST_F(NewUserSite, TheABIsShownNextToTheFinding) {
+  for (int n = 0; n < 8; ++n) night(n, {1, 2, 4});
+  night(8, {1, 2, 4}, "", false, 1.5);
+  // Rendered before the A/B ran, as a nightly does: the incremental render must make the
+  // construct page again, whose finding now has an A/B, though no run or stored analysis changed.
+  EXPECT_EQ(page("construct").find("confirmed by A/B"), std::string::npos);
+  {
+    Database db = open_history(db_path_);
+    AbRun run;
+    run.date = "2026-12-01T00:00:00Z";
+    run.old_build.name = "night 7";
+    run.new_build.name = "night 8";
+    for (const SeriesInfo& s : list_series(db)) {
+      AbResult result{{s, 2, list_runs(db).back().id}, {}, {}};
+      result.estimate.verdict = "slower";
+      result.estimate.change = 0.48;
+      result.estimate.low = 0.41;
+      result.estimate.high = 0.55;
+      result.estimate.pairs = 10;
+      run.results.push_back(result);
+    }
+    write_ab(db, run, "", "node1", run.date);
+  }
+  const std::string html = page("index.html");
+  EXPECT_NE(html.find("confirmed by A/B: +48.0% [+41.0%, +55.0%] over 10 round pairs"),
+            std::string::npos)
+      << html;
+  const std::string construct = page("construct");
+  EXPECT_NE(construct.find("confirmed by A/B: +48.0% [+41.0%, +55.0%] over 10 round pairs"),
+            std::string::npos)
+      << construct;
 }
 
 }  // namespace

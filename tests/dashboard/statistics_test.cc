@@ -1,5 +1,5 @@
 // The statistics under the regression detection: the rank test, Holm's correction, E-divisive
-// change points and level shifts, the noise floor.
+// change points and level shifts, the noise floor; and the A/B comparison's.
 
 #include "common/statistics.h"
 
@@ -14,6 +14,7 @@
 #include "dashboard/analysis/noise_floor.h"
 #include "dashboard/analysis/order_statistics.h"
 #include "dashboard/analysis/rank_test.h"
+#include "dashboard/confirm/ab_statistics.h"
 
 namespace ompscale::dashboard {
 namespace {
@@ -274,6 +275,89 @@ TEST(NoiseFloor, PrefixEstimatesAreThoseOfEveryPrefix) {
     if (k < d.size()) prefix.add(d[k]);
   }
   EXPECT_EQ(estimate_from_differences(d).dof, static_cast<double>(d.size() - 2));
+}
+
+// Round pairs of an A/B: each round's level drifts (the machine state moves between rounds) by
+// `drift`, both builds see the same drift, the new one `change` slower; each median has its own
+// `noise`.
+std::vector<AbRound> ab_rounds(double change, double drift, double noise, int n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::vector<AbRound> rounds;
+  for (int i = 0; i < n; ++i) {
+    const double level = std::exp(drift * normal(rng));
+    rounds.push_back({level * std::exp(noise * normal(rng)),
+                      level * (1 + change) * std::exp(noise * normal(rng)), 400, 410, i % 2 == 0});
+  }
+  return rounds;
+}
+
+TEST(AbStatistics, ATenPercentChangeIsConfirmedAndNoneIsNot) {
+  AbStatisticsOptions options;
+  int slower = 0, unchanged = 0;
+  for (unsigned seed = 1; seed <= 50; ++seed) {
+    // A drift of 30% between rounds cancels in the pairs; 2% noise per median remains.
+    const AbEstimate planted = estimate_ab(ab_rounds(0.10, 0.3, 0.02, 10, seed), options);
+    const AbEstimate same = estimate_ab(ab_rounds(0.0, 0.3, 0.02, 10, 1000 + seed), options);
+    slower += planted.verdict == "slower";
+    unchanged += same.verdict == "unchanged";
+    EXPECT_EQ(planted.pairs, 10u);
+    EXPECT_LT(planted.low, planted.change);
+    EXPECT_GT(planted.high, planted.change);
+  }
+  EXPECT_GE(slower, 48);
+  EXPECT_GE(unchanged, 49);
+  // The smallest detectable change: (t(0.995, 9) + t(0.8, 9)) * sd * sqrt(2) / sqrt(10) for a
+  // log-ratio sd of sqrt(2) * 2%.
+  EXPECT_NEAR(ab_detectable_change(0.02 * std::sqrt(2.0), 10, 0.01),
+              std::expm1((3.2498 + 0.8834) * 0.02 * std::sqrt(2.0) / std::sqrt(10.0)), 1e-3);
+}
+
+// A round pair disturbed by a preemption in one half (one in ten on this VM, 10-20% off) moves
+// neither the estimate nor the interval much: the A/B stays right.
+TEST(AbStatistics, AnOutlyingPairDoesNotDecide) {
+  std::vector<AbRound> planted = ab_rounds(0.10, 0.02, 0.02, 12, 7);
+  planted[3].new_median = planted[3].old_median * 0.95;  // 15% below the change
+  const AbEstimate slower = estimate_ab(planted, {});
+  EXPECT_EQ(slower.verdict, "slower");
+  EXPECT_NEAR(slower.change, 0.10, 0.03);
+  std::vector<AbRound> same = ab_rounds(0.0, 0.02, 0.02, 12, 8);
+  same[5].new_median = same[5].old_median * 1.2;
+  const AbEstimate unchanged = estimate_ab(same, {});
+  EXPECT_EQ(unchanged.verdict, "unchanged");
+  EXPECT_LT(std::fabs(unchanged.change), 0.03);
+  // Hodges-Lehmann on known ratios: the median of the Walsh averages of 1..5 (log) percent.
+  std::vector<AbRound> known;
+  for (int i = 1; i <= 5; ++i) known.push_back({1.0, std::exp(0.01 * i), 0, 0, true});
+  EXPECT_NEAR(std::log1p(estimate_ab(known, {}).change), 0.03, 1e-12);
+}
+
+TEST(AbStatistics, TheSignificanceSetsTheFewestPairs) {
+  EXPECT_EQ(pairs_needed(0.01), 8u);        // 2^-8 = 0.0039 <= 0.005
+  EXPECT_EQ(pairs_needed(0.01 / 38), 13u);  // 2^-13 = 0.00012 <= 0.00013
+  EXPECT_EQ(pairs_needed(0.05), 6u);
+  // Seven pairs, all +20%: no interval at 0.01, so inconclusive however clear they look.
+  const AbEstimate seven = estimate_ab(ab_rounds(0.2, 0.0, 0.001, 7, 9), {});
+  EXPECT_EQ(seven.verdict, "inconclusive");
+  EXPECT_TRUE(std::isnan(seven.low));
+  EXPECT_EQ(estimate_ab(ab_rounds(0.2, 0.0, 0.001, 8, 9), {}).verdict, "slower");
+}
+
+TEST(AbStatistics, PairsInTwoMachineStatesAreLeftOutAndTooFewAreInconclusive) {
+  std::vector<AbRound> rounds = ab_rounds(0.10, 0.02, 0.02, 10, 3);
+  for (int i = 0; i < 7; ++i) rounds[i].new_canary_ns = 900;  // the machine changed state
+  const AbEstimate e = estimate_ab(rounds, {});
+  EXPECT_EQ(e.pairs, 3u);
+  EXPECT_EQ(e.dropped, 7u);
+  EXPECT_EQ(e.verdict, "inconclusive");
+  // Within the threshold, even when significant: unchanged.
+  const AbEstimate small = estimate_ab(ab_rounds(0.03, 0.02, 0.002, 10, 4), {});
+  EXPECT_EQ(small.verdict, "unchanged");
+  EXPECT_GT(small.low, 0.0);
+  AbStatisticsOptions lower;
+  lower.threshold = 0.01;
+  EXPECT_EQ(estimate_ab(ab_rounds(0.03, 0.02, 0.002, 10, 4), lower).verdict, "slower");
+  EXPECT_EQ(estimate_ab(ab_rounds(-0.2, 0.02, 0.02, 10, 5), {}).verdict, "faster");
 }
 
 }  // namespace

@@ -88,9 +88,12 @@ ModelerOptions options_from(Bytes& in) {
   const std::uint8_t a = in.byte();
   const std::uint8_t b = in.byte();
   ModelerOptions o = (a & 1) ? ModelerOptions::extrap() : ModelerOptions{};
-  if (!o.extrap_compatible) {
+  if (o.strategy != Strategy::kExtrap) {
     o.aggregation = static_cast<Aggregation>((a >> 1) % 5);
-    o.selection = static_cast<Selection>((a >> 4) % 3);
+    const int way = (a >> 4) % 4;  // noise-aware; cross-validated by SMAPE, RSS, or uniformly
+    o.strategy = way == 0 ? Strategy::kNoiseAware : Strategy::kCrossValidated;
+    o.held_out_error = way == 2 ? HeldOutError::kRss : HeldOutError::kSmape;
+    if (way == 3) o.weighting = Weighting::kUniform;
     if (b & 1) o.space = o.space.with_negative_exponents();
     if (b & 2) o.loss = (b & 4) ? Loss::kHuber : Loss::kCauchy;
     if (b & 8) o.refine_exponents = true;

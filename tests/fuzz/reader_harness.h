@@ -8,7 +8,10 @@
 // extrap_jsonl, models_json), platform descriptions (platform), --threads (thread_counts), EPCC
 // output for import-epcc (epcc_import), a results file resumed by ompbench -o (results_resume),
 // the driver-worker protocol (worker_records: records and jobs), ompscan report's run files
-// (run_file) and the tool's profile inside one, through the report's first steps (profile).
+// (run_file) and the tool's profile inside one, through the report's first steps (profile);
+// ompdash's readers of outside input: the ompbench sidecar (sidecar), ompscan's report JSON
+// (ompscan_report), models.json as ingest reads it (ingest_models) and the nightly configuration
+// (nightly_config).
 //
 // Each harness runs briefly in CTest (NAME_smoke, from tests/fuzz/corpus/NAME). A long run, from
 // the build directory (what it finds goes into the first directory, not into the sources):

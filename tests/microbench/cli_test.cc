@@ -94,7 +94,7 @@ TEST_F(OmpbenchCli, PlatformPrintsTopologyAndClasses) {
   EXPECT_THAT(bcs.out, HasSubstr("128"));  // its PO2 class reaches 128
 }
 
-// Fuzzer-found (issue 14): a number beyond a double in a description exited 1, not 2.
+// Fuzzer-found: a number beyond a double in a description exited 1, not 2.
 TEST_F(OmpbenchCli, PlatformFileWithANumberBeyondADoubleExits2) {
   std::ofstream(path("overflow.json")) << "7e377";
   const Outcome out = run({"platform", "--platform", path("overflow.json")});
@@ -128,6 +128,32 @@ TEST_F(OmpbenchCli, MessagesNameTheCauseAndTheRightHelp) {
   EXPECT_THAT(word.err, HasSubstr("unknown subcommand 'lsit'; did you mean list?")) << word.err;
 }
 
+TEST_F(OmpbenchCli, PlatformFitsTheTerminal) {
+  // The local machine's description (a CPU model string padded with spaces, on some machines)
+  // wraps at the terminal's width.
+  ::setenv("COLUMNS", "60", 1);
+  const Outcome out = run({"platform"});
+  ::unsetenv("COLUMNS");
+  ASSERT_EQ(out.status, 0) << out.err;
+  const std::string description = out.out.substr(0, out.out.find("topology:"));
+  std::istringstream lines(description);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 60u) << line;
+  EXPECT_EQ(description.find("   "), std::string::npos) << description;
+}
+
+TEST_F(OmpbenchCli, AMistypedOptionGetsTheNearestOne) {
+  const Outcome thread = run({"--thread", "2"});
+  EXPECT_EQ(thread.status, 2);
+  EXPECT_THAT(thread.err, HasSubstr("did you mean --threads? (see ompbench --help)")) << thread.err;
+  EXPECT_EQ(std::count(thread.err.begin(), thread.err.end(), '\n'), 1) << thread.err;
+  const Outcome summary = run({"summary", "r.csv", "--fromat", "csv"});
+  EXPECT_THAT(summary.err, HasSubstr("did you mean --format? (see ompbench summary --help)"))
+      << summary.err;
+  // Nothing close: no guess.
+  const Outcome far = run({"--zzzzzz"});
+  EXPECT_THAT(far.err, ::testing::Not(HasSubstr("did you mean"))) << far.err;
+}
+
 TEST_F(OmpbenchCli, ManyIncompleteConfigurationsAreSummarisedNotListed) {
   // A slow-phase threshold barely above the median and no re-measurement: most configurations
   // end short of --reps. They used to take one line each (hundreds in a full sweep).
@@ -154,6 +180,10 @@ TEST_F(OmpbenchCli, ManyIncompleteConfigurationsAreSummarisedNotListed) {
   ASSERT_EQ(out.status, 0) << out.err;
   EXPECT_THAT(out.err, ::testing::ContainsRegex("[0-9]+ of 16 configurations are incomplete"));
   EXPECT_THAT(out.err, HasSubstr("(all in " + path("r.csv") + ".meta.json)"));
+  // What to do about them, in the same paragraph: resume, allow more, or use the data.
+  EXPECT_THAT(out.err, HasSubstr("To complete them, run the same command again: it measures only "
+                                 "what is missing; a larger --max-remeasure (now 0)"));
+  EXPECT_THAT(out.err, HasSubstr("Or use the values as they are"));
   EXPECT_EQ(std::count(out.err.begin(), out.err.end(), '\n'), 2) << out.err;  // and the noise line
 }
 
@@ -396,6 +426,65 @@ TEST_F(OmpbenchCli, ConcurrentRunsTakeTurnsThroughTheMachineLock) {
     waited += meta["runs"][0]["noise"]["machine_lock_waited_seconds"].get<double>();
   }
   EXPECT_GT(waited, 0.0);
+}
+
+// Two runs started in the same second (a Slurm array's tasks on one node, a nightly measuring two
+// builds) named themselves by that second and collided in the history; each now has its own id.
+TEST_F(OmpbenchCli, RunsStartedInTheSameSecondHaveTheirOwnIds) {
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    std::vector<std::unique_ptr<test_support::ChildProcess>> children;
+    for (const char* name : {"a", "b"}) {
+      fs::remove(path(std::string(name) + ".csv"));
+      fs::remove(path(std::string(name) + ".csv.meta.json"));
+      children.push_back(std::make_unique<test_support::ChildProcess>(
+          std::vector<std::string>{OMPSCALE_OMPBENCH_BIN, "--construct", "barrier", "--threads",
+                                   "1", "--runtime", "gnu", "--reps", "10", "-o",
+                                   path(std::string(name) + ".csv")},
+          "/dev/null", path(std::string(name) + ".out"), path(std::string(name) + ".err")));
+    }
+    for (auto& child : children) ASSERT_EQ(child->wait(), 0);
+    std::vector<nlohmann::json> runs;
+    for (const char* name : {"a", "b"}) {
+      runs.push_back(
+          nlohmann::json::parse(slurp(path(std::string(name) + ".csv.meta.json")))["runs"][0]);
+    }
+    if (runs[0]["started"] != runs[1]["started"]) continue;  // a second boundary between them
+    EXPECT_NE(runs[0]["run_id"], runs[1]["run_id"]);
+    EXPECT_THAT(runs[0]["run_id"].get<std::string>(),
+                ::testing::MatchesRegex("r[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}"));
+    return;
+  }
+  FAIL() << "no two runs started in the same second in five attempts";
+}
+
+// A machine faster than its stored typical state is that state changing (a new machine, a quieter
+// host): the run measures at once and says so, where it waited --max-wait for the machine to get
+// slower and called the run an unusual phase.
+TEST_F(OmpbenchCli, AFasterMachineIsMeasuredAtOnce) {
+  const std::string store = path("store.json");
+  ASSERT_EQ(run({"--construct", "barrier", "--threads", "1", "--runtime", "gnu", "--reps", "5",
+                 "--canary-store", store, "-o", path("first.csv")})
+                .status,
+            0);
+  // Three earlier runs of this machine, each 10 ms per round trip: far slower than now.
+  nlohmann::json runs = nlohmann::json::parse(slurp(store));
+  ASSERT_EQ(runs.size(), 1u);
+  nlohmann::json& machine = runs.begin().value();
+  machine = nlohmann::json::array();
+  for (int i = 0; i < 3; ++i)
+    machine.push_back({{"time", "2026-11-01T00:00:00Z"}, {"round_trip_ns", 1e7}});
+  std::ofstream(store) << runs.dump();
+  const auto start = std::chrono::steady_clock::now();
+  const Outcome out =
+      run({"--construct", "barrier", "--threads", "1", "--runtime", "gnu", "--reps", "5",
+           "--canary-store", store, "--max-wait", "60", "-o", path("faster.csv")});
+  ASSERT_EQ(out.status, 0) << out.err;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30)) << out.err;
+  const nlohmann::json record =
+      nlohmann::json::parse(slurp(path("faster.csv.meta.json")))["runs"][0];
+  EXPECT_EQ(record["noise"]["waited_seconds"], 0.0);
+  EXPECT_THAT(record["warnings"].dump(), HasSubstr("measured in a faster state"));
+  EXPECT_THAT(record["warnings"].dump(), ::testing::Not(HasSubstr("unusual phase")));
 }
 
 // Every construct of the catalogue, with every method it claims, at 1 and 2 threads, on both

@@ -51,6 +51,45 @@ TEST(Summary, EpccStatisticsPerConfiguration) {
   EXPECT_THAT(summarize_results(results(values), "r.csv", all), HasSubstr(",22,"));
 }
 
+TEST(Summary, ArraySizesAndThreadCountsInNumericOrder) {
+  // Written in the order a sweep writes them; as text, 19683 came before 27 and 10 before 2.
+  std::string text = results_header();
+  for (const int threads : {2, 10}) {
+    for (const char* size : {"1", "27", "729", "19683"}) {
+      for (int rep = 0; rep < 3; ++rep) {
+        ResultRow row;
+        row.construct = "firstprivate_array";
+        row.method = "direct";
+        row.metric = "avg_cost";
+        row.threads = threads;
+        row.runtime = "libgomp";
+        row.bind = "spread";
+        row.param = "array_size";
+        row.param_value = size;
+        row.rep = rep;
+        row.value = 1.0 + rep;
+        row.valid = true;
+        text += format_row(row);
+      }
+    }
+  }
+  SummaryOptions csv;
+  csv.format = "csv";
+  const std::string out = summarize_results(text, "r.csv", csv);
+  std::vector<std::string> order;  // param_value and threads of each row
+  std::istringstream lines(out.substr(out.find('\n') + 1));
+  for (std::string line; std::getline(lines, line);) {
+    const auto field = [&](int n) {
+      std::size_t start = 0;
+      for (int i = 0; i < n; ++i) start = line.find(',', start) + 1;
+      return line.substr(start, line.find(',', start) - start);
+    };
+    order.push_back(field(7) + "/" + field(8));  // param_value, threads
+  }
+  EXPECT_THAT(order, ::testing::ElementsAre("1/2", "1/10", "27/2", "27/10", "729/2", "729/10",
+                                            "19683/2", "19683/10"));
+}
+
 TEST(Summary, ConfidenceIntervalIsStudentT) {
   // Values 1..5: mean 3, sd 1.5811, t(0.975, 4) = 2.7764 -> half width 1.9632.
   const std::string out = summarize_results(

@@ -1,4 +1,4 @@
-// A new user's first hour with `modeler` (issue 13): the shipped example and degenerate inputs give
+// A new user's first hour with `modeler`: the shipped example and degenerate inputs give
 // models or reasons (never a crash), fewer than 3 thread counts say there is no model, relative
 // budgets say what they are relative to, output fits a 120-column terminal and repeated warnings
 // are said once. The built binary runs as a child process, as in cli_test.cc.

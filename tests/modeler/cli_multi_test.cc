@@ -128,6 +128,63 @@ TEST_F(CliMulti, GenericCsvWithSeveralParameters) {
     EXPECT_THAT(svg, HasSubstr("model, " + size));
 }
 
+// Predictions over several parameters carry intervals: around the point, wider beyond the
+// measured thread counts, kept through models.json; Extra-P's method gives none.
+TEST_F(CliMulti, PredictionsWithSeveralParametersHaveIntervals) {
+  std::string csv = "kernel,threads,size,time\n";
+  unsigned state = 12345;
+  for (int t : {1, 2, 3, 4, 5, 6, 7, 8}) {
+    for (int n : {100, 200, 400, 800}) {
+      for (int r = 0; r < 5; ++r) {
+        state = state * 1103515245u + 12345u;
+        const double noise = 0.04 * ((state >> 8) % 1000 / 1000.0 - 0.5);
+        csv += "copy," + std::to_string(t) + "," + std::to_string(n) + "," +
+               std::to_string((0.5 + 0.01 * n / t) * (1.0 + noise)) + "\n";
+      }
+    }
+  }
+  const fs::path in = write("noisy.csv", csv);
+  const std::vector<std::string> fit = {"fit",  in.string(), "--param", "threads,size", "--value",
+                                        "time", "--key",     "kernel",  "--predict",    "6,32"};
+  std::vector<std::string> json_args = fit;
+  json_args.insert(json_args.end(), {"--format", "json"});
+  const Outcome r = run(json_args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto predictions = nlohmann::json::parse(r.out).at("kernels").at(0).at("predictions");
+  ASSERT_EQ(predictions.size(), 8u);  // 2 thread counts x 4 sizes
+  for (const auto& p : predictions) {
+    EXPECT_LT(p.at("low").get<double>(), p.at("value").get<double>()) << p;
+    EXPECT_GT(p.at("high").get<double>(), p.at("value").get<double>()) << p;
+    EXPECT_EQ(p.at("level"), 0.9);
+  }
+  // Beyond the measured range (32 threads), relative to the value, wider than inside it (6).
+  auto relative_width = [](const nlohmann::json& p) {
+    return (p.at("high").get<double>() - p.at("low").get<double>()) / p.at("value").get<double>();
+  };
+  EXPECT_GT(relative_width(predictions.at(1)), relative_width(predictions.at(0)));
+
+  ompscale::test_support::spit(dir_ / "models.json", r.out);
+  const Outcome again =
+      run({"predict", (dir_ / "models.json").string(), "--at", "6,32", "--format", "json"});
+  ASSERT_EQ(again.status, 0) << again.err;
+  const auto repredicted = nlohmann::json::parse(again.out).at("kernels").at(0).at("predictions");
+  ASSERT_EQ(repredicted.size(), predictions.size());
+  for (std::size_t i = 0; i < predictions.size(); ++i) {
+    EXPECT_NEAR(repredicted.at(i).at("low").get<double>(),
+                predictions.at(i).at("low").get<double>(),
+                1e-6 * predictions.at(i).at("value").get<double>());
+  }
+  const Outcome text = run(fit);
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("interval"));
+
+  json_args.insert(json_args.end(), {"--preset", "extrap"});
+  const Outcome extrap = run(json_args);
+  ASSERT_EQ(extrap.status, 0) << extrap.err;
+  for (const auto& p : nlohmann::json::parse(extrap.out).at("kernels").at(0).at("predictions"))
+    EXPECT_EQ(p.at("low"), p.at("high"));
+}
+
 TEST_F(CliMulti, CsvAndExtrapFormatsWithSeveralParameters) {
   std::string csv = "kernel,threads,size,time\n";
   for (int t : {1, 2, 4, 8}) {

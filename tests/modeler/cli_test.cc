@@ -762,6 +762,57 @@ TEST_F(CliErrors, MissingSubcommandOrInputIsAUsageError) {
 
 using CliOmpbench = CliTest;
 
+// A sweep to 32 threads on a machine of 16 cores with two hardware threads each: a prediction at
+// 64 threads crosses the hardware threads (32), which no measurement crosses; one at 24 crosses
+// nothing new (the measurements already reach past the cores).
+TEST_F(CliOmpbench, SidecarPlatformFlagsPredictionsPastAnUncrossedBoundary) {
+  const fs::path csv = path("results.csv");
+  spit(csv, ompbench_csv());
+  spit(path("results.csv.meta.json"),
+       R"({"format": "ompbench-sidecar-1", "runs": [{"run_id": "r1", "platform": {"name": "local",
+       "description": "test machine", "boards": 1, "sockets_per_board": 1, "cores_per_socket": 16,
+       "threads_per_core": 2, "numa_nodes": 1, "classes": ["po2"]}}]})");
+  const Outcome r = run({"fit", csv.string(), "--predict", "24,64", "--wide"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<std::string> predictions = section(r.out, "Predictions");
+  for (const std::string& line : predictions) {
+    const auto tokens = tokens_of(line);
+    if (std::find(tokens.begin(), tokens.end(), "64") != tokens.end()) {
+      EXPECT_THAT(line, HasSubstr(" ^ ")) << line;
+    }
+    if (std::find(tokens.begin(), tokens.end(), "24") != tokens.end()) {
+      EXPECT_THAT(line, Not(HasSubstr(" ^ "))) << line;
+    }
+  }
+  EXPECT_THAT(r.out, HasSubstr("predicted past more threads than hardware threads (32)"));
+
+  const Outcome j = run({"fit", csv.string(), "--predict", "24,64", "--format", "json"});
+  ASSERT_EQ(j.status, 0) << j.err;
+  const auto doc = nlohmann::json::parse(j.out);
+  const auto& predictions_json = doc.at("kernels").at(0).at("models").at(0).at("predictions");
+  ASSERT_EQ(predictions_json.size(), 2u);
+  EXPECT_FALSE(predictions_json.at(0).contains("boundaries"));
+  EXPECT_EQ(predictions_json.at(1).at("boundaries").size(), 1u);
+  EXPECT_EQ(doc.at("options").at("boundaries").size(), 2u);  // the cores' and the machine's end
+
+  // A platform named on the command line wins over the sidecar's: no SMT, 64 hardware threads.
+  const Outcome named = run({"fit", csv.string(), "--predict", "64", "--platform",
+                             "xeon-phi-7120", "--format", "json"});
+  ASSERT_EQ(named.status, 0) << named.err;
+  EXPECT_NE(nlohmann::json::parse(named.out).at("options").at("boundaries"),
+            doc.at("options").at("boundaries"));
+}
+
+TEST_F(CliOmpbench, BrokenSidecarIsAnErrorNamingIt) {
+  const fs::path csv = path("results.csv");
+  spit(csv, ompbench_csv());
+  spit(path("results.csv.meta.json"), "{\"runs\": [ {\"platform\": {\"boards\": \"one\"}} ]}\n");
+  const Outcome r = run({"fit", csv.string()});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_THAT(r.err, HasSubstr("results.csv.meta.json"));
+  EXPECT_EQ(r.out, "");
+}
+
 TEST_F(CliOmpbench, SkipsInvalidRowsAndKeysByConstruct) {
   const fs::path csv = path("results.csv");
   spit(csv, ompbench_csv());

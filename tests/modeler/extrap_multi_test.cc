@@ -3,7 +3,7 @@
 // (tests/data/extrap/multi/expected_multi_parameter_models.tsv, a copy of the shared reference):
 // same terms, coefficients to 1e-9 relative.
 
-#include "modeler/extrap_multi.h"
+#include "modeler/multi/extrap_multi.h"
 
 #include <gtest/gtest.h>
 
@@ -17,7 +17,7 @@
 
 #include "common/statistics.h"
 #include "modeler/io/readers.h"
-#include "modeler/multi_model.h"
+#include "modeler/multi/multi_model.h"
 #include "tests/support/extrap_reference.h"
 
 namespace ompscale::modeler {

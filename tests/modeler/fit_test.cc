@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "modeler/units.h"
+#include "modeler/core/units.h"
 #include "platforms/thread_class.h"
 
 namespace ompscale::modeler {
@@ -160,11 +160,14 @@ TEST(FitKernel, SelectionVariantsOnNoiselessData) {
   std::vector<std::pair<std::string, ModelerOptions>> variants;
   variants.push_back({"default", ModelerOptions{}});
   ModelerOptions smape;
-  smape.selection = Selection::kSmape;
+  smape.strategy = Strategy::kCrossValidated;
   variants.push_back({"smape", smape});
-  ModelerOptions rss;
-  rss.selection = Selection::kRss;
+  ModelerOptions rss = smape;
+  rss.held_out_error = HeldOutError::kRss;
   variants.push_back({"rss", rss});
+  ModelerOptions uniform = smape;
+  uniform.weighting = Weighting::kUniform;
+  variants.push_back({"smape, uniform weights", uniform});
   ModelerOptions mean;
   mean.aggregation = Aggregation::kMean;
   variants.push_back({"mean", mean});
@@ -263,7 +266,7 @@ TEST(FitKernel, ConstantKernelGivesConstantModel) {
 
 TEST(FitKernel, NoisyConstantKernelsGiveConstantModels) {
   // 1% noise, 5 repetitions, 40 seeds. Never flagged; the constant is the simplest hypothesis
-  // the data cannot tell from the best one, so (options.h, Selection::kNoiseAware) it should win
+  // the data cannot tell from the best one, so (options.h, Strategy::kNoiseAware) it should win
   // nearly always.
   int constant = 0, flagged = 0;
   std::string example, flagged_example;
@@ -834,7 +837,7 @@ TEST(FitKernel, KFoldCrossValidation) {
     EXPECT_LT(m.stats.cv_error, 1e-6);
   }
   // With noise the cross-validated error is positive and finite; SMAPE selection with folds.
-  options.selection = Selection::kSmape;
+  options.strategy = Strategy::kCrossValidated;
   const Law law{2.0, 0.5, 1.0, 0};
   const ClassModel& m =
       only_model(fit_kernel(make_kernel(law, kPowersOfTwo, 5, 0.01, 51), options));
@@ -872,10 +875,11 @@ TEST(FitKernel, OnePointGivesNoModel) {
 TEST(FitKernel, OnePointWithSmapeSelection) {
   // Selection by cross-validated SMAPE (or RSS): a single point has no held-out error, and no
   // model.
-  for (Selection selection : {Selection::kSmape, Selection::kRss}) {
-    SCOPED_TRACE(static_cast<int>(selection));
+  for (HeldOutError error : {HeldOutError::kSmape, HeldOutError::kRss}) {
+    SCOPED_TRACE(static_cast<int>(error));
     ModelerOptions options;
-    options.selection = selection;
+    options.strategy = Strategy::kCrossValidated;
+    options.held_out_error = error;
     options.predict_at = {16.0};
     const ClassModel m =
         only_model(fit_kernel(make_kernel([](double) { return 7.5; }, {8}), options));

@@ -1,6 +1,6 @@
 // Hypothesis spaces: the paper's and Extra-P's building blocks, combinations, variants.
 
-#include "modeler/hypothesis.h"
+#include "modeler/core/hypothesis.h"
 
 #include <gtest/gtest.h>
 

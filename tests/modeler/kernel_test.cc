@@ -1,4 +1,4 @@
-#include "modeler/kernel.h"
+#include "modeler/core/kernel.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Weighted linear least squares (and the Ceres-based robust fit and exponent refinement built on
 // it): exact recovery, weights, rank deficiency, leverage, covariance.
 
-#include "modeler/least_squares.h"
+#include "modeler/numerics/least_squares.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <numeric>
 #include <vector>
 
-#include "modeler/nonlinear.h"
+#include "modeler/numerics/nonlinear.h"
 
 namespace ompscale::modeler {
 namespace {

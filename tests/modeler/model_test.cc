@@ -1,6 +1,6 @@
 // Model: term evaluation, growth classes, Extra-P notation (format and parse).
 
-#include "modeler/model.h"
+#include "modeler/core/model.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // fit_two_parameters: slices propose terms, combinations compete by leave-one-out; generated data
 // with known ground truth must come back with the right combination, terms and coefficients.
 
-#include "modeler/multi_parameter.h"
+#include "modeler/multi/multi_parameter.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "modeler/multi_model.h"
+#include "modeler/multi/multi_model.h"
 
 namespace ompscale::modeler {
 namespace {

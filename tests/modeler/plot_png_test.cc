@@ -1,4 +1,4 @@
-// `modeler plot` as a person sees it (issue 13): every figure renders to PNG (rsvg-convert), no
+// `modeler plot` as a person sees it: every figure renders to PNG (rsvg-convert), no
 // title runs past its panel or into its neighbour, a single far outlier does not flatten a panel,
 // and a logarithmic value axis keeps few labels.
 

@@ -1,6 +1,6 @@
 // Predictions from a predictive mixture, and budget crossings.
 
-#include "modeler/predict.h"
+#include "modeler/prediction/predict.h"
 
 #include <gtest/gtest.h>
 

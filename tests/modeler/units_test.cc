@@ -1,6 +1,6 @@
 // Time units and budget specifications.
 
-#include "modeler/units.h"
+#include "modeler/core/units.h"
 
 #include <gtest/gtest.h>
 

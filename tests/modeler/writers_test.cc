@@ -228,7 +228,7 @@ TEST(TextReport, NoDetailSectionsWithoutDetails) {
   results.resize(1);
   results[0].models[0].predictions.clear();
   results[0].models[0].budget.reset();
-  const std::string text = format_text_report(d, results, {.digits = 4, .header = false});
+  const std::string text = format_text_report(d, results, {.digits = 4, .header = false, .learned = {}, .width = 0});
   EXPECT_THAT(text, Not(HasSubstr("Predictions")));
   EXPECT_THAT(text, Not(HasSubstr("Budget")));
   EXPECT_THAT(text, Not(HasSubstr("Warnings")));
@@ -392,7 +392,7 @@ TEST(ModelsJson, MinimalFileFillsDefaults) {
   EXPECT_TRUE(std::isnan(file.results[1].models[0].stats.adjusted_r2));
 }
 
-// Fuzzer-found (issue 14): nlohmann's out_of_range for a number beyond a double escaped as an
+// Fuzzer-found: nlohmann's out_of_range for a number beyond a double escaped as an
 // uncaught exception; an integer beyond 64 bits wrapped.
 TEST(ModelsJson, NumbersThatDoNotFitAreInputErrors) {
   EXPECT_EQ(input_error_of("7e377"), "m.json:1: invalid JSON: number overflow parsing '7e377'");

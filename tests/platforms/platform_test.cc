@@ -190,7 +190,7 @@ TEST_F(DescriptionFileTest, BadJsonReportsTheLine) {
   EXPECT_THAT(error.what(), Not(HasSubstr("json.exception")));
 }
 
-// Fuzzer-found (issue 14): nlohmann's out_of_range (406) escaped the input-error path.
+// Fuzzer-found: nlohmann's out_of_range (406) escaped the input-error path.
 TEST_F(DescriptionFileTest, NumberBeyondADoubleIsAnInputError) {
   const InputError error = load_error("overflow.json", "7e377");
   EXPECT_STREQ(error.what(),

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -92,6 +93,91 @@ TEST(ReportAnalysis, DynamicScheduleAlreadyGetsOtherAdvice) {
   ASSERT_FALSE(s.hints.empty());
   EXPECT_EQ(s.hints[0].kind, HintKind::kImbalance);
   EXPECT_NE(s.hints[0].advice.find("smaller chunks"), std::string::npos);
+}
+
+TEST(ReportAnalysis, ATaskCodeKeepsTaskAdviceWhenWaitingSwellsItsTime) {
+  // Its tasks are all of its time at 1 thread; at 2 threads, on a machine shared with other
+  // jobs, the region took 3 s (waiting for a CPU) of which its tasks are 0.2 s per thread.
+  // Before, that point alone decided: "schedule(dynamic)" for a code with no loop.
+  Region r = region_of({point(1, 1.0, 0.0), point(2, 3.0, 0.8)});
+  for (RegionPoint& p : r.points) {
+    p.costs.tasks_created = p.costs.tasks_executed = 1000;
+    p.costs.top_creator_tasks = 1000;
+  }
+  r.points[0].costs.task = 1.0;
+  r.points[1].costs.task = 0.2;
+  const SeriesAnalysis s = analyse_region(r, "in");
+  ASSERT_FALSE(s.hints.empty());
+  for (const Hint& h : s.hints) {
+    EXPECT_EQ(h.advice.find("schedule("), std::string::npos) << h.advice;
+    if (h.kind == HintKind::kImbalance) {
+      EXPECT_NE(h.problem.find("task"), std::string::npos) << h.problem;
+    }
+  }
+}
+
+MachineCosts measured_libomp(double task_s, double init_s = 0.0) {
+  MachineCosts c;
+  c.runtime = "libomp";
+  c.threads = 2;
+  c.measured = true;
+  c.source = "measured (test)";
+  c.task_s = task_s;
+  c.init_s = init_s;
+  return c;
+}
+
+TEST(ReportAnalysis, TooFineTasksAreToldTheirCostAndTheSizeThatAmortisesIt) {
+  // A million tasks of 1 us (0.5 s per thread at 2 threads), and the runtime's cost measured at
+  // 0.5 us per task: tasks of 4.5 us make it a tenth of a task, 4.5x larger, 3 levels of a
+  // binary recursion; coarsening saves 1e6 x 0.5 us / 2 x (1 - 1 / 4.5) per thread.
+  Region r = region_of({point(1, 1.0, 0.0), point(2, 0.8, 0.0)});
+  for (RegionPoint& p : r.points) p.costs.tasks_created = p.costs.tasks_executed = 1e6;
+  r.points[0].costs.task = 1.0;
+  r.points[1].costs.task = 0.5;
+  AnalysisOptions options;
+  options.machine_costs = {measured_libomp(0.5e-6)};
+  const SeriesAnalysis s = analyse_region(r, "in", options);
+  const auto fine = std::find_if(s.hints.begin(), s.hints.end(), [](const Hint& h) {
+    return h.kind == HintKind::kTaskGranularity;
+  });
+  ASSERT_NE(fine, s.hints.end());
+  EXPECT_NEAR(fine->gain, 1e6 * 0.5e-6 / 2 * (1 - 1 / 4.5), 1e-9);
+  EXPECT_NE(fine->problem.find("too fine-grained tasks"), std::string::npos) << fine->problem;
+  EXPECT_NE(fine->advice.find("4.5x larger"), std::string::npos) << fine->advice;
+  EXPECT_NE(fine->advice.find("3 level(s) higher"), std::string::npos) << fine->advice;
+  EXPECT_EQ(fine->costs, "measured (test)");
+  // It comes first, and what it explains is out of "unexplained" (0.3 s lost at 2 threads).
+  EXPECT_EQ(s.hints[0].kind, HintKind::kTaskGranularity);
+  for (const Hint& h : s.hints) {
+    if (h.kind == HintKind::kUnexplained) {
+      EXPECT_NEAR(h.gain, 0.3 - fine->gain, 1e-9);
+    }
+  }
+
+  // Tasks 20 times the runtime's cost are coarse enough.
+  options.machine_costs = {measured_libomp(0.05e-6)};
+  for (const Hint& h : analyse_region(r, "in", options).hints) {
+    EXPECT_NE(h.kind, HintKind::kTaskGranularity);
+  }
+}
+
+TEST(ReportAnalysis, TheRuntimesStartIsTakenOutOfTheGapBeforeTheFirstRegion) {
+  // 5 ms before the first region at 1 and 2 threads, of which the runtime's initialisation,
+  // measured, is 3 ms: the program's serial code is 2 ms.
+  Region r = region_of({point(1, 0.005, 0.0), point(2, 0.005, 0.0)}, RegionKind::kSerial);
+  r.before_first_region = true;
+  AnalysisOptions options;
+  options.machine_costs = {measured_libomp(1e-6, 0.003)};
+  const SeriesAnalysis s = analyse_region(r, "in", options);
+  EXPECT_DOUBLE_EQ(s.runtime_start, 0.003);
+  for (const PointAnalysis& p : s.points) EXPECT_NEAR(p.time, 0.002, 1e-12);
+  ASSERT_FALSE(s.hints.empty());
+  EXPECT_NEAR(s.hints[0].gain, 0.001, 1e-12);
+  EXPECT_NE(s.hints[0].problem.find("runtime's own start"), std::string::npos)
+      << s.hints[0].problem;
+  // Not measured: nothing is taken out.
+  EXPECT_EQ(analyse_region(r, "in").runtime_start, 0.0);
 }
 
 TEST(ReportAnalysis, RuntimeChosenSchedulesMayBeStaticSoDynamicIsAdvised) {

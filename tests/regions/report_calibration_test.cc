@@ -30,7 +30,7 @@ TEST(ReportCalibration, EveryExecutionMeasuredNeedsNone) {
   EXPECT_TRUE(c.factors.empty());
 }
 
-// Issue 12, defect 3: a sample that missed (or caught) the preempted executions.
+// A sample that missed (or caught) the preempted executions.
 TEST(ReportCalibration, SampledRegionsTakeTheDifferenceInProportionToTheirVariance) {
   Profile p;
   p.process_ns = 1e9;

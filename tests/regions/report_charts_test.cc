@@ -1,11 +1,13 @@
-// The charts of `ompscan report --svg` as a person sees them (issue 13): every chart renders to
+// The charts of `ompscan report --svg` as a person sees them: every chart renders to
 // PNG (rsvg-convert), titles stay inside the chart, the heat maps carry a colour scale, and the
 // speedup legend says "measured" for runs without inputs.
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <set>
 #include <string>
 
 #include "common/temporary_directory.h"
@@ -54,6 +56,27 @@ TEST(ReportCharts, SpeedupLegendNamesInputsOnlyWhenThereAreSome) {
   ASSERT_FALSE(charts.empty());
   EXPECT_NE(charts[0].second.find(">measured</text>"), std::string::npos);
   EXPECT_EQ(charts[0].second.find(">input </text>"), std::string::npos);
+}
+
+// The ideal speedup is drawn as the measured lines are, straight between the thread counts the
+// chart shows; sampled along the log2 axis, it was a curve beside straight measured lines.
+TEST(ReportCharts, IdealSpeedupIsStraightBetweenTheChartsThreadCounts) {
+  const Report r = fixture_report("mandel-static");
+  const auto charts = format_svgs(r);
+  ASSERT_FALSE(charts.empty());
+  const std::string& svg = charts[0].second;
+  const std::string marker = "stroke=\"#7f7f7f\" stroke-dasharray=\"6,4\"/>";
+  const auto end = svg.find(marker);
+  ASSERT_NE(end, std::string::npos) << svg;
+  const auto start = svg.rfind("d=\"", end);
+  const std::string path = svg.substr(start + 3, svg.find('"', start + 3) - start - 3);
+  std::set<double> threads;
+  for (const SeriesAnalysis& s : r.regions.front().series) {
+    for (const PointAnalysis& p : s.points) threads.insert(p.threads);
+  }
+  const auto vertices = static_cast<std::size_t>(std::count(path.begin(), path.end(), ','));
+  EXPECT_GE(vertices, threads.size()) << path;
+  EXPECT_LE(vertices, threads.size() + 8) << path;  // and the predicted ones, at most a few
 }
 
 }  // namespace

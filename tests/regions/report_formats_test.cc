@@ -117,13 +117,14 @@ TEST(ReportFormats, CsvHasOneRowPerPointAndFixedColumns) {
   const std::vector<CsvRecord> rows = read_csv(format_csv(report), "report.csv");
   ASSERT_EQ(rows.size(), point_count(report) + 1);
   const std::vector<std::string>& header = rows[0].fields;
-  ASSERT_EQ(header.size(), 33u);
+  ASSERT_EQ(header.size(), 35u);
   EXPECT_EQ(header.front(), "rank");
   EXPECT_EQ(header[9], "time_s");
   EXPECT_EQ(header[26], "potential_gain_s");
   EXPECT_EQ(header[29], "task_s");
   EXPECT_EQ(header[31], "cost_task_wait_s");
-  EXPECT_EQ(header.back(), "runtime");
+  EXPECT_EQ(header[32], "runtime");
+  EXPECT_EQ(header.back(), "cost_team_start_s");
   auto column = [&](const std::string& name) {
     return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
   };
@@ -186,11 +187,11 @@ TEST(ReportFormats, CsvHasTaskColumnsAtTheEnd) {
   const std::vector<CsvRecord> rows =
       read_csv(format_csv(testing::fixture_report("tasks")), "report.csv");
   const std::vector<std::string>& header = rows[0].fields;
-  ASSERT_EQ(header.size(), 33u);
-  EXPECT_EQ(
-      std::vector<std::string>(header.end() - 7, header.end()),
-      (std::vector<std::string>{"potential_gain_s", "tasks_created", "tasks_executed", "task_s",
-                                "loss_task_wait_s", "cost_task_wait_s", "runtime"}));
+  ASSERT_EQ(header.size(), 35u);
+  EXPECT_EQ(std::vector<std::string>(header.end() - 9, header.end()),
+            (std::vector<std::string>{"potential_gain_s", "tasks_created", "tasks_executed",
+                                      "task_s", "loss_task_wait_s", "cost_task_wait_s", "runtime",
+                                      "loss_team_start_s", "cost_team_start_s"}));
   auto column = [&](const std::string& name) {
     return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
   };

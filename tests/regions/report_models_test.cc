@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "common/error.h"
-#include "modeler/predict.h"
+#include "modeler/prediction/predict.h"
 #include "regions/report/models.h"
 #include "tests/regions/report_fixtures.h"
 

@@ -148,7 +148,7 @@ TEST(ReportReadRuns, FieldErrorsNameTheField) {
   EXPECT_EQ(parse_error(doc.dump()), "runs/x.json:1: threads: 0 is not a thread count");
 }
 
-// Fuzzer-found (issue 14): numbers that do not fit were an uncaught exception or a float-to-int
+// Fuzzer-found: numbers that do not fit were an uncaught exception or a float-to-int
 // overflow; each is an input error naming the file, the line and the field.
 TEST(ReportReadRuns, NumbersThatDoNotFitAreInputErrors) {
   EXPECT_EQ(parse_error("7e377"), "runs/x.json:1: invalid JSON: number overflow parsing '7e377'");

@@ -143,7 +143,7 @@ TEST(ReportRegions, FixtureRegionsAreOneEachAcrossRuns) {
   EXPECT_EQ(m.program.size(), 8u);
 }
 
-// Issue 12, defect 2: every quantity of a point comes from the median repetition (by time), so
+// Every quantity of a point comes from the median repetition (by time), so
 // costs belong to the time they are compared with.
 TEST(ReportRegions, RepetitionsCombineAsTheMedianRepetition) {
   const RunSet runs = read_run_directory(fixture_dir("mandel-static"));

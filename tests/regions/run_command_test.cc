@@ -55,7 +55,14 @@ class RunCommandTest : public ::testing::Test {
     fs::remove_all(dir_);
   }
 
+  // `ompscan run ARGS`; the machine's costs are measured only where a test asks (--probe).
   Outcome ompscan(std::vector<std::string> args) {
+    const auto probe = std::find(args.begin(), args.end(), "--probe");
+    if (probe != args.end()) {
+      args.erase(probe);
+    } else {
+      args.insert(args.begin(), "--no-probe");
+    }
     args.insert(args.begin(), {OMPSCALE_OMPSCAN_BIN, "run"});
     return test_support::run_program(args, dir_);
   }
@@ -63,8 +70,12 @@ class RunCommandTest : public ::testing::Test {
   std::vector<std::string> run_files() const {
     std::vector<std::string> names;
     if (!fs::exists(runs_)) return names;
-    for (const auto& entry : fs::directory_iterator(runs_))
-      if (entry.path().extension() == ".json") names.push_back(entry.path().filename().string());
+    for (const auto& entry : fs::directory_iterator(runs_)) {
+      const std::string name = entry.path().filename().string();
+      if (entry.path().extension() == ".json" && !name.starts_with("probe-")) {
+        names.push_back(name);
+      }
+    }
     std::sort(names.begin(), names.end());
     return names;
   }
@@ -80,16 +91,19 @@ class RunCommandTest : public ::testing::Test {
 };
 
 TEST_F(RunCommandTest, GccBuiltAppRunsOncePerThreadCountOnLibomp) {
-  const Outcome outcome =
-      ompscan({"--threads", "1,2", "-o", runs_.string(), "--", gnu_app("mandelbrot"), "200"});
+  const Outcome outcome = ompscan(
+      {"--probe", "--threads", "1,2", "-o", runs_.string(), "--", gnu_app("mandelbrot"), "200"});
   ASSERT_EQ(outcome.status, 0) << outcome.err;
-  EXPECT_THAT(outcome.err, HasSubstr("ompscan: 4 runs in " + runs_.string()));
-  // Issue 12, defect 8: once per thread count on its own libgomp too, without the tool.
-  EXPECT_THAT(run_files(),
-              ElementsAre("t1-native.json", "t1-r0.json", "t2-native.json", "t2-r0.json"));
+  EXPECT_THAT(outcome.err, HasSubstr("ompscan: 8 runs in " + runs_.string()));
+  // Once per thread count on its own libgomp too, without the tool, and at the largest thread
+  // count with each runtime setting, with the same repetitions.
+  EXPECT_THAT(run_files(), ElementsAre("t1-native-r0.json", "t1-r0.json", "t2-active-r0.json",
+                                       "t2-libomp-r0.json", "t2-native-r0.json",
+                                       "t2-passive-r0.json", "t2-r0.json", "t2-spincount-r0.json"));
   for (int threads : {1, 2}) {
-    const json native = run_file("t" + std::to_string(threads) + "-native");
+    const json native = run_file("t" + std::to_string(threads) + "-native-r0");
     EXPECT_EQ(native["native"], true);
+    EXPECT_EQ(native["variant"], "libgomp");
     EXPECT_EQ(native["status"], "ok");
     EXPECT_EQ(native["runtime"]["gomp_abi"], false);
     EXPECT_THAT(native["runtime"]["library"].get<std::string>(), HasSubstr("libgomp.so.1"));
@@ -97,6 +111,23 @@ TEST_F(RunCommandTest, GccBuiltAppRunsOncePerThreadCountOnLibomp) {
     EXPECT_EQ(native["environment"]["OMP_NUM_THREADS"], std::to_string(threads));
     EXPECT_FALSE(native["environment"].contains("OMP_TOOL_LIBRARIES"));
     EXPECT_GT(native["wall_ns"].get<std::int64_t>(), 0);
+  }
+  EXPECT_EQ(run_file("t2-passive-r0")["environment"]["OMP_WAIT_POLICY"], "passive");
+  EXPECT_EQ(run_file("t2-active-r0")["environment"]["OMP_WAIT_POLICY"], "active");
+  EXPECT_TRUE(run_file("t2-spincount-r0")["environment"].contains("GOMP_SPINCOUNT"));
+  const json libomp = run_file("t2-libomp-r0");
+  EXPECT_EQ(libomp["native"], true);
+  EXPECT_EQ(libomp["runtime"]["library"], default_libomp());
+  EXPECT_FALSE(libomp["environment"].contains("OMP_TOOL_LIBRARIES"));
+  EXPECT_TRUE(libomp["profile"].is_null());
+  // The machine's costs on both runtimes, before the runs.
+  for (const char* runtime : {"libomp", "libgomp"}) {
+    const json probe = json::parse(slurp(runs_ / (std::string("probe-") + runtime + ".json")));
+    EXPECT_EQ(probe["format"], "ompscan-probe-run-1");
+    EXPECT_EQ(probe["runtime"], runtime);
+    EXPECT_EQ(probe["threads"], 2);
+    ASSERT_EQ(probe["runs"].size(), 3u);
+    EXPECT_GT(probe["runs"][0]["probe"]["loop"]["dynamic1_ns"].get<double>(), 0.0);
   }
   for (int threads : {1, 2}) {
     const json file = run_file("t" + std::to_string(threads) + "-r0");
@@ -149,9 +180,8 @@ TEST_F(RunCommandTest, ClangBuiltAppRunsWithoutTheShim) {
 }
 
 TEST_F(RunCommandTest, ManualRegionApiFindsThePreloadedTool) {
-  const Outcome outcome =
-      ompscan({"--threads", "2", "--no-native-runs", "-o", runs_.string(), "--",
-               gnu_app("manual_regions"), "1000"});
+  const Outcome outcome = ompscan({"--threads", "2", "--no-native-runs", "-o", runs_.string(), "--",
+                                   gnu_app("manual_regions"), "1000"});
   ASSERT_EQ(outcome.status, 0) << outcome.err;
   EXPECT_THAT(outcome.err, HasSubstr("ompscan: 1 run in "));
   const json file = run_file("t2-r0");
@@ -180,9 +210,8 @@ TEST_F(RunCommandTest, HelpFitsA100ColumnTerminalAndTyposAreNamed) {
 }
 
 TEST_F(RunCommandTest, FailingRunsAreRecordedAndTheOthersGoOn) {
-  const Outcome outcome =
-      ompscan({"--threads", "1,2", "--no-native-runs", "-o", runs_.string(), "--",
-               gnu_app("exit_in_region")});
+  const Outcome outcome = ompscan({"--threads", "1,2", "--no-native-runs", "-o", runs_.string(),
+                                   "--", gnu_app("exit_in_region")});
   // Every run failed, but each left a complete profile: the report analyses them, so exit 0.
   ASSERT_EQ(outcome.status, 0) << outcome.err;
   EXPECT_THAT(outcome.err, HasSubstr("ompscan: 2 failed runs left a complete profile"));

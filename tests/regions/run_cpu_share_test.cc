@@ -27,7 +27,7 @@ TEST(RunCpuShare, ProcStatSumsBusyAndStealOfTheAllowedCpus) {
   EXPECT_EQ(parse_proc_stat("cpu3 1 2 x\ncpu4 10\n", {3, 4}).busy, 13u);
 }
 
-// Issue 12, defect 11.
+// A run with fewer CPUs free than threads was time-shared.
 TEST(RunCpuShare, FewerCpusThanThreadsIsTimeSharing) {
   EXPECT_TRUE(is_time_shared(2, 1, 1.0));   // the affinity mask allows one CPU
   EXPECT_TRUE(is_time_shared(2, 2, 0.66));  // others used 1.34 CPUs on average

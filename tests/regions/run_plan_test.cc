@@ -76,27 +76,40 @@ TEST(RunPlan, RepetitionMajorThenInputThenThreads) {
   EXPECT_EQ(runs[7].threads, 2);
 }
 
-// Issue 12, defect 8: a GCC build's native runs, one per (input, thread count), after the first
+// A GCC build's native runs, with every repetition: its own
+// libgomp at every (input, thread count), each runtime setting at the largest thread count of
+// each input, right after the repetition's measured runs, the settings' order turning with the
 // repetition.
-TEST(RunPlan, NativeRunsFollowTheFirstRepetition) {
+TEST(RunPlan, NativeRunsFollowEachRepetition) {
   RunOptions options = options_for({"./app", "{input}", "{threads}"}, "1,2");
   options.inputs = {"small", "large"};
   options.reps = 2;
   const std::vector<PlannedRun> runs = with_native_runs(plan_runs(options, 4));
   std::vector<std::string> ids;
   for (const PlannedRun& run : runs) ids.push_back(run.id);
-  EXPECT_THAT(ids, ElementsAre("t1-i0-r0", "t2-i0-r0", "t1-i1-r0", "t2-i1-r0",                  //
-                               "t1-i0-native", "t2-i0-native", "t1-i1-native", "t2-i1-native",  //
-                               "t1-i0-r1", "t2-i0-r1", "t1-i1-r1", "t2-i1-r1"));
+  EXPECT_THAT(
+      ids,
+      ElementsAre("t1-i0-r0", "t2-i0-r0", "t1-i1-r0", "t2-i1-r0",  //
+                  "t1-i0-native-r0", "t2-i0-native-r0", "t2-i0-passive-r0", "t2-i0-active-r0",
+                  "t2-i0-spincount-r0", "t2-i0-libomp-r0", "t1-i1-native-r0", "t2-i1-native-r0",
+                  "t2-i1-passive-r0", "t2-i1-active-r0", "t2-i1-spincount-r0", "t2-i1-libomp-r0",
+                  "t1-i0-r1", "t2-i0-r1", "t1-i1-r1", "t2-i1-r1",  //
+                  "t1-i0-native-r1", "t2-i0-passive-r1", "t2-i0-active-r1", "t2-i0-spincount-r1",
+                  "t2-i0-libomp-r1", "t2-i0-native-r1", "t1-i1-native-r1", "t2-i1-passive-r1",
+                  "t2-i1-active-r1", "t2-i1-spincount-r1", "t2-i1-libomp-r1", "t2-i1-native-r1"));
   EXPECT_TRUE(runs[5].native);
+  EXPECT_EQ(runs[6].variant, "passive");
   EXPECT_FALSE(runs[3].native);
-  EXPECT_THAT(runs[7].command, ElementsAre("./app", "large", "2"));
+  EXPECT_EQ(runs[16].repetition, 1);
+  EXPECT_THAT(runs[11].command, ElementsAre("./app", "large", "2"));
   options.inputs.clear();
   options.command = {"./app"};
   options.reps = 1;
+  options.threads = "1";
   ids.clear();
   for (const PlannedRun& run : with_native_runs(plan_runs(options, 4))) ids.push_back(run.id);
-  EXPECT_THAT(ids, ElementsAre("t1-r0", "t2-r0", "t1-native", "t2-native"));
+  EXPECT_THAT(ids, ElementsAre("t1-r0", "t1-native-r0", "t1-passive-r0", "t1-active-r0",
+                               "t1-spincount-r0", "t1-libomp-r0"));
 }
 
 TEST(RunPlan, WithoutInputsOneRunPerThreadCountAndRepetition) {

@@ -340,7 +340,7 @@ TEST_P(ToolProfileEachBuild, MandelbrotRegionAndItsSerialParts) {
   ASSERT_TRUE(r.contains("location"));
   EXPECT_THAT(r["location"].value("file", ""), HasSubstr("mandelbrot.cc"));
   // schedule(runtime): gcc calls GOMP_loop_runtime_start, clang __kmpc_dispatch_init with
-  // kmp_sch_runtime, which the tool reads from the call (issue 12, defect 6).
+  // kmp_sch_runtime, which the tool reads from the call.
   ASSERT_EQ(r["loops"].size(), 1u);
   EXPECT_EQ(r["loops"][0]["schedule"], "runtime");
   EXPECT_EQ(r["loops"][0]["iterations"], 300);
@@ -505,7 +505,7 @@ long minor_faults(const std::string& err) {
   return at == std::string::npos ? -1 : std::stol(err.substr(at + 13));
 }
 
-// Issue 12, defect 10: an application that allocates and frees its arrays every step
+// An application that allocates and frees its arrays every step
 // (tests/apps/heap_churn.cc, like LULESH) faults as often with the tool as without it, because
 // the tool's memory is not on its heap. Before, statistics the tool made while aggregating a full
 // buffer sat above the step's arrays and kept glibc from giving them back: 10-20% fewer faults.

@@ -18,7 +18,7 @@ namespace {
 // Executions enough that the precision bound allows any period (the cost rule alone decides).
 constexpr std::uint64_t kMany = std::uint64_t{1} << 62;
 
-// Issue 12, defect 3: regions are sampled by what measuring costs against their own time, not by
+// Regions are sampled by what measuring costs against their own time, not by
 // their execution count.
 TEST(ToolSampling, RegionsMuchLongerThanTheCostOfMeasuringAreMeasuredInFull) {
   const RegionSampling sampling;                               // 250 ns per thread, 1% budget
@@ -90,7 +90,7 @@ TEST(ToolSampling, DoesNotAliasWithAlternatingExecutions) {
   EXPECT_GT(odd, (even + odd) / 3);
 }
 
-// Issue 12, defect 6: the code clang 14 emits before __kmpc_dispatch_init (objdump of
+// The code clang 14 emits before __kmpc_dispatch_init (objdump of
 // tests/apps/llvm/several_loops and mandelbrot): the sched_type in edx, the chunk on the stack.
 TEST(ToolLoopSchedule, DispatchedLoopsScheduleAndChunkAreReadFromTheCall) {
   const unsigned char dynamic64[] = {
@@ -209,7 +209,7 @@ TEST(ToolBarrierPhases, TasksRunWhileWaitingAreNotImbalance) {
   EXPECT_EQ(barrier_phases(100, 175, 150, 160, 80).imbalance, 0u);
 }
 
-// Issue 12, defect 1: one thread made the tasks and every thread arrived early; the tasks ran at
+// One thread made the tasks and every thread arrived early; the tasks ran at
 // the barrier after the last arrival. That time is task work and waiting for the last tasks to
 // end, not the barrier algorithm (before, walkthrough was first departure - last arrival: 170).
 TEST(ToolBarrierPhases, TasksRunAfterTheLastArrivalAreNotWalkthrough) {

@@ -2,7 +2,8 @@
 # Every ```sh block of README.md, run verbatim top to bottom as a new user would after
 # scripts/setup.sh: from a scratch directory that stands in for the repository root (its entries
 # linked, build/ the build under test), with a 120-column terminal's width (COLUMNS=120). A block
-# fails when a command fails or prints a line wider than 120 columns. A block after
+# fails when a command fails, prints a line wider than 120 columns, or writes into the repository
+# (a file below one of its folders: outputs belong in the working directory). A block after
 # "<!-- readme-test: skip ... -->" is not run (setup and test scripts); one after
 # "<!-- readme-test: slow ... -->" only with OMPSCALE_README_SLOW=1.
 # Usage: readme_test.sh REPOSITORY BUILD_DIR
@@ -14,14 +15,14 @@ trap 'rm -rf "$work"' EXIT
 # The stand-in root mirrors the repository with a link per file (cp -as): what a block writes
 # (outputs, a decompressed data file) lands in the scratch directory, never in the repository.
 mkdir "$work/root"
+repo_dirs=()  # the repository's folders, where no block may write
 for entry in "$repo"/* "$repo"/.ci; do
   name=$(basename "$entry")
   case "$name" in build | build-*) continue ;; esac
   cp -as "$entry" "$work/root/$name"
+  [ -d "$entry" ] && repo_dirs+=("$name")
 done
 ln -s "$build" "$work/root/build"
-# ../shared next to the repository (the reference data some examples read).
-if [ -d "$repo/../shared" ]; then ln -s "$(cd "$repo/../shared" && pwd)" "$work/shared"; fi
 
 # Blocks into block-N.sh; the marker before a block into block-N.mark.
 awk -v dir="$work" '
@@ -46,6 +47,7 @@ for block in "$work"/block-*.sh; do
   fi
   ran=$((ran + 1))
   start=$(date +%s)
+  touch "$work/$name.start"
   if ! (cd "$work/root" && bash -e -o pipefail "$block") > "$work/$name.log" 2>&1; then
     echo "$name: FAILED"
     sed 's/^/    /' "$block"
@@ -58,6 +60,14 @@ for block in "$work"/block-*.sh; do
   if [ "$wide" != 0 ]; then
     echo "$name: $wide output line(s) wider than 120 columns:"
     awk 'length($0) > 120' "$work/$name.log" | head -n 5 | cut -c1-200 | sed 's/^/    /'
+    failed=1
+    continue
+  fi
+  # New files below the repository's folders (build/ is a link to the build under test).
+  written=$(cd "$work/root" && find "${repo_dirs[@]}" -type f -cnewer "$work/$name.start")
+  if [ -n "$written" ]; then
+    echo "$name: wrote into the repository (write outputs to the working directory):"
+    printf '%s\n' "$written" | head -n 5 | sed 's/^/    /'
     failed=1
     continue
   fi

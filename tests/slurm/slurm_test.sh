@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Slurm integration test: starts a single-node Slurm on this machine (Debian's slurm-wlm and
 # munge, as root, with its own key, socket, ports, spool and state under a temporary directory),
-# submits scripts/slurm/submit.sh's array job (two tasks: both runtimes) and its collect step,
+# submits scripts/slurm/submit.sh's array job (eight tasks sharing the node) and its collect step,
 # waits, checks the history they ingested, and stops every daemon it started, also on failure.
 #
 #   tests/slurm/slurm_test.sh SOURCE_DIR BUILD_DIR
@@ -62,7 +62,8 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 ReturnToService=2
 MpiDefault=none
-NodeName=$node CPUs=$(nproc) State=UNKNOWN
+SlurmdParameters=config_overrides
+NodeName=$node CPUs=8 State=UNKNOWN
 PartitionName=test Nodes=$node Default=YES MaxTime=INFINITE State=UP
 CONF
 slurmctld -D -f "$SLURM_CONF" > "$work/slurmctld.out" 2>&1 &
@@ -79,14 +80,23 @@ if [ "$ready" != 1 ]; then
   fail "the single-node Slurm did not come up"
 fi
 
-# The array job: one task per runtime; then the collect step.
+# The array job: eight tasks, four per runtime, on this one node and allowed to share it
+# (--oversubscribe after submit.sh's --exclusive; the node declares 8 CPUs whatever it has,
+# config_overrides): the tasks start together, in the same second, as an array's tasks that land
+# on one node do; then the collect step.
 cat > "$work/matrix" <<'MATRIX'
 # ompbench arguments, one configuration per line
 --construct barrier,single --threads 1,2 --reps 20 --runtime gnu --bind spread
 --construct barrier,single --threads 1,2 --reps 20 --runtime llvm --bind spread
+--construct barrier --threads 1,2 --reps 10 --runtime gnu --bind close
+--construct barrier --threads 1,2 --reps 10 --runtime llvm --bind close
+--construct single --threads 1,2 --reps 10 --runtime gnu --bind spread
+--construct single --threads 1,2 --reps 10 --runtime llvm --bind spread
+--construct critical --threads 1,2 --reps 10 --runtime gnu --bind spread
+--construct critical --threads 1,2 --reps 10 --runtime llvm --bind spread
 MATRIX
 ids="$(OMPSCALE_BIN="$build_dir/dashboard" "$source_dir/scripts/slurm/submit.sh" "$work/matrix" \
-  "$work/results" "$work/history.sqlite" "$work/site" "slurm-test")"
+  "$work/results" "$work/history.sqlite" "$work/site" "slurm-test" -- --oversubscribe)"
 echo "slurm_test: submitted $ids"
 for _ in $(seq 600); do
   [ -z "$(squeue -h -o '%i' 2>/dev/null)" ] && break
@@ -99,12 +109,18 @@ done
 list="$("$build_dir/dashboard/ompdash" list --db "$work/history.sqlite")" \
   || { cat "$work/results/collect.log" >&2; fail "no history"; }
 check() { grep -qE -e "$1" <<< "$list" || { echo "$list" >&2; fail "$2"; }; }
-check "^Runs \(2\)" "the history does not hold the 2 runs of the array"
-check "-j[0-9]+-t0 .* libgomp 12" "task 0 (libgomp) is missing"
-check "-j[0-9]+-t1 .* libomp 14" "task 1 (libomp) is missing"
-check "^Model sets \(2\)" "the 2 tasks' models are missing"
+check "^Runs \(8\)" "the history does not hold the 8 runs of the array"
+check "^Model sets \(8\)" "the 8 tasks' models are missing"
 check "construct=barrier .*runtime=libomp" "the barrier kernels are missing"
-[ "$(grep -c " slurm-test " <<< "$list")" -eq 4 ] || fail "runs and models are not labelled"
+check "construct=critical .*runtime=libgomp" "the critical kernels are missing"
+json="$("$build_dir/dashboard/ompdash" list --db "$work/history.sqlite" --what runs --format json)"
+for task in 0 1 2 3 4 5 6 7; do
+  grep -q "task-$task/results.csv" <<< "$json" || { echo "$json" >&2; fail "task $task is missing"; }
+done
+[ "$(grep -o '"run_id": "[^"]*"' <<< "$json" | sort -u | wc -l)" -eq 8 ] || fail "run ids are not distinct"
+starts="$(cat "$work"/results/task-*/results.csv.meta.json | grep -o '"started": "[^"]*"' | sort | uniq -c | sort -rn | head -1)"
+echo "slurm_test: most tasks started in one second: $starts"
+[ "$(grep -c " slurm-test " <<< "$list")" -eq 16 ] || fail "runs and models are not labelled"
 [ -f "$work/site/index.html" ] || fail "no site"
 [ -f "$work/results/regressions.json" ] || fail "no regressions report"
-echo "slurm_test: 2 array tasks and the collect step ran; the history holds both runs"
+echo "slurm_test: 8 array tasks and the collect step ran; the history holds every run"

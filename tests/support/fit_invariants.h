@@ -8,9 +8,9 @@
 #include <cmath>
 #include <string>
 
-#include "modeler/kernel.h"
-#include "modeler/options.h"
-#include "modeler/result.h"
+#include "modeler/core/kernel.h"
+#include "modeler/presets/options.h"
+#include "modeler/core/result.h"
 
 namespace ompscale::test_support {
 

@@ -1,5 +1,5 @@
 #pragma once
-// Checks of rendered charts (issue 13: clipped and overlapping titles, unreadable axes). Text
+// Checks of rendered charts (clipped and overlapping titles, unreadable axes). Text
 // extents are estimated as the charts estimate them (0.6 em per character, 0.68 em bold), so a
 // text drawn centred on a point that lets it run past the edge, or into its neighbour, is found
 // without a font renderer. render_png() turns the SVG into PNG with rsvg-convert (librsvg) and

@@ -1,0 +1,443 @@
+// Hints followed as a user would follow them (issue 26): for each application, `ompscan run`
+// (threads 1 and --threads, --scan-reps repetitions) and `ompscan report --format json`, then
+// every top hint that can be followed without editing code by hand is followed, and the program
+// is run --reps times with and --reps times without it, alternating. Printed per hint: what the
+// report predicted, what following it gained (medians), the runs' spread, and the verdict:
+//
+//   ok        the gain realised is within 25% of the predicted one;
+//   holds     the hint said no change pays, and following its best rejected change gained
+//             nothing beyond the runs' spread;
+//   MISSED    otherwise; SLOWER when following a hint made the program slower by more than the
+//             runs' spread.
+//
+// Followed: schedule hints (the report's "loops": the loop's pragma gets schedule(runtime) in a
+// copy of the source, built like the original, and OMP_SCHEDULE sets the schedule; loops that
+// are schedule(runtime) already need only OMP_SCHEDULE), and runtime settings of GCC builds
+// (OMP_WAIT_POLICY, GOMP_SPINCOUNT, libomp through a libgomp.so.1 link). Others (locks, serial
+// code, tasks) need a change of the code and are listed as such.
+//
+//   build/bench/hint_trial [--reps 5] [--scan-reps 3] [--threads 2] [--apps all|a,b]
+//                          [--lulesh DIR] [--out DIR] [--withheld no|yes]
+//
+// --lulesh DIR: LULESH's sources at the pinned commit (bench/real_apps.sh build exports them to
+// build/real-apps/src/lulesh), built here with GCC and clang at -O3 as real_apps.sh does.
+// --withheld yes: also follow the schedule hints the report withheld because every run at the
+// thread count was time-shared (a check of the trial's own machinery on a busy machine: their
+// predictions include waiting for a CPU, so their verdicts are printed, marked, and not counted).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench/bench_options.h"
+#include "common/child_process.h"
+#include "common/library_shim.h"
+#include "common/statistics.h"
+#include "common/temporary_directory.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr std::string_view kUsage =
+    "hint_trial: follows ompscan report's top hints and prints predicted against realised gain.\n"
+    "Usage: build/bench/hint_trial [--reps 5] [--scan-reps 3] [--threads 2] [--apps all|a,b]\n"
+    "                              [--lulesh DIR] [--out DIR] [--withheld no|yes]\n";
+
+struct Options {
+  int reps = 5;
+  int scan_reps = 3;
+  int threads = 2;
+  std::string apps = "all";
+  std::string lulesh;
+  fs::path out;
+  bool withheld = false;
+};
+
+// One application as built: its sources, how to compile them, and its arguments.
+struct Case {
+  std::string name;
+  std::string compiler;  // g++ or clang++
+  std::vector<fs::path> sources;
+  std::vector<std::string> flags;
+  std::vector<std::string> args;
+};
+
+// `name` found on PATH ("g++" -> "/usr/bin/g++"), or `name` itself.
+std::string on_path(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path != nullptr ? path : "/usr/bin");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const fs::path candidate = fs::path(dir) / name;
+    std::error_code error;
+    if (fs::is_regular_file(candidate, error)) return candidate.string();
+  }
+  return name;
+}
+
+ompscale::CapturedRun run(const std::vector<std::string>& argv,
+                          const std::vector<std::string>& set_env = {},
+                          const std::vector<std::string>& unset_env = {}) {
+  ompscale::ChildOptions options;
+  options.argv = argv;
+  options.environment = ompscale::environment_with(set_env, unset_env);
+  options.stdout_to = ompscale::ChildStream::pipe();
+  options.stderr_to = ompscale::ChildStream::pipe();
+  return ompscale::run_captured(options);
+}
+
+// Builds `c` (its sources possibly patched) into `binary`; false with the compiler's words.
+bool build(const Case& c, const std::vector<fs::path>& sources, const fs::path& binary,
+           std::string& error) {
+  std::vector<std::string> argv = {on_path(c.compiler)};
+  argv.insert(argv.end(), c.flags.begin(), c.flags.end());
+  for (const fs::path& s : sources) argv.push_back(s.string());
+  argv.insert(argv.end(), {"-o", binary.string()});
+  const ompscale::CapturedRun r = run(argv);
+  error = r.err;
+  return r.status.shell_code() == 0;
+}
+
+// A copy of the sources in `dir` whose loops at `lines` (file name -> lines) have
+// schedule(runtime): the nearest "#pragma omp ... for" at or above each line loses its schedule
+// clause and gains schedule(runtime).
+std::vector<fs::path> runtime_schedule_sources(const Case& c,
+                                               const std::map<std::string, std::vector<int>>& lines,
+                                               const fs::path& dir, int& patched) {
+  fs::create_directories(dir);
+  std::vector<fs::path> out;
+  patched = 0;
+  for (const fs::path& source : c.sources) {
+    std::ifstream in(source);
+    std::vector<std::string> text;
+    for (std::string line; std::getline(in, line);) text.push_back(line);
+    const auto it = lines.find(source.filename().string());
+    for (int line : it == lines.end() ? std::vector<int>{} : it->second) {
+      for (int at = std::min<int>(line, static_cast<int>(text.size())); at >= 1 && at > line - 8;
+           --at) {
+        std::string& l = text[static_cast<std::size_t>(at - 1)];
+        if (l.find("#pragma omp") == std::string::npos || l.find(" for") == std::string::npos) {
+          continue;
+        }
+        if (l.find("schedule(runtime)") != std::string::npos) break;
+        if (const std::size_t s = l.find("schedule("); s != std::string::npos) {
+          l.erase(s, l.find(')', s) - s + 1);
+        }
+        l += " schedule(runtime)";
+        ++patched;
+        break;
+      }
+    }
+    const fs::path copy = dir / source.filename();
+    std::ofstream o(copy);
+    for (const std::string& l : text) o << l << '\n';
+    out.push_back(copy);
+  }
+  return out;
+}
+
+// Wall seconds of one run of `argv` with `env` set.
+double seconds(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
+  const auto start = std::chrono::steady_clock::now();
+  const ompscale::CapturedRun r = run(argv, env, {"OMP_SCHEDULE"});
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (r.status.shell_code() != 0) {
+    std::fprintf(stderr, "hint_trial: %s failed: %s\n", argv[0].c_str(), r.err.c_str());
+    return -1;
+  }
+  return s;
+}
+
+struct Trial {
+  std::string app, hint, how;
+  double predicted = 0;
+  bool nothing_pays = false;
+  bool withheld = false;  // the report withheld the hint (time-shared runs): no verdict counted
+  double base = 0, followed = 0, spread = 0;
+  std::string verdict;
+};
+
+// Runs base and followed alternately, `reps` each, and judges the hint.
+void measure(Trial& t, const std::vector<std::string>& base,
+             const std::vector<std::string>& env_base, const std::vector<std::string>& followed,
+             const std::vector<std::string>& env_followed, int reps) {
+  std::vector<double> a, b;
+  for (int r = 0; r < reps; ++r) {
+    if (r % 2 == 0) {
+      a.push_back(seconds(base, env_base));
+      b.push_back(seconds(followed, env_followed));
+    } else {
+      b.push_back(seconds(followed, env_followed));
+      a.push_back(seconds(base, env_base));
+    }
+  }
+  t.base = ompscale::stats::median(a);
+  t.followed = ompscale::stats::median(b);
+  const double spread = (ompscale::stats::max(a) - ompscale::stats::min(a)) / t.base;
+  const double spread_f = (ompscale::stats::max(b) - ompscale::stats::min(b)) / t.followed;
+  t.spread = std::max(spread, spread_f);
+  const double realised = t.base - t.followed;
+  const double noise = t.spread * t.base;
+  if (realised < -noise) {
+    t.verdict = "SLOWER";
+  } else if (t.nothing_pays) {
+    t.verdict = realised <= noise ? "holds" : "MISSED";
+  } else {
+    t.verdict = std::abs(realised - t.predicted) <= 0.25 * std::abs(t.predicted) ? "ok" : "MISSED";
+  }
+}
+
+json scan(const Case& c, const fs::path& binary, const Options& o, const fs::path& dir) {
+  std::vector<std::string> argv = {OMPSCALE_OMPSCAN_BIN,
+                                   "run",
+                                   "--threads",
+                                   "1," + std::to_string(o.threads),
+                                   "--reps",
+                                   std::to_string(o.scan_reps),
+                                   "--progress",
+                                   "never",
+                                   "--force",
+                                   "-o",
+                                   dir.string(),
+                                   "--",
+                                   binary.string()};
+  argv.insert(argv.end(), c.args.begin(), c.args.end());
+  const ompscale::CapturedRun ran = run(argv, {}, {"OMP_SCHEDULE"});
+  if (ran.status.shell_code() != 0) {
+    std::fprintf(stderr, "hint_trial: ompscan run of %s failed: %s\n", c.name.c_str(),
+                 ran.err.c_str());
+    return nullptr;
+  }
+  const ompscale::CapturedRun report =
+      run({OMPSCALE_OMPSCAN_BIN, "report", dir.string(), "--format", "json"});
+  json j = json::parse(report.out, nullptr, false);
+  return j.is_discarded() ? json(nullptr) : j;
+}
+
+// Hints the report withheld because their runs were time-shared (waiting for a CPU looks like
+// imbalance): none of them can be followed, and a trial without them is no verdict. Printed, and
+// counted.
+int report_withheld(const Case& c, const json& report) {
+  const std::size_t shared = report["runs"]["time_shared"].size();
+  const int analysed = report["runs"].value("analysed", 0);
+  int withheld = 0;
+  int region_rank = 0;
+  for (const json& region : report["regions"]) {
+    if (region["kind"] != "parallel" || ++region_rank > 3) continue;
+    withheld +=
+        static_cast<int>(region["series"].back().value("withheld_hints", json::array()).size());
+  }
+  if (shared > 0 || withheld > 0) {
+    std::printf("  %-20s %zu of %d runs time-shared; %d hint(s) of the top regions withheld\n",
+                c.name.c_str(), shared, analysed, withheld);
+  }
+  return withheld;
+}
+
+// The schedule hints of the top regions: one trial each (its loops sharing the first loop's
+// schedule), and the runtime setting of a GCC build.
+void follow_hints(const Case& c, const fs::path& binary, const json& report, const Options& o,
+                  const fs::path& dir, std::vector<Trial>& trials) {
+  std::vector<std::string> app = {binary.string()};
+  app.insert(app.end(), c.args.begin(), c.args.end());
+  const std::string knob = report["runtime"].value("knob", "");
+  if (!knob.empty()) {
+    Trial t;
+    t.app = c.name;
+    t.hint = "runtime setting";
+    t.how = knob;
+    t.predicted = report["runtime"].value("knob_gain_s", 0.0);
+    std::vector<std::string> env;
+    if (knob == "libomp") {
+      ompscale::make_library_shim((dir / "shim").string(), "libgomp.so.1",
+                                  "/usr/lib/llvm-14/lib/libomp.so.5");
+      env.push_back(ompscale::library_path_with((dir / "shim").string()));
+    } else {
+      env.push_back(knob);
+    }
+    measure(t, app, {}, app, env, o.reps);
+    trials.push_back(t);
+  }
+  int region_rank = 0;
+  for (const json& region : report["regions"]) {
+    if (region["kind"] != "parallel" || ++region_rank > 3) continue;
+    const json& series = region["series"].back();
+    std::vector<std::pair<json, bool>> hints;  // with whether the report withheld it
+    for (const json& h : series.value("hints", json::array())) hints.emplace_back(h, false);
+    if (o.withheld) {
+      for (const json& h : series.value("withheld_hints", json::array()))
+        hints.emplace_back(h, true);
+    }
+    for (const auto& [hint, withheld] : hints) {
+      if (hint["kind"] != "imbalance" || !hint.contains("loops")) continue;
+      const json& loops = hint["loops"];
+      const std::string schedule = loops[0]["schedule"];
+      Trial t;
+      t.app = c.name;
+      t.hint = region["label"].get<std::string>().substr(0, 60);
+      t.how = "OMP_SCHEDULE=" + schedule;
+      t.nothing_pays = hint.value("nothing_pays", false);
+      t.withheld = withheld;
+      std::map<std::string, std::vector<int>> lines;
+      bool all_runtime = true;
+      for (const json& loop : loops) {
+        if (loop["schedule"] != schedule) continue;
+        t.predicted += loop["net_s"].get<double>();
+        all_runtime = all_runtime && loop.value("runtime_schedule", false);
+        if (loop["location"].contains("file")) {
+          lines[fs::path(loop["location"]["file"].get<std::string>()).filename().string()]
+              .push_back(loop["location"]["line"]);
+        }
+      }
+      if (t.nothing_pays) t.predicted = 0;
+      std::vector<std::string> followed = app;
+      if (!all_runtime) {
+        int patched = 0;
+        const fs::path variant = dir / ("runtime-" + std::to_string(trials.size()));
+        const std::vector<fs::path> sources = runtime_schedule_sources(c, lines, variant, patched);
+        std::string error;
+        if (patched == 0 || !build(c, sources, variant / "app", error)) {
+          std::fprintf(stderr, "hint_trial: %s: no schedule(runtime) build (%d loops patched) %s\n",
+                       c.name.c_str(), patched, error.c_str());
+          continue;
+        }
+        followed[0] = (variant / "app").string();
+        t.how += " (schedule(runtime) build)";
+      }
+      measure(t, app, {}, followed, {"OMP_SCHEDULE=" + schedule}, o.reps);
+      trials.push_back(t);
+    }
+  }
+  // Hints that need the code changed: listed.
+  for (const json& region : report["regions"]) {
+    for (const json& hint : region["series"].back().value("hints", json::array())) {
+      if (hint["kind"] == "imbalance" && hint.contains("loops")) continue;
+      if (hint.value("gain_s", 0.0) <
+          0.05 * report["program"].back()["points"].back()["time_s"].get<double>())
+        continue;
+      std::printf("  %-14s %-48.48s %-12s not followed here: %s\n", c.name.c_str(),
+                  region["label"].get<std::string>().c_str(),
+                  hint["kind"].get<std::string>().c_str(),
+                  hint["advice"].get<std::string>().substr(0, 70).c_str());
+    }
+  }
+}
+
+std::vector<Case> cases(const Options& o) {
+  const fs::path apps = fs::path(OMPSCALE_SOURCE_DIR) / "tests" / "apps";
+  const std::vector<std::string> app_flags = {"-std=c++20", "-O2", "-g", "-fopenmp",
+                                              "-I" + apps.string()};
+  std::vector<Case> out;
+  const std::vector<std::pair<std::string, std::vector<std::string>>> ours = {
+      {"mandelbrot", {"1200", "runtime"}},
+      {"dynamic_chunks", {"16384", "20"}},
+      {"imbalance_serial", {"2000000"}},
+      {"several_loops", {"400000", "20"}},
+  };
+  for (const auto& [name, args] : ours) {
+    if (o.apps != "all" && ("," + o.apps + ",").find("," + name + ",") == std::string::npos) {
+      continue;
+    }
+    for (const char* compiler : {"g++", "clang++"}) {
+      out.push_back({name + (compiler[0] == 'g' ? "-gcc" : "-clang"),
+                     compiler,
+                     {apps / (name + ".cc")},
+                     app_flags,
+                     args});
+    }
+  }
+  if (!o.lulesh.empty()) {
+    std::vector<fs::path> sources;
+    for (const auto& e : fs::directory_iterator(o.lulesh)) {
+      const std::string n = e.path().filename().string();
+      if (n.starts_with("lulesh") && n.ends_with(".cc")) sources.push_back(e.path());
+    }
+    std::sort(sources.begin(), sources.end());
+    for (const char* compiler : {"g++", "clang++"}) {
+      out.push_back({std::string("lulesh-") + (compiler[0] == 'g' ? "gcc" : "clang"),
+                     compiler,
+                     sources,
+                     {"-O3", "-g", "-fopenmp", "-DUSE_MPI=0", "-I" + o.lulesh},
+                     {"-s", "30", "-i", "100"}});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  for (const auto& [flag, value] : ompscale::bench::options(
+           argc, argv, kUsage,
+           {"--reps", "--scan-reps", "--threads", "--apps", "--lulesh", "--out", "--withheld"})) {
+    if (flag == "--reps")
+      o.reps = static_cast<int>(ompscale::bench::integer_value(flag, value, 1, 99));
+    if (flag == "--scan-reps") {
+      o.scan_reps = static_cast<int>(ompscale::bench::integer_value(flag, value, 1, 99));
+    }
+    if (flag == "--threads") {
+      o.threads = static_cast<int>(ompscale::bench::integer_value(flag, value, 2, 4096));
+    }
+    if (flag == "--apps") o.apps = value;
+    if (flag == "--lulesh") o.lulesh = value;
+    if (flag == "--out") o.out = value;
+    if (flag == "--withheld") {
+      if (value != "yes" && value != "no") {
+        std::fprintf(stderr, "hint_trial: --withheld takes yes or no, not '%s'\n%s", value.c_str(),
+                     std::string(kUsage).c_str());
+        return 2;
+      }
+      o.withheld = value == "yes";
+    }
+  }
+  const ompscale::TemporaryDirectory scratch("hint-trial");
+  if (o.out.empty()) o.out = scratch.path();
+  setenv("OMP_NUM_THREADS", std::to_string(o.threads).c_str(), 1);
+  std::printf(
+      "hints followed at %d threads: ompscan run with %d repetitions, then %d alternating "
+      "runs with and without each hint (medians; spread: the larger (max - min) / median)\n",
+      o.threads, o.scan_reps, o.reps);
+  std::vector<Trial> trials;
+  int withheld = 0;
+  for (const Case& c : cases(o)) {
+    const fs::path dir = o.out / c.name;
+    fs::create_directories(dir);
+    std::string error;
+    if (!build(c, c.sources, dir / "app", error)) {
+      std::fprintf(stderr, "hint_trial: %s does not build: %s\n", c.name.c_str(), error.c_str());
+      return 1;
+    }
+    const json report = scan(c, dir / "app", o, dir / "runs");
+    if (report.is_null()) return 1;
+    withheld += report_withheld(c, report);
+    follow_hints(c, dir / "app", report, o, dir, trials);
+  }
+  std::printf("\n%-16s %-40s %-44s %10s %10s %7s  %s\n", "app", "hint", "followed as", "predicted",
+              "realised", "spread", "verdict");
+  int bad = 0;
+  int followed_withheld = 0;
+  for (const Trial& t : trials) {
+    followed_withheld += t.withheld ? 1 : 0;
+    std::printf("%-16s %-40.40s %-44.44s %9.4fs %9.4fs %6.1f%%  %s%s%s\n", t.app.c_str(),
+                t.hint.c_str(), t.how.c_str(), t.predicted, t.base - t.followed, 100 * t.spread,
+                t.verdict.c_str(), t.nothing_pays ? " (nothing pays)" : "",
+                t.withheld ? " (withheld: not counted)" : "");
+    if (!t.withheld) bad += t.verdict == "ok" || t.verdict == "holds" ? 0 : 1;
+  }
+  std::printf(
+      "%zu hints followed, %d not as predicted; %d withheld (time-shared runs: no verdict), %d "
+      "of them followed all the same\n",
+      trials.size() - static_cast<std::size_t>(followed_withheld), bad, withheld,
+      followed_withheld);
+  return 0;
+}

@@ -1,0 +1,483 @@
+// The modeler against Extra-P's method on every data set we have: one table, one summary line.
+//
+//   build/bench/scoreboard [--kernels 1000] [--sets real,generated,synthetic] [--verbose 1|2]
+//                          [--law-change X]
+//
+// Real sets: every CSV file of data/real and the two suites of data/xeon-emr-16 (*.csv.xz,
+// through `xz -dc`; of an ompbench sweep only each configuration's primary metric: avg_cost of
+// the direct method, overhead of EPCC). Two trainings per set, as a user extrapolates: the first
+// 60% of each kernel's thread counts ("first 60%"), and the powers of two among those ("po2");
+// the test points are the thread counts above the first 60%, scored against their measured
+// medians. Ours is the default preset as `modeler fit` runs it: it learns from the training data
+// of the whole set (learning/learn_from_input.h), never from the test points.
+// The data suite also over two parameters (threads x array size, `modeler fit --param
+// threads,param_value`): fitted on the first 60% of the thread counts at every size, predicting
+// the larger ones at every size; Extra-P's multi-parameter method beside it.
+// Generated sets: kernels of bench/model_accuracy's family (c0 + c1 t^i log2(t)^j, thread counts
+// 2..64, 5 repetitions, uniform noise) at 2%, 5% and 10% noise, seeds 1..3, predicted at 256
+// against the generating law; Extra-P's method there uses the generating space (the paper's).
+// Extra-P's synthetic_300 (tests/data/extrap) the same way.
+// Per set and training: median and 90th percentile of the relative errors, the share of
+// measurements inside the 90% intervals (ours; Extra-P has none), the exact term's share on
+// generated sets, and who wins (ahead on both median and p90). The last line: "ahead on N of M
+// sets" over the sets' rows that pool both trainings and the generated sets. --verbose 1 adds
+// what the default preset learnt from each set; 2 also each kernel's models and errors.
+// --law-change X fixes the intervals' allowance instead of calibrating it (`modeler fit
+// --law-change X`).
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bench/bench_options.h"
+#include "bench/generated_kernels.h"
+#include "common/statistics.h"
+#include "common/text.h"
+#include "modeler/fit.h"
+#include "modeler/io/readers.h"
+#include "modeler/learning/learn_from_input.h"
+#include "modeler/multi/multi_fit.h"
+#include "modeler/prediction/predict.h"
+
+using namespace ompscale;
+using namespace ompscale::modeler;
+
+namespace {
+
+constexpr std::string_view kUsage =
+    "scoreboard: the default preset against Extra-P's method on every real and generated set:\n"
+    "median and p90 relative error of extrapolations, interval coverage, who wins.\n"
+    "Usage: build/bench/scoreboard [--kernels 1000] [--sets real,generated,synthetic]\n"
+    "         [--verbose 1|2] [--law-change X]   (run from the repository root)\n";
+
+constexpr double kTrainingShare = 0.6;
+constexpr double kLevel = 0.9;
+
+/// One way of modeling over some predictions.
+struct Score {
+  std::vector<double> errors;
+  std::size_t inside = 0;
+  std::size_t exact = 0, exact_known = 0;  ///< generating term found (generated sets)
+
+  void add(const Score& o) {
+    errors.insert(errors.end(), o.errors.begin(), o.errors.end());
+    inside += o.inside;
+    exact += o.exact;
+    exact_known += o.exact_known;
+  }
+  double median() const { return errors.empty() ? NAN : stats::median(errors); }
+  double p90() const { return errors.empty() ? NAN : stats::quantile(errors, 0.9); }
+  double coverage() const {
+    return errors.empty() ? NAN : static_cast<double>(inside) / static_cast<double>(errors.size());
+  }
+};
+
+struct Row {
+  std::string set, training;
+  Score ours, extrap;
+  std::string learned;  ///< what ours learnt, for --verbose
+
+  void add(const Row& o) {
+    ours.add(o.ours);
+    extrap.add(o.extrap);
+  }
+  /// "ours" when ahead on median and p90, "Extra-P" when behind on both, else "split".
+  std::string winner() const {
+    const bool median = ours.median() < extrap.median(), p90 = ours.p90() < extrap.p90();
+    if (median && p90) return "ours";
+    if (!median && !p90) return "Extra-P";
+    return "split";
+  }
+};
+
+// --- predictions of the two ways ----------------------------------------------------------
+
+std::optional<double> fixed_law_change;  // --law-change: as `modeler fit --law-change`
+
+/// The default preset as `modeler fit` runs it: learns from the whole (training) input first.
+std::vector<KernelResult> fit_ours(const Dataset& data, std::string& learned_text) {
+  ModelerOptions options;
+  options.threads = 0;
+  if (fixed_law_change) {
+    options.law_change_per_doubling = *fixed_law_change;
+    options.learn.law_change = false;
+  }
+  const LearnedExtrapolation learned = learn_from_input(data, options);
+  learned_text = learned.describe();
+  return fit_dataset(data, with_learned(options, learned));
+}
+
+/// Extra-P's method: its own space, or (generated sets) the space the kernels were drawn from.
+std::vector<KernelResult> fit_extrap(const Dataset& data, bool paper_space) {
+  ModelerOptions options = ModelerOptions::extrap();
+  if (paper_space) options.space = HypothesisSpace::paper();
+  return fit_dataset(data, options);
+}
+
+void score_prediction(const ClassModel& m, double t, double truth, Score& score) {
+  if (!m.has_model()) {
+    score.errors.push_back(1.0);
+    return;
+  }
+  const Prediction p = predict(m.predictive, t, kLevel);
+  const double e = std::fabs(p.value - truth) / std::fabs(truth);
+  score.errors.push_back(std::isfinite(e) ? e : 1e6);
+  if (truth >= p.interval.low && truth <= p.interval.high) ++score.inside;
+}
+
+// --- real sets ------------------------------------------------------------------------------
+
+bool is_power_of_two(double t) {
+  return t >= 1.0 && t == std::round(t) && (static_cast<long>(t) & (static_cast<long>(t) - 1)) == 0;
+}
+
+/// A kernel's held-out thread counts and their measured medians.
+struct Held {
+  std::vector<double> t, measured;
+};
+
+/// Every kernel's training points (`po2`: the powers of two among the first 60%) as a dataset,
+/// and what each kernel holds out; kernels with fewer than 3 training counts are left out.
+Dataset training_set(const Dataset& data, bool po2, std::vector<Held>& held) {
+  Dataset training = data;
+  training.kernels.clear();
+  for (const Kernel& kernel : data.kernels) {
+    const std::size_t n = kernel.size();
+    const auto first =
+        static_cast<std::size_t>(std::lround(kTrainingShare * static_cast<double>(n)));
+    std::vector<Sample> samples;
+    std::size_t points = 0;
+    for (std::size_t i = 0; i < first; ++i) {
+      if (po2 && !is_power_of_two(kernel.param(i))) continue;
+      ++points;
+      for (double v : kernel.repetitions(i)) samples.push_back({kernel.param(i), v});
+    }
+    Held h;
+    for (std::size_t i = first; i < n; ++i) {
+      const double median = stats::median(kernel.repetitions(i));
+      if (median == 0.0) continue;
+      h.t.push_back(kernel.param(i));
+      h.measured.push_back(median);
+    }
+    if (points < 3 || h.t.empty()) continue;
+    std::vector<std::string> keys;
+    for (std::string_view k : kernel.key_values()) keys.emplace_back(k);
+    training.kernels.push_back(Kernel::from_samples(keys, std::move(samples)));
+    held.push_back(std::move(h));
+  }
+  return training;
+}
+
+int verbosity = 0;  // --verbose
+
+/// One kernel's line for --verbose 2: the two models and their median errors.
+void print_kernel(const Dataset& data, const Kernel& kernel, const ClassModel& ours,
+                  const ClassModel& extrap, const Score& a, const Score& b, std::size_t from) {
+  if (verbosity < 2) return;
+  std::vector<double> ea(a.errors.begin() + static_cast<std::ptrdiff_t>(from), a.errors.end());
+  std::vector<double> eb(b.errors.begin() + static_cast<std::ptrdiff_t>(from), b.errors.end());
+  std::printf("      %-60s ours %6.1f%% %-40s extrap %6.1f%% %s\n", data.describe(kernel).c_str(),
+              100.0 * stats::median(ea), ours.model.to_string("t", 3).c_str(),
+              100.0 * stats::median(eb), extrap.model.to_string("t", 3).c_str());
+}
+
+Row evaluate_real(const std::string& name, const Dataset& data, bool po2) {
+  std::vector<Held> held;
+  const Dataset training = training_set(data, po2, held);
+  Row row{name, po2 ? "po2" : "first 60%", {}, {}, {}};
+  const auto ours = fit_ours(training, row.learned);
+  const auto extrap = fit_extrap(training, false);
+  for (std::size_t k = 0; k < held.size(); ++k) {
+    const std::size_t from = row.ours.errors.size();
+    for (std::size_t j = 0; j < held[k].t.size(); ++j) {
+      score_prediction(ours[k].models.front(), held[k].t[j], held[k].measured[j], row.ours);
+      score_prediction(extrap[k].models.front(), held[k].t[j], held[k].measured[j], row.extrap);
+    }
+    print_kernel(training, training.kernels[k], ours[k].models.front(), extrap[k].models.front(),
+                 row.ours, row.extrap, from);
+  }
+  return row;
+}
+
+bool is_compressed(const std::filesystem::path& file) {
+  return file.string().ends_with(".csv.xz");
+}
+
+/// `xz -dc FILE`'s output; throws when xz fails.
+std::string decompressed(const std::filesystem::path& file) {
+  const std::string command = "xz -dc '" + file.string() + "'";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) throw std::runtime_error("cannot run " + command);
+  std::string text;
+  char buffer[1 << 16];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) text.append(buffer, n);
+  if (pclose(pipe) != 0) throw std::runtime_error(command + " failed (is xz-utils installed?)");
+  return text;
+}
+
+/// An ompbench sweep keeps only its primary metrics; other inputs are kept whole.
+void keep_primary_metrics(Dataset& data) {
+  const auto column = std::find(data.key_columns.begin(), data.key_columns.end(), "metric");
+  if (column == data.key_columns.end()) return;
+  const auto index = static_cast<std::size_t>(column - data.key_columns.begin());
+  std::erase_if(data.kernels, [&](const Kernel& kernel) {
+    const std::string_view metric = kernel.key_value(index);
+    return metric != "avg_cost" && metric != "overhead";
+  });
+}
+
+Dataset read_set(const std::filesystem::path& file) {
+  Dataset data = is_compressed(file)
+                     ? parse_dataset(decompressed(file), file.filename().string(), {})
+                     : read_dataset(file.string(), {});
+  keep_primary_metrics(data);
+  return data;
+}
+
+std::vector<std::filesystem::path> real_files() {
+  std::vector<std::filesystem::path> files;
+  for (const char* dir : {"data/real", "data/xeon-emr-16"}) {
+    if (!std::filesystem::is_directory(dir)) continue;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      const auto& path = entry.path();
+      if (path.extension() == ".csv" || is_compressed(path)) files.push_back(path);
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// --- two parameters -------------------------------------------------------------------------
+
+/// The data suite over threads and its second parameter (the array size): each kernel fitted on
+/// the first 60% of its thread counts (or the powers of two among them) at every size, predicting
+/// its larger thread counts at every size from the measured medians.
+Dataset two_parameter_training(const Dataset& data, bool po2,
+                               std::vector<std::vector<double>>& held) {
+  Dataset training = data;
+  training.kernels.clear();
+  for (const Kernel& kernel : data.kernels) {
+    std::vector<double> threads;
+    for (std::size_t i = 0; i < kernel.size(); ++i) threads.push_back(kernel.coordinate(i, 0));
+    std::sort(threads.begin(), threads.end());
+    threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
+    const auto first =
+        static_cast<std::size_t>(std::lround(kTrainingShare * static_cast<double>(threads.size())));
+    if (first < 3 || first >= threads.size()) continue;
+    const double last_training = threads[first - 1];
+    std::vector<double> flat, out;  // out: t, size, measured median per held-out point
+    for (std::size_t i = 0; i < kernel.size(); ++i) {
+      const double t = kernel.coordinate(i, 0), size = kernel.coordinate(i, 1);
+      if (t > last_training) {
+        out.insert(out.end(), {t, size, stats::median(kernel.repetitions(i))});
+      } else if (!po2 || is_power_of_two(t)) {
+        for (double v : kernel.repetitions(i)) flat.insert(flat.end(), {t, size, v});
+      }
+    }
+    std::vector<std::string> keys;
+    for (std::string_view k : kernel.key_values()) keys.emplace_back(k);
+    training.kernels.push_back(Kernel::from_points(keys, 2, flat));
+    held.push_back(std::move(out));
+  }
+  return training;
+}
+
+Row evaluate_two_parameters(const std::string& name, const Dataset& data, bool po2) {
+  std::vector<std::vector<double>> held;
+  const Dataset training = two_parameter_training(data, po2, held);
+  Row row{name, po2 ? "po2" : "first 60%", {}, {}, {}};
+  ModelerOptions options;
+  options.threads = 0;
+  if (fixed_law_change) options.law_change_per_doubling = *fixed_law_change;
+  const std::vector<MultiResult> ours = fit_multi_dataset(training, options);
+  const std::vector<MultiResult> extrap = fit_multi_dataset(training, ModelerOptions::extrap());
+  for (std::size_t k = 0; k < held.size(); ++k) {
+    for (std::size_t j = 0; j + 2 < held[k].size(); j += 3) {
+      const std::vector<double> x = {held[k][j], held[k][j + 1]};
+      const double measured = held[k][j + 2];
+      if (measured == 0.0) continue;
+      const Prediction p = predict(distribution_along_first(ours[k], x), x[0], kLevel);
+      row.ours.errors.push_back(std::fabs(p.value - measured) / std::fabs(measured));
+      if (measured >= p.interval.low && measured <= p.interval.high) ++row.ours.inside;
+      row.extrap.errors.push_back(std::fabs(extrap[k].model.evaluate(x) - measured) /
+                                  std::fabs(measured));
+    }
+  }
+  return row;
+}
+
+// --- generated sets -------------------------------------------------------------------------
+
+bool recovered(const Model& model, const bench::Truth& truth) {
+  if (truth.c1 == 0.0) return model.terms.empty();
+  return model.terms.size() == 1 &&
+         std::fabs(model.terms[0].shape.exponent - truth.shape.exponent) < 1e-9 &&
+         model.terms[0].shape.log_exponent == truth.shape.log_exponent;
+}
+
+Row evaluate_known(const std::string& name, const Dataset& data,
+                   const std::vector<bench::Truth>& truth) {
+  Row row{name, "all", {}, {}, {}};
+  const auto ours = fit_ours(data, row.learned);
+  const auto extrap = fit_extrap(data, true);
+  const double target = 4.0 * data.kernels.front().params().back();
+  for (std::size_t k = 0; k < truth.size(); ++k) {
+    const double actual = truth[k].at(target);
+    score_prediction(ours[k].models.front(), target, actual, row.ours);
+    score_prediction(extrap[k].models.front(), target, actual, row.extrap);
+    row.ours.exact += recovered(ours[k].models.front().model, truth[k]);
+    row.extrap.exact += recovered(extrap[k].models.front().model, truth[k]);
+    ++row.ours.exact_known;
+    ++row.extrap.exact_known;
+  }
+  return row;
+}
+
+Row evaluate_generated(std::size_t kernels, unsigned seed, double noise) {
+  bench::KernelGenerator generator(seed);
+  Dataset data;
+  data.key_columns = {"kernel"};
+  std::vector<bench::Truth> truth;
+  for (std::size_t k = 0; k < kernels; ++k) {
+    const bench::Truth tr = generator.draw(0.1, 64.0);
+    const auto samples =
+        generator.measure([&](double t) { return tr.at(t); }, {2, 4, 8, 16, 32, 64}, 5, noise);
+    data.kernels.push_back(Kernel::from_samples({fmt::format("k{}", k)}, samples));
+    truth.push_back(tr);
+  }
+  return evaluate_known(fmt::format("generated, {:g}% noise, seed {}", 100.0 * noise, seed), data,
+                        truth);
+}
+
+std::optional<Row> evaluate_synthetic_300() {
+  const std::string dir = "tests/data/extrap/";
+  if (!std::filesystem::exists(dir + "synthetic_300.txt")) return std::nullopt;
+  const Dataset data = read_dataset(dir + "synthetic_300.txt", {});
+  std::vector<bench::Truth> truth;
+  std::FILE* in = std::fopen((dir + "synthetic_300_truth.tsv").c_str(), "r");
+  if (in == nullptr) return std::nullopt;
+  char line[512];
+  std::fgets(line, sizeof line, in);  // header: name, i, j, c0, c1
+  while (std::fgets(line, sizeof line, in) != nullptr) {
+    const std::vector<std::string> f = split(trim(line), '\t');
+    if (f.size() < 5) continue;
+    truth.push_back({parse_fraction(f[3]).value_or(NAN),
+                     parse_fraction(f[4]).value_or(NAN),
+                     {parse_fraction(f[1]).value_or(NAN),
+                      static_cast<int>(parse_integer(f[2], 0, 64).value_or(0))}});
+  }
+  std::fclose(in);
+  if (truth.size() != data.kernels.size()) return std::nullopt;
+  return evaluate_known("Extra-P synthetic_300", data, truth);
+}
+
+// --- the table ------------------------------------------------------------------------------
+
+std::string percent(double v) {
+  return std::isnan(v) ? "      -" : fmt::format("{:6.2f}%", 100.0 * v);
+}
+
+void print_header() {
+  std::printf("%-46s %-9s %7s  %-31s  %-23s %s\n", "", "", "", "default preset (learnt)",
+              "Extra-P's method", "");
+  std::printf("%-46s %-9s %7s  %7s %7s %7s %7s  %7s %7s %7s  %s\n", "set", "training", "points",
+              "median", "p90", "in 90%", "exact", "median", "p90", "exact", "ahead");
+}
+
+void print_row(const Row& r) {
+  auto exact = [](const Score& s) {
+    return s.exact_known == 0
+               ? std::string("      -")
+               : percent(static_cast<double>(s.exact) / static_cast<double>(s.exact_known));
+  };
+  std::printf("%-46s %-9s %7zu  %s %s %s %s  %s %s %s  %s\n", r.set.c_str(), r.training.c_str(),
+              r.ours.errors.size(), percent(r.ours.median()).c_str(), percent(r.ours.p90()).c_str(),
+              percent(r.ours.coverage()).c_str(), exact(r.ours).c_str(),
+              percent(r.extrap.median()).c_str(), percent(r.extrap.p90()).c_str(),
+              exact(r.extrap).c_str(), r.winner().c_str());
+}
+
+struct Settings {
+  std::size_t kernels = 1000;
+  bool real = true, generated = true, synthetic = true;
+};
+
+Settings parse(int argc, char** argv) {
+  Settings s;
+  for (const auto& [flag, value] :
+       bench::options(argc, argv, kUsage, {"--kernels", "--sets", "--verbose", "--law-change"})) {
+    if (flag == "--kernels") {
+      s.kernels = static_cast<std::size_t>(bench::integer_value(flag, value, 10, 1'000'000));
+    } else if (flag == "--law-change") {
+      fixed_law_change = bench::number_value(flag, value, 0.0, 10.0);
+    } else if (flag == "--verbose") {
+      verbosity = static_cast<int>(bench::integer_value(flag, value, 0, 2));
+    } else {
+      s.real = value.find("real") != std::string::npos;
+      s.generated = value.find("generated") != std::string::npos;
+      s.synthetic = value.find("synthetic") != std::string::npos;
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Settings settings = parse(argc, argv);
+  std::vector<Row> judged;  // one row per set: both trainings pooled, or the generated set
+  auto show = [&](const Row& row, bool counts) {
+    print_row(row);
+    if (verbosity > 0 && !row.learned.empty()) std::printf("    %s\n", row.learned.c_str());
+    if (counts) judged.push_back(row);
+  };
+  print_header();
+  if (settings.real) {
+    for (const auto& file : real_files()) {
+      const Dataset data = read_set(file);
+      Row both{file.filename().string(), "both", {}, {}, {}};
+      for (bool po2 : {false, true}) {
+        const Row row = evaluate_real(file.filename().string(), data, po2);
+        show(row, false);
+        both.add(row);
+      }
+      show(both, true);
+    }
+    const std::filesystem::path sizes = "data/xeon-emr-16/data-sweep.csv.xz";
+    if (std::filesystem::exists(sizes)) {
+      Dataset data = parse_dataset(decompressed(sizes), sizes.filename().string(),
+                                   {.param_column = "threads,param_value"});
+      keep_primary_metrics(data);
+      fold_sparse_parameters(data);
+      const std::string name = "data-sweep.csv.xz, threads x size";
+      Row both{name, "both", {}, {}, {}};
+      for (bool po2 : {false, true}) {
+        const Row row = evaluate_two_parameters(name, data, po2);
+        show(row, false);
+        both.add(row);
+      }
+      show(both, true);
+    }
+  }
+  if (settings.generated) {
+    for (double noise : {0.02, 0.05, 0.10}) {
+      for (unsigned seed : {1u, 2u, 3u})
+        show(evaluate_generated(settings.kernels, seed, noise), true);
+    }
+  }
+  if (settings.synthetic) {
+    if (const auto row = evaluate_synthetic_300()) show(*row, true);
+  }
+  const auto ahead = std::count_if(judged.begin(), judged.end(),
+                                   [](const Row& r) { return r.winner() == "ours"; });
+  std::printf("ahead on %zu of %zu sets (median and p90 both lower than Extra-P's method)\n",
+              static_cast<std::size_t>(ahead), judged.size());
+  return 0;
+}

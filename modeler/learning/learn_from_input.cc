@@ -1,0 +1,374 @@
+#include "modeler/learning/learn_from_input.h"
+
+#include <fmt/format.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <utility>
+
+#include "common/statistics.h"
+#include "modeler/fit.h"
+#include "modeler/learning/backtests.h"
+#include "modeler/prediction/predict.h"
+
+namespace ompscale::modeler {
+
+namespace {
+
+// The change-of-law allowance is searched in [0, kMaxLawChange] per doubling.
+constexpr double kMaxLawChange = 1.0;
+// A challenger must lower the mean log error by at least this much to replace the options' own
+// way: a tenth of a percent, below which two ways predict alike (exact laws, rounding).
+constexpr double kMinGain = 1e-3;
+
+std::string aggregation_name(Aggregation a) {
+  switch (a) {
+    case Aggregation::kMean:
+      return "mean";
+    case Aggregation::kMedian:
+      return "median";
+    case Aggregation::kMin:
+      return "min";
+    case Aggregation::kMax:
+      return "max";
+    case Aggregation::kTrimmedMean:
+      return "trimmed mean";
+  }
+  return "?";
+}
+
+LearningCandidate candidate(Strategy s, Weighting w, Aggregation a) {
+  LearningCandidate c;
+  c.strategy = s;
+  c.weighting = w;
+  c.aggregation = a;
+  c.name = s == Strategy::kNoiseAware       ? "noise-aware"
+           : s == Strategy::kCrossValidated ? "cross-validated"
+                                            : "Extra-P";
+  if (s == Strategy::kCrossValidated && w == Weighting::kNoise) c.name += " (noise weights)";
+  c.name += ", " + aggregation_name(a);
+  return c;
+}
+
+/// The ways of modeling learning tries: the options' own first (the choice when the backtests
+/// cannot tell), then the noise-aware and cross-validated strategies with the options'
+/// aggregation and with the mean.
+std::vector<LearningCandidate> candidates_for(const ModelerOptions& o) {
+  std::vector<LearningCandidate> out{candidate(o.strategy, o.weighting, o.aggregation)};
+  if (!o.learn.strategy || o.strategy == Strategy::kExtrap) return out;
+  const std::vector<LearningCandidate> tried{
+      candidate(Strategy::kNoiseAware, Weighting::kNoise, o.aggregation),
+      candidate(Strategy::kNoiseAware, Weighting::kNoise, Aggregation::kMean),
+      candidate(Strategy::kCrossValidated, Weighting::kUniform, o.aggregation),
+      candidate(Strategy::kCrossValidated, Weighting::kUniform, Aggregation::kMean),
+      candidate(Strategy::kCrossValidated, Weighting::kNoise, o.aggregation)};
+  for (const LearningCandidate& c : tried) {
+    const bool known = std::any_of(out.begin(), out.end(), [&](const LearningCandidate& k) {
+      return k.strategy == c.strategy && k.weighting == c.weighting &&
+             k.aggregation == c.aggregation;
+    });
+    if (!known) out.push_back(c);
+  }
+  return out;
+}
+
+ModelerOptions options_of(ModelerOptions o, const LearningCandidate& c) {
+  o.strategy = c.strategy;
+  o.weighting = c.weighting;
+  o.aggregation = c.aggregation;
+  return o;
+}
+
+/// What one candidate predicted in one backtest.
+struct Outcome {
+  std::vector<double> predicted;
+  PredictiveDistribution distribution;
+};
+
+/// Every candidate's fit of every backtest, in parallel: outcomes[candidate][backtest].
+std::vector<std::vector<Outcome>> run_backtests(const std::vector<Backtest>& backtests,
+                                                const std::vector<LearningCandidate>& candidates,
+                                                const ModelerOptions& options) {
+  std::vector<std::vector<Outcome>> out(candidates.size(), std::vector<Outcome>(backtests.size()));
+  const auto total = static_cast<std::ptrdiff_t>(candidates.size() * backtests.size());
+  const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (std::ptrdiff_t i = 0; i < total; ++i) {
+    const auto c = static_cast<std::size_t>(i) / backtests.size();
+    const auto b = static_cast<std::size_t>(i) % backtests.size();
+    ModelerOptions o = options_of(options, candidates[c]);
+    o.predict_at.clear();  // the points alone are scored: no interval searches
+    o.budget.reset();
+    o.class_mode = ClassMode::kNone;
+    const ClassModel m = fit_kernel(backtests[b].training, o).models.front();
+    Outcome& outcome = out[c][b];
+    outcome.distribution = m.predictive;
+    for (double t : backtests[b].t) {
+      outcome.predicted.push_back(m.has_model() ? predicted_value(m.predictive, t)
+                                                : std::numeric_limits<double>::quiet_NaN());
+    }
+  }
+  return out;
+}
+
+/// |log(predicted / measured)|; a miss without a usable ratio counts as a large one.
+double log_error(double predicted, double measured) {
+  if (predicted > 0.0 && measured > 0.0) return std::fabs(std::log(predicted / measured));
+  const double relative = std::fabs(predicted - measured) / std::fabs(measured);
+  return std::isfinite(relative) ? std::log1p(relative) : std::log(1e6);
+}
+
+double relative_error(double predicted, double measured) {
+  const double e = std::fabs(predicted - measured) / std::fabs(measured);
+  return std::isfinite(e) ? e : 1e6;
+}
+
+/// Each kernel's mean log error under one candidate, kernels in backtest order of first sight.
+std::vector<double> kernel_losses(const std::vector<Backtest>& backtests,
+                                  const std::vector<Outcome>& outcomes) {
+  std::map<std::size_t, std::pair<double, std::size_t>> per_kernel;  // sum, count
+  for (std::size_t b = 0; b < backtests.size(); ++b) {
+    auto& [sum, count] = per_kernel[backtests[b].kernel];
+    for (std::size_t j = 0; j < backtests[b].t.size(); ++j) {
+      sum += log_error(outcomes[b].predicted[j], backtests[b].measured[j]);
+      ++count;
+    }
+  }
+  std::vector<double> losses;
+  for (const auto& [kernel, sum_count] : per_kernel)
+    losses.push_back(sum_count.first / static_cast<double>(sum_count.second));
+  return losses;
+}
+
+void score(const std::vector<Backtest>& backtests, const std::vector<Outcome>& outcomes,
+           LearningCandidate& c) {
+  c.loss = stats::mean(kernel_losses(backtests, outcomes));
+  std::vector<double> errors;
+  for (std::size_t b = 0; b < backtests.size(); ++b) {
+    for (std::size_t j = 0; j < backtests[b].t.size(); ++j)
+      errors.push_back(relative_error(outcomes[b].predicted[j], backtests[b].measured[j]));
+  }
+  c.median_error = stats::median(errors);
+  c.p90_error = stats::quantile(errors, 0.9);
+}
+
+/// The candidate that extrapolates best: a challenger replaces the options' own way only when
+/// its kernels' losses are lower by more than one standard error of the paired differences
+/// (small inputs then keep the options' way instead of following noise), and by kMinGain.
+std::size_t choose(const std::vector<Backtest>& backtests,
+                   const std::vector<std::vector<Outcome>>& outcomes) {
+  const std::vector<double> own = kernel_losses(backtests, outcomes[0]);
+  std::size_t best = 0;
+  double best_gain = 0.0;
+  for (std::size_t c = 1; c < outcomes.size(); ++c) {
+    const std::vector<double> other = kernel_losses(backtests, outcomes[c]);
+    std::vector<double> gain;
+    for (std::size_t k = 0; k < own.size(); ++k) gain.push_back(own[k] - other[k]);
+    const double mean = stats::mean(gain);
+    const double standard_error = stats::stddev(gain) / std::sqrt(static_cast<double>(gain.size()));
+    if (mean > standard_error && mean > kMinGain && mean > best_gain) {
+      best = c;
+      best_gain = mean;
+    }
+  }
+  return best;
+}
+
+/// Whether a backtest calibrates the intervals: it starts from the top of its kernel's range,
+/// where a prediction starts, and its fit has two or more degrees of freedom (a fit of three
+/// points has one: its Student t interval is far wider than the whole kernel's fit would have).
+bool calibrates(const Backtest& b) {
+  return b.edge && b.training.size() >= kMinCalibrationTraining;
+}
+
+std::size_t calibrating_predictions(const std::vector<Backtest>& backtests) {
+  std::size_t n = 0;
+  for (const Backtest& b : backtests) n += calibrates(b) ? b.t.size() : 0;
+  return n;
+}
+
+bool inside_with(PredictiveDistribution& distribution, double t, double measured, double law_change,
+                 double level);
+
+/// Share of the edge backtests' measurements inside their intervals at `level` when every
+/// component allows a change of law of `law_change` per doubling. Only the edge backtests: a
+/// prediction starts from the whole measured range, and fits of half of it are less certain
+/// than the fit that predicts.
+double coverage_with(const std::vector<Backtest>& backtests, std::vector<Outcome>& outcomes,
+                     double law_change, double level) {
+  std::size_t inside = 0, total = 0;
+  for (std::size_t b = 0; b < backtests.size(); ++b) {
+    if (!calibrates(backtests[b])) continue;
+    for (std::size_t j = 0; j < backtests[b].t.size(); ++j) {
+      ++total;
+      inside += inside_with(outcomes[b].distribution, backtests[b].t[j], backtests[b].measured[j],
+                            law_change, level);
+    }
+  }
+  return total == 0 ? 0.0 : static_cast<double>(inside) / static_cast<double>(total);
+}
+
+/// Whether `measured` lies inside the central interval at `level` of `distribution` at t when
+/// every component allows a change of law of `law_change` per doubling.
+bool inside_with(PredictiveDistribution& distribution, double t, double measured, double law_change,
+                 double level) {
+  if (distribution.components.empty()) return false;
+  for (auto& component : distribution.components) component.law_change_sd_relative = law_change;
+  const double p = predictive_cdf(distribution, t, measured);
+  return p >= (1.0 - level) / 2.0 && p <= (1.0 + level) / 2.0;
+}
+
+/// The smallest allowance per doubling (to 1/1024 of kMaxLawChange, by bisection: intervals
+/// widen with the allowance) that puts the measurement inside its interval; kMaxLawChange when
+/// none does.
+double allowance_needed(PredictiveDistribution distribution, double t, double measured,
+                        double level) {
+  if (inside_with(distribution, t, measured, 0.0, level)) return 0.0;
+  if (!inside_with(distribution, t, measured, kMaxLawChange, level)) return kMaxLawChange;
+  double low = 0.0, high = kMaxLawChange;
+  for (int i = 0; i < 10; ++i) {
+    const double mid = 0.5 * (low + high);
+    (inside_with(distribution, t, measured, mid, level) ? high : low) = mid;
+  }
+  return high;
+}
+
+/// The allowance per doubling that holds the edge backtests' measurements at `level`: the
+/// `level` quantile (interpolated, so a few backtests do not force the widest one) of the
+/// allowance each measurement needs to lie inside its interval. Fewer than
+/// kMinCalibrationBacktests edge predictions say too little of an input's own allowance: the
+/// prior stays.
+void calibrate_law_change(const std::vector<Backtest>& backtests, std::vector<Outcome> outcomes,
+                          double level, LearnedExtrapolation& learned) {
+  if (calibrating_predictions(backtests) < kMinCalibrationBacktests) {
+    learned.coverage = coverage_with(backtests, outcomes, learned.law_change_prior, level);
+    return;
+  }
+  std::vector<double> needed;
+  for (std::size_t b = 0; b < backtests.size(); ++b) {
+    if (!calibrates(backtests[b])) continue;
+    for (std::size_t j = 0; j < backtests[b].t.size(); ++j) {
+      needed.push_back(allowance_needed(outcomes[b].distribution, backtests[b].t[j],
+                                        backtests[b].measured[j], level));
+    }
+  }
+  learned.law_change_per_doubling = stats::quantile(needed, level);
+  learned.coverage = coverage_with(backtests, outcomes, learned.law_change_per_doubling, level);
+  learned.law_change_learned = true;
+}
+
+std::string range_text(double first, double last) {
+  return fmt::format("{:g}..{:g}", first, last);
+}
+
+/// The median overshoot per doubling, and the most common backtest's median overshoot in words.
+void describe_overshoot(const std::vector<Backtest>& backtests,
+                        const std::vector<Outcome>& outcomes, LearnedExtrapolation& learned) {
+  std::vector<double> per_doubling;
+  std::map<std::pair<std::string, std::string>, std::vector<double>> by_ranges;
+  for (std::size_t b = 0; b < backtests.size(); ++b) {
+    const Backtest& bt = backtests[b];
+    const auto ranges =
+        std::make_pair(range_text(bt.training.params().front(), bt.training.params().back()),
+                       range_text(bt.t.front(), bt.t.back()));
+    for (std::size_t j = 0; j < bt.t.size(); ++j) {
+      const double p = outcomes[b].predicted[j];
+      if (!(p > 0.0 && bt.measured[j] > 0.0)) continue;
+      const double log_ratio = std::log(p / bt.measured[j]);
+      per_doubling.push_back(log_ratio / bt.doublings[j]);
+      by_ranges[ranges].push_back(log_ratio);
+    }
+  }
+  if (per_doubling.empty()) return;
+  learned.overshoot_per_doubling = stats::median(per_doubling);
+  const auto common = std::max_element(
+      by_ranges.begin(), by_ranges.end(),
+      [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+  const double ratio = std::exp(stats::median(common->second)) - 1.0;
+  learned.example = fmt::format("fits of {} predicted {} {:.0f}% too {} (median of {} predictions)",
+                                common->first.first, common->first.second, 100.0 * std::fabs(ratio),
+                                ratio >= 0.0 ? "high" : "low", common->second.size());
+}
+
+std::size_t kernels_in(const std::vector<Backtest>& backtests) {
+  std::vector<std::size_t> kernels;
+  for (const Backtest& b : backtests) kernels.push_back(b.kernel);
+  std::sort(kernels.begin(), kernels.end());
+  return static_cast<std::size_t>(std::unique(kernels.begin(), kernels.end()) - kernels.begin());
+}
+
+}  // namespace
+
+LearnedExtrapolation learn_from_input(const Dataset& data, const ModelerOptions& options) {
+  LearnedExtrapolation learned;
+  learned.law_change_per_doubling = options.law_change_per_doubling;
+  learned.law_change_prior = options.law_change_per_doubling;
+  learned.candidates = candidates_for(options);
+  if (!options.learn.strategy && !options.learn.law_change) {
+    learned.reason = "learning from the input is off";
+    return learned;
+  }
+  const std::vector<Backtest> backtests = make_backtests(data);
+  learned.kernels = kernels_in(backtests);
+  for (const Backtest& b : backtests) learned.predictions += b.t.size();
+  if (learned.kernels < kMinLearningKernels) {
+    learned.reason = fmt::format(
+        "{} kernel{} with 4 or more thread counts: learning needs {}; the defaults (learnt from "
+        "public measurements) apply",
+        learned.kernels, learned.kernels == 1 ? "" : "s", kMinLearningKernels);
+    return learned;
+  }
+  const auto outcomes = run_backtests(backtests, learned.candidates, options);
+  for (std::size_t c = 0; c < learned.candidates.size(); ++c)
+    score(backtests, outcomes[c], learned.candidates[c]);
+  learned.chosen = options.learn.strategy ? choose(backtests, outcomes) : 0;
+  learned.strategy_learned = learned.chosen != 0;
+  describe_overshoot(backtests, outcomes[learned.chosen], learned);
+  if (options.learn.law_change && options.strategy != Strategy::kExtrap)
+    calibrate_law_change(backtests, outcomes[learned.chosen], options.confidence, learned);
+  return learned;
+}
+
+ModelerOptions with_learned(ModelerOptions options, const LearnedExtrapolation& learned) {
+  if (learned.strategy_learned) options = options_of(options, learned.candidates[learned.chosen]);
+  if (learned.law_change_learned) {
+    options.law_change_per_doubling = learned.law_change_per_doubling;
+  }
+  return options;
+}
+
+std::string LearnedExtrapolation::describe() const {
+  if (!reason.empty()) return "Nothing learnt from the input: " + reason + ".";
+  const LearningCandidate& c = candidates[chosen];
+  std::string text = fmt::format(
+      "Learnt from {} backtests of {} kernels (each fitted on its "
+      "smaller thread counts, predicting its larger ones): ",
+      predictions, kernels);
+  if (candidates.size() > 1) {
+    text += fmt::format("{} extrapolates best on this input (median error {:.1f}%, p90 {:.1f}%",
+                        c.name, 100.0 * c.median_error, 100.0 * c.p90_error);
+    if (chosen != 0) {
+      text += fmt::format("; {} {:.1f}%, {:.1f}%", candidates[0].name,
+                          100.0 * candidates[0].median_error, 100.0 * candidates[0].p90_error);
+    }
+    text += "). ";
+  }
+  if (!example.empty()) text += "Its " + example + ". ";
+  if (law_change_learned) {
+    text += fmt::format(
+        "Intervals allow a change of law of {:.1f}% per doubling beyond the measured range, the "
+        "smallest allowance that holds {:.0f}% of the backtests nearest the top of the range.",
+        100.0 * law_change_per_doubling, 100.0 * coverage);
+
+  } else if (std::isfinite(coverage)) {
+    text += fmt::format(
+        "Too few backtests reach the top of the range to calibrate the intervals: they allow the "
+        "{:.0f}% per doubling learnt from public measurements ({:.0f}% of the backtests inside).",
+        100.0 * law_change_prior, 100.0 * coverage);
+  }
+  return text;
+}
+
+}  // namespace ompscale::modeler

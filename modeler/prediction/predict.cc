@@ -1,0 +1,228 @@
+#include "modeler/prediction/predict.h"
+
+#include <algorithm>
+#include <boost/math/tools/roots.hpp>
+#include <cmath>
+#include <functional>
+#include <limits>
+
+#include "modeler/numerics/student_t.h"
+
+namespace ompscale::modeler {
+
+namespace {
+
+struct ComponentAt {
+  double weight;
+  double location;
+  double scale;  ///< 0 when the component carries no uncertainty
+  double dof;
+  bool log_scale;  ///< Student t of log(x) around log(location), relative scale
+
+  double cdf(double x) const {
+    if (scale == 0.0) return x >= location ? 1.0 : 0.0;
+    if (log_scale && !(x > 0.0)) return 0.0;
+    const double z =
+        log_scale ? std::log(x / location) / (scale / location) : (x - location) / scale;
+    // inf / inf at extreme scales (a fuzzer's kernels): a step, not an exception from Boost.
+    if (std::isnan(z)) return x >= location ? 1.0 : 0.0;
+    return student_t_cdf(z, dof);
+  }
+};
+
+/// Each component at t; `beyond_range` false leaves out the uncertainty of extrapolating
+/// (model-form drift and change of law), which widens the interval but says nothing of the point.
+std::vector<ComponentAt> evaluate_components(const PredictiveDistribution& distribution, double t,
+                                             bool beyond_range = true) {
+  std::vector<ComponentAt> out;
+  for (const PredictiveComponent& c : distribution.components) {
+    const double location = c.model.evaluate(t);
+    std::vector<double> x{1.0};
+    for (const Term& term : c.model.terms) x.push_back(term.shape.evaluate(t));
+    double variance = 0.0;
+    const std::size_t p = x.size();
+    if (c.covariance.size() == p * p) {
+      for (std::size_t i = 0; i < p; ++i) {
+        for (std::size_t j = 0; j < p; ++j) variance += x[i] * c.covariance[i * p + j] * x[j];
+      }
+    }
+    const double relative = c.noise_sd_relative * location;
+    double doublings = 0.0;
+    if (c.range_high > 0.0 && t > c.range_high) doublings = std::log2(t / c.range_high);
+    if (c.range_low > 0.0 && t < c.range_low) doublings = std::log2(c.range_low / t);
+    const double per_doubling =
+        beyond_range ? std::hypot(c.drift_sd_relative, c.law_change_sd_relative) : 0.0;
+    const double drift = per_doubling * doublings * location;
+    variance = std::max(0.0, variance) + c.noise_sd_absolute * c.noise_sd_absolute +
+               relative * relative + drift * drift;
+    out.push_back({c.weight, location, std::sqrt(variance), std::max(1.0, c.dof),
+                   c.positive && location > 0.0});
+  }
+  return out;
+}
+
+double mixture_cdf(const std::vector<ComponentAt>& components, double x) {
+  double cdf = 0.0;
+  double total = 0.0;
+  for (const ComponentAt& c : components) total += c.weight;
+  for (const ComponentAt& c : components) cdf += c.weight * c.cdf(x);
+  return total > 0.0 ? cdf / total : cdf;
+}
+
+// Bits of precision of the quantile searches: the intervals' ends, and the point (the mixture's
+// median; printed to a few digits, and searched in every backtest of learning).
+constexpr int kIntervalBits = 40;
+constexpr int kPointBits = 24;
+
+double solve_for_probability(const std::vector<ComponentAt>& components, double probability,
+                             double low, double high, int bits);
+
+double mixture_quantile(const std::vector<ComponentAt>& components, double probability) {
+  double low = std::numeric_limits<double>::infinity();
+  double high = -low;
+  double widest = 0.0;
+  for (const ComponentAt& c : components) {
+    low = std::min(low, c.location);
+    high = std::max(high, c.location);
+    widest = std::max(widest, c.scale);
+  }
+  if (widest == 0.0) {
+    // Point masses only: the weighted quantile of the locations.
+    std::vector<ComponentAt> sorted = components;
+    std::sort(sorted.begin(), sorted.end(),
+              [](const ComponentAt& a, const ComponentAt& b) { return a.location < b.location; });
+    double total = 0.0;
+    for (const ComponentAt& c : sorted) total += c.weight;
+    double cumulative = 0.0;
+    for (const ComponentAt& c : sorted) {
+      cumulative += c.weight;
+      if (cumulative >= probability * total) return c.location;
+    }
+    return sorted.back().location;
+  }
+  if (probability == 0.5 && low < high) {
+    // Every component is symmetric about its location (in log space when multiplicative), so
+    // the median lies between the smallest and the largest location: a bracket without search.
+    return solve_for_probability(components, probability, low, high, kPointBits);
+  }
+  // Student t with few degrees of freedom has heavy tails: widen the bracket until it holds.
+  double span = 10.0 * widest;
+  while (std::isfinite(span) && mixture_cdf(components, low - span) > probability) span *= 4.0;
+  low -= span;
+  span = 10.0 * widest;
+  while (std::isfinite(span) && mixture_cdf(components, high + span) < probability) span *= 4.0;
+  high += span;
+  if (!std::isfinite(low)) low = -std::numeric_limits<double>::max();
+  if (!std::isfinite(high)) high = std::numeric_limits<double>::max();
+  return solve_for_probability(components, probability, low, high, kIntervalBits);
+}
+
+/// The x in [low, high] at which the mixture's cdf reaches `probability`, to `bits` bits.
+double solve_for_probability(const std::vector<ComponentAt>& components, double probability,
+                             double low, double high, int bits) {
+  constexpr std::uintmax_t kMaxIterations = 100;
+  const auto f = [&](double x) { return mixture_cdf(components, x) - probability; };
+  // TOMS 748 needs a sign change (it throws otherwise), which extreme scales can prevent.
+  if (f(low) < 0.0 && f(high) > 0.0) {
+    std::uintmax_t iterations = kMaxIterations;
+    const auto [a, b] = boost::math::tools::toms748_solve(
+        f, low, high, boost::math::tools::eps_tolerance<double>(bits), iterations);
+    if (iterations < kMaxIterations) return (a + b) / 2.0;
+  }
+  // Not bracketed or not converged (steps of point masses among wide components): bisection of
+  // the monotone cdf always ends, at the smallest x whose cdf reaches the probability.
+  for (int i = 0; i < 200 && low < high; ++i) {
+    const double mid = low + (high - low) / 2.0;
+    if (mid <= low || mid >= high) break;
+    (mixture_cdf(components, mid) < probability ? low : high) = mid;
+  }
+  return high;
+}
+
+/// The point prediction at t. It commits to a hypothesis that holds more than half of the
+/// posterior; otherwise it is the mixture's median, which one wildly extrapolating hypothesis
+/// cannot drag the way it drags a mean (docs/methods.md, "Predictions"). The uncertainty of
+/// extrapolating has no direction: it widens the interval without moving the point between laws.
+/// 0 without components, like every field of a Prediction then.
+double point_at(const PredictiveDistribution& distribution, double t) {
+  if (distribution.components.empty()) return 0.0;
+  const auto central = evaluate_components(distribution, t, false);
+  const auto dominant = std::max_element(
+      central.begin(), central.end(),
+      [](const ComponentAt& a, const ComponentAt& b) { return a.weight < b.weight; });
+  double total = 0.0;
+  for (const ComponentAt& c : central) total += c.weight;
+  return dominant->weight > 0.5 * total ? dominant->location : mixture_quantile(central, 0.5);
+}
+
+/// The predictive mixture's quantile at t, the uncertainty of extrapolating included.
+double quantile_at(const PredictiveDistribution& distribution, double t, double probability) {
+  if (distribution.components.empty()) return 0.0;
+  return mixture_quantile(evaluate_components(distribution, t), probability);
+}
+
+}  // namespace
+
+Prediction predict(const PredictiveDistribution& distribution, double t, double level) {
+  Prediction prediction;
+  prediction.param = t;
+  prediction.level = level;
+  if (distribution.components.empty()) return prediction;
+  const double tail = (1.0 - level) / 2.0;
+  const auto components = evaluate_components(distribution, t);
+  prediction.interval.low = mixture_quantile(components, tail);
+  prediction.interval.high = mixture_quantile(components, 1.0 - tail);
+  prediction.value = point_at(distribution, t);
+  return prediction;
+}
+
+double predicted_value(const PredictiveDistribution& distribution, double t) {
+  return point_at(distribution, t);
+}
+
+double predictive_cdf(const PredictiveDistribution& distribution, double t, double x) {
+  if (distribution.components.empty()) return 0.5;
+  return mixture_cdf(evaluate_components(distribution, t), x);
+}
+
+BudgetCrossing find_budget_crossing(const PredictiveDistribution& distribution, double budget,
+                                    double level, double from, double limit) {
+  BudgetCrossing crossing;
+  crossing.budget = budget;
+  crossing.search_limit = limit;
+  from = std::max(1.0, std::ceil(from));
+  if (limit < from) return crossing;
+
+  // Smallest whole t in [from, limit] with value(t) > budget: scan geometrically (models need
+  // not be monotone), then solve for the root in the bracket with TOMS 748 and round up.
+  auto first_exceeding = [&](const std::function<double(double)>& value) -> std::optional<double> {
+    if (value(from) > budget) return from;
+    double previous = from;
+    for (double t = from * 1.0905;; t *= 1.0905) {  // 2^(1/8): eight steps per doubling
+      const double clamped = std::min(t, limit);
+      if (value(clamped) > budget) {
+        std::uintmax_t iterations = 60;
+        const auto bracket = boost::math::tools::toms748_solve(
+            [&](double x) { return value(x) - budget; }, previous, clamped,
+            boost::math::tools::eps_tolerance<double>(30), iterations);
+        double whole = std::ceil(bracket.second);
+        // The bracket's end is within rounding of the root: step to the first whole t that is over.
+        while (whole > from && value(whole - 1.0) > budget) whole -= 1.0;
+        while (whole < clamped && !(value(whole) > budget)) whole += 1.0;
+        return whole;
+      }
+      if (clamped >= limit) return std::nullopt;
+      previous = clamped;
+    }
+  };
+  // Each search evaluates only what it crosses with: the point, or one end of the interval.
+  const double tail = (1.0 - level) / 2.0;
+  crossing.threads = first_exceeding([&](double t) { return point_at(distribution, t); });
+  crossing.threads_early =
+      first_exceeding([&](double t) { return quantile_at(distribution, t, 1.0 - tail); });
+  crossing.threads_late =
+      first_exceeding([&](double t) { return quantile_at(distribution, t, tail); });
+  return crossing;
+}
+
+}  // namespace ompscale::modeler

@@ -1,0 +1,260 @@
+#include "regions/report/schedule_price.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <functional>
+#include <numeric>
+#include <queue>
+
+#include "common/text.h"
+#include "common/text_table.h"
+
+namespace ompscale::regions::report {
+
+namespace {
+
+// Chunks per execution beyond which a candidate is not replayed: 100,000 dispatches cost
+// milliseconds per execution, more than any imbalance they remove on loops of that many
+// iterations, and the replays stay fast.
+constexpr double kMaxChunks = 1e5;
+
+// One execution's cost over the iteration space: thread t's static block costs its measured
+// time, spread over its iterations evenly (slope 0) or as a ramp rising (slope 1) or falling
+// (slope -1) across the block from 0 to twice the mean: how the cost lies inside a block is not
+// measured, and a schedule whose chunks are large against a block (guided) depends on it.
+class CostDensity {
+ public:
+  CostDensity(double iterations, const std::vector<double>& block_costs, double slope)
+      : n_(iterations), slope_(slope) {
+    const double blocks = static_cast<double>(block_costs.size());
+    block_ = n_ / blocks;
+    double before = 0.0;
+    for (std::size_t t = 0; t < block_costs.size(); ++t) {
+      start_.push_back(n_ * static_cast<double>(t) / blocks);
+      per_iteration_.push_back(block_costs[t] / block_);
+      prefix_.push_back(before);
+      before += block_costs[t];
+    }
+    total_ = before;
+  }
+
+  double iterations() const { return n_; }
+  double total() const { return total_; }
+
+  /// The cost of iterations [a, b).
+  double cost(double a, double b) const { return at(b) - at(a); }
+
+ private:
+  // The cost of iterations [0, x): the blocks before x's, and x's block up to x, where the
+  // density base * (1 + slope * (2u - 1)) (u the position in the block) integrates to
+  // base * (d + slope * (u^2 * block - d)) over the first d iterations.
+  double at(double x) const {
+    if (x >= n_) return total_;
+    const auto block = static_cast<std::size_t>(std::upper_bound(start_.begin(), start_.end(), x) -
+                                                start_.begin() - 1);
+    const double d = x - start_[block];
+    const double u = d / block_;
+    return prefix_[block] + per_iteration_[block] * (d + slope_ * (u * u * block_ - d));
+  }
+
+  double n_ = 0.0;
+  double slope_ = 0.0;
+  double block_ = 0.0;
+  double total_ = 0.0;
+  std::vector<double> start_, per_iteration_, prefix_;
+};
+
+// The makespan of dealing `chunk_size(k)` iterations at a time, in order, to whichever of
+// `threads` threads is free first, each chunk costing its iterations plus `overhead`.
+double replay(const CostDensity& density, int threads,
+              const std::function<double(double remaining)>& chunk_size, double overhead) {
+  std::priority_queue<double, std::vector<double>, std::greater<>> free_at;
+  for (int t = 0; t < threads; ++t) free_at.push(0.0);
+  double next = 0.0;
+  double makespan = 0.0;
+  while (next < density.iterations()) {
+    const double size =
+        std::min(chunk_size(density.iterations() - next), density.iterations() - next);
+    const double start = free_at.top();
+    free_at.pop();
+    const double end = start + density.cost(next, next + size) + overhead;
+    free_at.push(end);
+    makespan = std::max(makespan, end);
+    next += size;
+  }
+  return makespan;
+}
+
+// The runtime's guided chunk for `remaining` iterations.
+double guided_chunk(double remaining, int threads, double min_chunk, const std::string& runtime) {
+  const double share = runtime == "libgomp" ? remaining / threads : remaining / (2.0 * threads);
+  return std::max(min_chunk, std::ceil(share));
+}
+
+// "static", "runtime (OMP_SCHEDULE unset: static)", "runtime (OMP_SCHEDULE=static)": the loop
+// ran with a static schedule.
+bool ran_static(const std::string& schedule) {
+  if (schedule.starts_with("static")) return true;
+  if (!schedule.starts_with("runtime")) return false;
+  const std::size_t at = schedule.find("OMP_SCHEDULE=");
+  return at == std::string::npos || schedule.compare(at + 13, 6, "static") == 0;
+}
+
+// The chunk of a dynamic loop: "dynamic,64", "runtime (OMP_SCHEDULE=dynamic,64)"; 0: not dynamic
+// or no chunk known.
+double dynamic_chunk(const std::string& schedule) {
+  std::size_t at = schedule.find("dynamic,");
+  if (at == std::string::npos) return 0.0;
+  at += 8;
+  std::size_t end = at;
+  while (end < schedule.size() && std::isdigit(static_cast<unsigned char>(schedule[end]))) ++end;
+  return parse_double(schedule.substr(at, end - at)).value_or(0.0);
+}
+
+double mean(const std::vector<double>& v) {
+  return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+}
+
+// Static loops: every candidate replayed over the measured blocks, with the cost inside each
+// block even, rising or falling; the imbalance removed is the least of the three (a prediction
+// that holds however the cost lies inside the blocks). The chunks' dispatch and boundaries add
+// the same to every thread's share.
+void price_static(const LoopShape& loop, const MachineCosts& costs, LoopPrice& out) {
+  const double e = loop.executions;
+  std::vector<double> blocks;
+  for (double w : loop.work_s) blocks.push_back(w / e);
+  const std::vector<CostDensity> densities = {CostDensity(loop.iterations, blocks, 0.0),
+                                              CostDensity(loop.iterations, blocks, 1.0),
+                                              CostDensity(loop.iterations, blocks, -1.0)};
+  const double now = *std::max_element(blocks.begin(), blocks.end());
+  const int p = loop.threads;
+  // A chunk boundary between two threads shares the cache line it falls in.
+  const double boundary = costs.line_s * (p - 1) / p;
+  const auto price = [&](std::string name, double chunks,
+                         const std::function<double(double)>& size) {
+    if (chunks > kMaxChunks) return;
+    ScheduleOption o;
+    o.schedule = std::move(name);
+    o.chunks = chunks;
+    double slowest = 0.0;
+    for (const CostDensity& density : densities) {
+      slowest = std::max(slowest, replay(density, p, size, 0.0));
+    }
+    o.removed = e * (now - slowest);
+    o.dispatch = e * (chunks / p * costs.chunk_s + costs.dynamic_fixed_s);
+    o.locality = e * chunks / p * boundary;
+    out.options.push_back(o);
+  };
+  const double share = loop.iterations / p;
+  for (double c = 1; c <= share; c *= 2) {
+    price(fmt::format("dynamic,{:.0f}", c), std::ceil(loop.iterations / c),
+          [c](double) { return c; });
+  }
+  price("guided", static_cast<double>(guided_chunks(loop.iterations, p, 1, costs.runtime).size()),
+        [&](double remaining) { return guided_chunk(remaining, p, 1, costs.runtime); });
+}
+
+// Dynamic loops with a known chunk: what is left of the imbalance shrinks with the chunk.
+void price_dynamic(const LoopShape& loop, double chunk_now, const MachineCosts& costs,
+                   LoopPrice& out) {
+  const double e = loop.executions;
+  const int p = loop.threads;
+  const double boundary = costs.line_s * (p - 1) / p;
+  const double chunks_now = std::ceil(loop.iterations / chunk_now);
+  const auto price = [&](std::string name, double chunks, double granularity) {
+    ScheduleOption o;
+    o.schedule = std::move(name);
+    o.chunks = chunks;
+    o.removed = out.imbalance * std::max(0.0, 1.0 - granularity / chunk_now);
+    const double more = std::max(0.0, chunks - chunks_now) / p;  // per thread and execution
+    o.dispatch = e * more * costs.chunk_s;
+    o.locality = e * more * boundary;
+    out.options.push_back(o);
+  };
+  for (double c = std::floor(chunk_now / 2); c >= 1; c = std::floor(c / 2)) {
+    price(fmt::format("dynamic,{:.0f}", c), std::ceil(loop.iterations / c), c);
+  }
+  const std::vector<double> guided = guided_chunks(loop.iterations, p, 1, costs.runtime);
+  price("guided", static_cast<double>(guided.size()), 1.0);
+}
+
+}  // namespace
+
+std::vector<double> guided_chunks(double iterations, int threads, double min_chunk,
+                                  const std::string& runtime) {
+  std::vector<double> out;
+  for (double next = 0; next < iterations && out.size() < kMaxChunks;) {
+    const double size =
+        std::min(guided_chunk(iterations - next, threads, min_chunk, runtime), iterations - next);
+    out.push_back(size);
+    next += size;
+  }
+  return out;
+}
+
+std::string schedule_request(const std::string& option, bool runtime_loop) {
+  if (runtime_loop) return "OMP_SCHEDULE=" + option;
+  const std::size_t comma = option.find(',');
+  return comma == std::string::npos
+             ? fmt::format("schedule({})", option)
+             : fmt::format("schedule({}, {})", option.substr(0, comma), option.substr(comma + 1));
+}
+
+std::string price_words(const LoopPrice& price, bool runtime_loop) {
+  if (!price.priced) return "not priced: " + price.why;
+  const ScheduleOption& top = price.options.front();
+  if (price.best() == nullptr) {
+    return fmt::format(
+        "no schedule change pays: the best, {}, would remove {} of waiting but cost {} in {:.0f} "
+        "chunk dispatches per execution and {} in cache lines at chunk boundaries",
+        schedule_request(top.schedule, runtime_loop), format_seconds(top.removed),
+        format_seconds(top.dispatch), top.chunks, format_seconds(top.locality));
+  }
+  return fmt::format(
+      "{}: removes {} of waiting, costs {} in {:.0f} chunk dispatches per execution and {} in "
+      "cache lines at chunk boundaries, {} net",
+      schedule_request(top.schedule, runtime_loop), format_seconds(top.removed),
+      format_seconds(top.dispatch), top.chunks, format_seconds(top.locality),
+      format_seconds(top.net()));
+}
+
+const ScheduleOption* LoopPrice::best() const {
+  return !options.empty() && options.front().net() > 0.0 ? &options.front() : nullptr;
+}
+
+LoopPrice price_loop(const LoopShape& loop, const MachineCosts& costs) {
+  LoopPrice out;
+  out.imbalance = mean(loop.waits_s);
+  const bool seen =
+      loop.iterations >= 1.0 && loop.executions > 0.0 && loop.threads > 1 &&
+      static_cast<int>(loop.work_s.size()) == loop.threads &&
+      std::all_of(loop.work_s.begin(), loop.work_s.end(), [](double w) { return w > 0.0; });
+  const double chunk_now = dynamic_chunk(loop.schedule);
+  if (!seen) {
+    out.why = loop.schedule.empty()
+                  ? "neither its iterations nor its threads' time are seen (a GCC build's static "
+                    "loops call no runtime function)"
+                  : "its iterations or its threads' time are not seen";
+    return out;
+  }
+  if (ran_static(loop.schedule)) {
+    price_static(loop, costs, out);
+  } else if (chunk_now > 0.0) {
+    price_dynamic(loop, chunk_now, costs, out);
+  } else {
+    out.why = fmt::format("its schedule ({}) does not say how it deals its iterations",
+                          loop.schedule.empty() ? "unknown" : loop.schedule);
+    return out;
+  }
+  out.priced = !out.options.empty();
+  if (!out.priced) out.why = "every candidate deals more chunks than could pay";
+  std::stable_sort(
+      out.options.begin(), out.options.end(),
+      [](const ScheduleOption& a, const ScheduleOption& b) { return a.net() > b.net(); });
+  return out;
+}
+
+}  // namespace ompscale::regions::report

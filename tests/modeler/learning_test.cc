@@ -1,0 +1,214 @@
+// Learning from the input (modeler/learning/): backtests, the choice of a way of modeling, the
+// calibrated change-of-law allowance, and what is said about them.
+
+#include "modeler/learning/learn_from_input.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "modeler/learning/backtests.h"
+
+namespace ompscale::modeler {
+namespace {
+
+using Law = std::function<double(double)>;
+
+/// `reps` repetitions of law(t) * (1 + noise * U[-1, 1)) at each t.
+Kernel measure(const std::string& name, const Law& law, const std::vector<double>& threads,
+               int reps, double noise, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<Sample> samples;
+  for (double t : threads) {
+    for (int r = 0; r < reps; ++r) samples.push_back({t, law(t) * (1.0 + noise * u(rng))});
+  }
+  return Kernel::from_samples({name}, std::move(samples));
+}
+
+Dataset input_of(const std::vector<Law>& laws, const std::vector<double>& threads, int reps,
+                 double noise, unsigned seed = 1) {
+  std::mt19937_64 rng(seed);
+  Dataset data;
+  data.key_columns = {"kernel"};
+  for (std::size_t k = 0; k < laws.size(); ++k)
+    data.kernels.push_back(measure(fmt::format("k{}", k), laws[k], threads, reps, noise, rng));
+  return data;
+}
+
+const std::vector<double> kLinear = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+
+// --- backtests -------------------------------------------------------------------------------
+
+TEST(Backtests, HalfTheRangeAndAllButTheLargestCount) {
+  const Dataset data = input_of({[](double t) { return 2.0 + t; }}, kLinear, 5, 0.0);
+  const std::vector<Backtest> b = make_backtests(data);
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_EQ(b[0].training.size(), 6u);
+  EXPECT_FALSE(b[0].edge);
+  EXPECT_EQ(b[0].t, (std::vector<double>{7, 8, 9, 10, 11, 12}));
+  EXPECT_DOUBLE_EQ(b[0].measured.front(), 9.0);
+  EXPECT_DOUBLE_EQ(b[0].doublings.back(), std::log2(12.0 / 6.0));
+  EXPECT_EQ(b[1].training.size(), 11u);
+  EXPECT_TRUE(b[1].edge);
+  EXPECT_EQ(b[1].t, (std::vector<double>{12}));
+}
+
+TEST(Backtests, MedianOfTheRepetitionsIsWhatIsPredicted) {
+  // One wild repetition at the held-out count does not move what the backtest scores against.
+  Dataset data = input_of({[](double t) { return t; }}, {1, 2, 4, 8}, 1, 0.0);
+  std::vector<Sample> samples;
+  for (double t : {1.0, 2.0, 4.0}) samples.push_back({t, t});
+  for (double v : {8.0, 8.0, 8.0, 1e15}) samples.push_back({8.0, v});
+  data.kernels = {Kernel::from_samples({"k"}, samples)};
+  const std::vector<Backtest> b = make_backtests(data);
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_DOUBLE_EQ(b[0].measured.front(), 8.0);
+}
+
+TEST(Backtests, KernelsTooSmallOrAtZeroGiveNone) {
+  Dataset data = input_of({[](double t) { return t; }}, {1, 2, 4}, 3, 0.0);
+  EXPECT_TRUE(make_backtests(data).empty());  // three counts: nothing left to predict
+  data = input_of({[](double t) { return t < 5 ? 1.0 : 0.0; }}, {1, 2, 4, 8}, 3, 0.0);
+  EXPECT_TRUE(make_backtests(data).empty());  // the held-out median is 0: no relative error
+}
+
+TEST(Backtests, AnEvenSampleOfAtMostTheirNumberOfKernels) {
+  std::vector<Law> laws(50, [](double t) { return 1.0 + t; });
+  const Dataset data = input_of(laws, {1, 2, 4, 8}, 2, 0.01);
+  const std::vector<Backtest> b = make_backtests(data, {.max_kernels = 10});
+  ASSERT_EQ(b.size(), 10u);
+  EXPECT_EQ(b[0].kernel, 0u);
+  EXPECT_EQ(b[1].kernel, 5u);
+  EXPECT_EQ(b[9].kernel, 45u);
+}
+
+// --- the choice ------------------------------------------------------------------------------
+
+/// Costs whose single thread takes another code path (a fraction of the cost: nothing to
+/// share), then grow as a + b log2(t) with 3% relative noise; 100 repetitions at 1, 2, 4 and 8
+/// threads. Relative weights let the tiny one-thread value pull every fit (too few points to
+/// leave it out); absolute errors follow the larger counts, where the predictions start.
+Dataset one_thread_apart(std::size_t kernels, std::vector<double> threads = {1, 2, 4, 8}) {
+  std::vector<Law> laws;
+  for (std::size_t k = 0; k < kernels; ++k) {
+    const double a = 1.0 + 0.1 * static_cast<double>(k), b = 0.5 + 0.05 * static_cast<double>(k);
+    laws.push_back([a, b](double t) { return t == 1.0 ? 0.1 * a : a + b * std::log2(t); });
+  }
+  return input_of(laws, std::move(threads), 100, 0.03);
+}
+
+TEST(Learning, ChoosesTheWayThatExtrapolatesBestOnTheInput) {
+  const Dataset data = one_thread_apart(20);
+  const LearnedExtrapolation learned = learn_from_input(data, ModelerOptions{});
+  ASSERT_TRUE(learned.reason.empty()) << learned.reason;
+  EXPECT_EQ(learned.kernels, 20u);
+  EXPECT_EQ(learned.predictions, 20u);  // one backtest per kernel: 1, 2, 4 predict 8
+  ASSERT_GT(learned.candidates.size(), 1u);
+  const LearningCandidate& chosen = learned.candidates[learned.chosen];
+  EXPECT_LT(chosen.loss, learned.candidates[0].loss);
+  for (const LearningCandidate& c : learned.candidates) EXPECT_LE(chosen.loss, c.loss + 1e-12);
+  EXPECT_TRUE(learned.strategy_learned);
+  const ModelerOptions applied = with_learned(ModelerOptions{}, learned);
+  EXPECT_EQ(applied.strategy, chosen.strategy);
+  EXPECT_EQ(applied.weighting, chosen.weighting);
+  EXPECT_EQ(applied.aggregation, chosen.aggregation);
+}
+
+TEST(Learning, KeepsTheOptionsOwnWayWhenTheBacktestsCannotTellThemApart) {
+  // Exact laws without noise: every way predicts the held-out counts alike.
+  std::vector<Law> laws;
+  for (int k = 0; k < 8; ++k) laws.push_back([k](double t) { return 1.0 + k + 0.5 * t; });
+  const LearnedExtrapolation learned = learn_from_input(input_of(laws, kLinear, 5, 0.0), {});
+  EXPECT_EQ(learned.chosen, 0u);
+  EXPECT_FALSE(learned.strategy_learned);
+}
+
+TEST(Learning, WhatTheUserFixedIsNotLearnt) {
+  ModelerOptions options;
+  options.learn.strategy = false;
+  // Five counts: the backtest from the top keeps four training points, enough to calibrate.
+  const std::vector<double> five = {1, 2, 4, 8, 16};
+  const LearnedExtrapolation learned = learn_from_input(one_thread_apart(10, five), options);
+  EXPECT_EQ(learned.candidates.size(), 1u);
+  EXPECT_FALSE(learned.strategy_learned);
+  EXPECT_TRUE(learned.law_change_learned);
+  options.learn.law_change = false;
+  const LearnedExtrapolation nothing = learn_from_input(one_thread_apart(10, five), options);
+  EXPECT_FALSE(nothing.law_change_learned);
+  EXPECT_EQ(with_learned(options, nothing).law_change_per_doubling,
+            options.law_change_per_doubling);
+}
+
+TEST(Learning, TooFewKernelsKeepTheDefaultsAndSaySo) {
+  const LearnedExtrapolation learned = learn_from_input(one_thread_apart(4), ModelerOptions{});
+  EXPECT_FALSE(learned.strategy_learned);
+  EXPECT_FALSE(learned.law_change_learned);
+  EXPECT_NE(learned.reason.find("4 kernels"), std::string::npos) << learned.reason;
+  EXPECT_NE(learned.describe().find("Nothing learnt"), std::string::npos);
+  const ModelerOptions defaults;
+  EXPECT_EQ(with_learned(defaults, learned).law_change_per_doubling,
+            defaults.law_change_per_doubling);
+}
+
+TEST(Learning, TooFewEdgeBacktestsKeepThePriorAllowance) {
+  // Six kernels reach the top of their range six times: the public sets' allowance stays.
+  ModelerOptions options;
+  options.law_change_per_doubling = 0.123;
+  const LearnedExtrapolation learned = learn_from_input(one_thread_apart(6), options);
+  EXPECT_TRUE(learned.reason.empty());
+  EXPECT_FALSE(learned.law_change_learned);
+  EXPECT_EQ(with_learned(options, learned).law_change_per_doubling, 0.123);
+  EXPECT_NE(learned.describe().find("Too few backtests"), std::string::npos) << learned.describe();
+}
+
+TEST(Learning, TheExtrapPresetLearnsNothing) {
+  const LearnedExtrapolation learned =
+      learn_from_input(one_thread_apart(10), ModelerOptions::extrap());
+  EXPECT_FALSE(learned.strategy_learned);
+  EXPECT_FALSE(learned.law_change_learned);
+}
+
+// --- the change-of-law allowance ---------------------------------------------------------------
+
+/// Parallel efficiency that decays with every doubling: c / t^(1 - d log2 t); fits of the
+/// smaller counts overestimate the larger ones by more the further they reach.
+Dataset decaying_efficiency(double decay) {
+  std::vector<Law> laws;
+  for (int k = 0; k < 12; ++k) {
+    const double c = 10.0 + k;
+    laws.push_back([c, decay](double t) { return c / std::pow(t, 1.0 - decay * std::log2(t)); });
+  }
+  return input_of(laws, {1, 2, 3, 4, 6, 8, 12, 16, 24, 32}, 20, 0.01);
+}
+
+TEST(Learning, TheAllowanceGrowsWithWhatTheBacktestsMiss) {
+  ModelerOptions options;
+  options.learn.strategy = false;
+  const LearnedExtrapolation holds = learn_from_input(decaying_efficiency(0.0), options);
+  const LearnedExtrapolation bends = learn_from_input(decaying_efficiency(0.06), options);
+  ASSERT_TRUE(holds.law_change_learned && bends.law_change_learned);
+  EXPECT_LT(holds.law_change_per_doubling, 0.02);
+  EXPECT_GT(bends.law_change_per_doubling, holds.law_change_per_doubling + 0.02);
+  // The smallest allowance that holds the backtests at the intervals' level.
+  EXPECT_GE(bends.coverage, options.confidence);
+  EXPECT_GT(bends.overshoot_per_doubling, 0.0);  // decaying efficiency: fits run high
+  EXPECT_NE(bends.example.find("too high"), std::string::npos) << bends.example;
+}
+
+TEST(Learning, DescriptionSaysWhatWasLearntAndFromHowMuch) {
+  const LearnedExtrapolation learned = learn_from_input(one_thread_apart(20), ModelerOptions{});
+  const std::string text = learned.describe();
+  EXPECT_NE(text.find(std::to_string(learned.predictions) + " backtests of 20 kernels"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find(learned.candidates[learned.chosen].name), std::string::npos) << text;
+  EXPECT_NE(text.find("per doubling"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace ompscale::modeler

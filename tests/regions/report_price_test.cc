@@ -1,0 +1,148 @@
+// The price of a schedule change (regions/report/schedule_price.h) and the machine costs it is
+// made with (machine_costs.h), on loops whose answers are known.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "regions/report/machine_costs.h"
+#include "regions/report/schedule_price.h"
+
+namespace ompscale::regions::report {
+namespace {
+
+using ::testing::HasSubstr;
+
+MachineCosts costs(double chunk_s, double line_s = 0.0) {
+  MachineCosts c;
+  c.runtime = "libomp";
+  c.measured = true;
+  c.chunk_s = chunk_s;
+  c.line_s = line_s;
+  return c;
+}
+
+// A static loop of 1000 iterations on 2 threads, executed 100 times: thread 0's half costs 3 ms
+// per execution, thread 1's 1 ms; each waits at the barrier for the other's excess.
+LoopShape three_to_one() {
+  LoopShape loop;
+  loop.threads = 2;
+  loop.executions = 100;
+  loop.iterations = 1000;
+  loop.work_s = {100 * 3e-3, 100 * 1e-3};
+  loop.waits_s = {0.0, 100 * 2e-3};
+  loop.schedule = "static";
+  return loop;
+}
+
+TEST(SchedulePrice, FreeDispatchRemovesNearlyAllTheImbalance) {
+  const LoopPrice price = price_loop(three_to_one(), costs(0.0));
+  ASSERT_TRUE(price.priced) << price.why;
+  EXPECT_DOUBLE_EQ(price.imbalance, 0.1);  // per-thread mean of the waits
+  const ScheduleOption* best = price.best();
+  ASSERT_NE(best, nullptr);
+  // Perfect balance would save (3 - 2) ms per execution: the makespan falls from 3 to 2 ms.
+  EXPECT_NEAR(best->removed, 0.1, 0.002);
+  EXPECT_GT(best->net(), 0.098);
+}
+
+TEST(SchedulePrice, DispatchCostingMoreThanTheImbalanceMeansNothingPays) {
+  // 1 ms per chunk: even one chunk per thread costs as much as the 1 ms an execution could gain.
+  const LoopPrice price = price_loop(three_to_one(), costs(1e-3));
+  ASSERT_TRUE(price.priced);
+  EXPECT_EQ(price.best(), nullptr);
+  EXPECT_LT(price.options.front().net(), 0.0);
+  EXPECT_THAT(price_words(price, false), HasSubstr("no schedule change pays"));
+}
+
+TEST(SchedulePrice, TheBestChunkBalancesDispatchAgainstWhatIsLeftOfTheImbalance) {
+  // 20 us per chunk: chunk 1 would cost 10 ms per execution; the best chunk is larger, and its
+  // net gain is below the free removal.
+  const LoopPrice price = price_loop(three_to_one(), costs(20e-6));
+  const ScheduleOption* best = price.best();
+  ASSERT_NE(best, nullptr);
+  EXPECT_NE(best->schedule, "dynamic,1");
+  EXPECT_LT(best->net(), 0.1);
+  EXPECT_GT(best->net(), 0.05);
+  EXPECT_NEAR(best->dispatch, 100 * (best->chunks / 2) * 20e-6, 1e-9);
+  EXPECT_THAT(price_words(price, false), HasSubstr("schedule("));
+  EXPECT_THAT(price_words(price, true), HasSubstr("OMP_SCHEDULE="));
+}
+
+TEST(SchedulePrice, ABalancedLoopGainsNothing) {
+  LoopShape loop = three_to_one();
+  loop.work_s = {0.2, 0.2};
+  loop.waits_s = {0.0, 0.0};
+  const LoopPrice price = price_loop(loop, costs(1e-9));
+  ASSERT_TRUE(price.priced);
+  EXPECT_EQ(price.best(), nullptr);
+}
+
+TEST(SchedulePrice, AnUnseenLoopIsNotPriced) {
+  LoopShape loop = three_to_one();
+  loop.work_s.clear();  // a GCC build's static loop: no work callbacks
+  loop.schedule = "";
+  const LoopPrice price = price_loop(loop, costs(1e-9));
+  EXPECT_FALSE(price.priced);
+  EXPECT_THAT(price.why, HasSubstr("GCC"));
+  EXPECT_THAT(price_words(price, false), HasSubstr("not priced"));
+}
+
+TEST(SchedulePrice, ADynamicLoopIsToldASmallerChunkWhenItPays) {
+  LoopShape loop = three_to_one();
+  loop.schedule = "dynamic,500";  // two chunks: thread 0 got the 3 ms one
+  const LoopPrice price = price_loop(loop, costs(1e-7));
+  const ScheduleOption* best = price.best();
+  ASSERT_NE(best, nullptr);
+  EXPECT_TRUE(best->schedule.starts_with("dynamic,") || best->schedule == "guided");
+  EXPECT_GT(best->removed, 0.05);
+}
+
+TEST(SchedulePrice, GuidedChunksFollowEachRuntime) {
+  // libomp deals a 1/(2p) share of what remains, libgomp a 1/p share.
+  EXPECT_EQ(guided_chunks(1000, 2, 1, "libomp").front(), 250);
+  EXPECT_EQ(guided_chunks(1000, 2, 1, "libgomp").front(), 500);
+  double total = 0;
+  for (double c : guided_chunks(1000, 2, 1, "libomp")) total += c;
+  EXPECT_EQ(total, 1000);
+}
+
+TEST(MachineCosts, WithoutAMeasurementTheCostsAreAssumedAndSaySo) {
+  const MachineCosts c = costs_for({}, "libgomp", 4);
+  EXPECT_FALSE(c.measured);
+  EXPECT_GT(c.chunk_s, 0.0);
+  EXPECT_THAT(c.source, HasSubstr("assumed"));
+  EXPECT_THAT(c.source, HasSubstr("libgomp"));
+}
+
+// One ompscan-probe measurement at 2 threads whose chunk dispatch costs `chunk_ns`: dynamic,1
+// deals 1024 chunks per thread, dynamic,16 64, so their difference is 960 chunks.
+std::string probe_with_chunk_cost(int chunk_ns) {
+  return R"({"format": "ompscan-probe-1", "threads": 2,
+    "start": {"init_ns": 1000, "team_ns": 100},
+    "loop": {"iterations_per_thread": 1024, "static_ns": 1000, "dynamic1_ns": )" +
+         std::to_string(2000 + 960 * chunk_ns) + R"(,
+             "dynamic16_ns": 2000, "guided1_ns": 1500},
+    "task_ns": 300, "line_ns": 50})";
+}
+
+TEST(MachineCosts, TimeSharedRepetitionsAreLeftOut) {
+  const std::string file = std::string(R"({"format": "ompscan-probe-run-1", "runtime": "libomp",
+    "library": "libomp.so.5", "threads": 2, "runs": [{"time_shared": false, "probe": )") +
+                           probe_with_chunk_cost(100) + R"(}, {"time_shared": true, "probe": )" +
+                           probe_with_chunk_cost(900) + "}]}";
+  const std::vector<MachineCosts> measured = read_machine_costs({{"probe-libomp.json", file}});
+  ASSERT_EQ(measured.size(), 1u);
+  EXPECT_TRUE(measured[0].measured);
+  EXPECT_NEAR(measured[0].chunk_s, 100e-9, 1e-12);
+  // dynamic16 - static - 64 chunks' dispatch is below zero here: no fixed cost.
+  EXPECT_EQ(measured[0].dynamic_fixed_s, 0.0);
+  EXPECT_NEAR(measured[0].task_s, 300e-9, 1e-15);
+  EXPECT_THAT(measured[0].source, HasSubstr("1 time-shared left out"));
+  EXPECT_TRUE(costs_for(measured, "libomp", 2).measured);
+  EXPECT_FALSE(costs_for(measured, "libgomp", 2).measured);
+}
+
+}  // namespace
+}  // namespace ompscale::regions::report
