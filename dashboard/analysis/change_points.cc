@@ -6,40 +6,56 @@
 #include <limits>
 #include <numeric>
 
+#include "dashboard/analysis/order_statistics.h"
+
 namespace ompscale::dashboard {
 
 namespace {
 
-// Sums of |x_p - x_q| over rectangles of index pairs in O(1), after O(n^2) preparation.
-class DistanceSums {
- public:
-  explicit DistanceSums(std::span<const double> x) : n_(x.size()), sums_((n_ + 1) * (n_ + 1), 0.0) {
-    for (std::size_t i = 0; i < n_; ++i) {
-      for (std::size_t j = 0; j < n_; ++j) {
-        at(i + 1, j + 1) = std::fabs(x[i] - x[j]) + at(i, j + 1) + at(i + 1, j) - at(i, j);
-      }
-    }
-  }
-  // Sum over p in [r0, r1), q in [c0, c1).
-  double block(std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1) const {
-    return get(r1, c1) - get(r0, c1) - get(r1, c0) + get(r0, c0);
-  }
-
- private:
-  double& at(std::size_t i, std::size_t j) { return sums_[i * (n_ + 1) + j]; }
-  double get(std::size_t i, std::size_t j) const { return sums_[i * (n_ + 1) + j]; }
-  std::size_t n_;
-  std::vector<double> sums_;
-};
-
-double statistic(const DistanceSums& d, std::size_t a, std::size_t tau, std::size_t b) {
-  const double m = static_cast<double>(tau - a), k = static_cast<double>(b - tau);
-  const double between = d.block(a, tau, tau, b);
-  const double within_left = d.block(a, tau, a, tau) / 2.0;
-  const double within_right = d.block(tau, b, tau, b) / 2.0;
+// E-divisive's statistic (energy distance of the two sides, scaled by m k / (m + k)) of splitting
+// a segment into `m` and `k` values, from the sums of |x_p - x_q| over the pairs within each side
+// and between them.
+double statistic(double within_left, double within_right, double between, double m, double k) {
   const double energy = 2.0 * between / (m * k) - within_left / (m * (m - 1) / 2.0) -
                         within_right / (k * (k - 1) / 2.0);
   return m * k / (m + k) * energy;
+}
+
+// The statistic of every split of x[a, b) that leaves at least `min` values on each side (element
+// i for the split before a + min + i), in O(n log n): each value's distances to the values before
+// it and after it within the segment come from a Fenwick tree over their ranks, and the pair sums
+// of both sides follow as the split moves right one value at a time.
+std::vector<double> split_statistics(std::span<const double> x, std::size_t a, std::size_t b,
+                                     std::size_t min) {
+  const std::size_t n = b - a;
+  // Centred, so that sums of distances taken as differences of sums of values lose nothing.
+  const double centre = std::accumulate(x.begin() + a, x.begin() + b, 0.0) / static_cast<double>(n);
+  std::vector<double> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = x[a + i] - centre;
+  std::vector<double> to_earlier(n), to_later(n);
+  RankedSums earlier(v), later(v);
+  for (std::size_t i = 0; i < n; ++i) {
+    to_earlier[i] = earlier.distance_sum(v[i]);
+    earlier.add(v[i], v[i]);
+  }
+  for (std::size_t i = n; i-- > 0;) {
+    to_later[i] = later.distance_sum(v[i]);
+    later.add(v[i], v[i]);
+  }
+  const double total = std::accumulate(to_earlier.begin(), to_earlier.end(), 0.0);
+  double within_left = std::accumulate(to_earlier.begin(), to_earlier.begin() + min, 0.0);
+  double within_right = std::accumulate(to_later.begin() + min, to_later.end(), 0.0);
+  std::vector<double> out;
+  for (std::size_t left = min; left + min <= n; ++left) {
+    if (left > min) {
+      within_left += to_earlier[left - 1];
+      within_right -= to_later[left - 1];
+    }
+    const double between = total - within_left - within_right;
+    out.push_back(statistic(within_left, within_right, between, static_cast<double>(left),
+                            static_cast<double>(n - left)));
+  }
+  return out;
 }
 
 struct Moments {
@@ -68,23 +84,23 @@ double welch_p(const Moments& a, const Moments& b) {
   return 2.0 * boost::math::cdf(boost::math::complement(student, t));
 }
 
-void split(std::span<const double> x, const DistanceSums& d, std::size_t a, std::size_t b,
+void split(std::span<const double> x, std::size_t a, std::size_t b,
            const ChangePointOptions& options, std::vector<ChangePoint>& out) {
   const std::size_t min = options.min_segment;
   if (b - a < 2 * min) return;
+  const std::vector<double> q = split_statistics(x, a, b, min);
   std::size_t best = 0;
   double best_value = -1.0;
-  for (std::size_t tau = a + min; tau + min <= b; ++tau) {
-    const double q = statistic(d, a, tau, b);
-    if (q > best_value) best_value = q, best = tau;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    if (q[i] > best_value) best_value = q[i], best = a + min + i;
   }
   const Moments left = moments(x.subspan(a, best - a));
   const Moments right = moments(x.subspan(best, b - best));
   const double p = welch_p(left, right);
   if (p >= options.significance || std::fabs(right.mean - left.mean) <= options.min_change) return;
   out.push_back({best, left.mean, right.mean, p});
-  split(x, d, a, best, options, out);
-  split(x, d, best, b, options, out);
+  split(x, a, best, options, out);
+  split(x, best, b, options, out);
 }
 
 // Spearman's rank correlation of x with its index.
@@ -103,27 +119,35 @@ double trend(std::span<const double> x) {
 }
 
 // The first index of a rise (or fall) in x[begin, end): the broken line, flat and then straight,
-// that fits best (least squares) bends at the last flat index.
+// that fits best (least squares) bends at the last flat index. Every bend is fitted in O(1) from
+// suffix sums of the values and of index times value, so the search is linear in the extent.
 std::size_t onset(std::span<const double> x, std::size_t begin, std::size_t end) {
+  const std::size_t n = end - begin;
+  if (n < 3) return begin + 1;
+  const double mean = std::accumulate(x.begin() + begin, x.begin() + end, 0.0) / n;
+  // y = a + b * r with r_i = max(0, i - h): sums over the points after the bend h.
+  std::vector<double> suffix(n + 1, 0.0), suffix_indexed(n + 1, 0.0);
+  double syy = 0;
+  for (std::size_t j = n; j-- > 0;) {
+    const double y = x[begin + j] - mean;
+    suffix[j] = suffix[j + 1] + y;
+    suffix_indexed[j] = suffix_indexed[j + 1] + static_cast<double>(j) * y;
+    syy += y * y;
+  }
+  const double count = static_cast<double>(n), sy = suffix[0];
   std::size_t best = begin;
   double best_sse = std::numeric_limits<double>::infinity();
-  for (std::size_t h = begin; h + 2 < end; ++h) {
-    // y = a + b * max(0, i - h): ordinary least squares with regressor r_i = max(0, i - h).
-    double n = 0, sr = 0, sy = 0, srr = 0, sry = 0;
-    for (std::size_t i = begin; i < end; ++i) {
-      const double r = i > h ? static_cast<double>(i - h) : 0.0;
-      n += 1, sr += r, sy += x[i], srr += r * r, sry += r * x[i];
-    }
-    const double denominator = n * srr - sr * sr;
+  for (std::size_t h = 0; h + 2 < n; ++h) {
+    const double t = static_cast<double>(n - 1 - h);  // points after the bend: r = 1 .. t
+    const double sr = t * (t + 1) / 2, srr = t * (t + 1) * (2 * t + 1) / 6;
+    const double sry = suffix_indexed[h + 1] - static_cast<double>(h) * suffix[h + 1];
+    const double denominator = count * srr - sr * sr;
     if (denominator <= 0) continue;
-    const double b = (n * sry - sr * sy) / denominator;
-    const double a = (sy - b * sr) / n;
-    double sse = 0;
-    for (std::size_t i = begin; i < end; ++i) {
-      const double r = i > h ? static_cast<double>(i - h) : 0.0;
-      sse += std::pow(x[i] - a - b * r, 2);
-    }
-    if (sse < best_sse) best_sse = sse, best = h;
+    const double b = (count * sry - sr * sy) / denominator;
+    const double a = (sy - b * sr) / count;
+    const double sse =
+        syy - 2 * a * sy - 2 * b * sry + count * a * a + 2 * a * b * sr + b * b * srr;
+    if (sse < best_sse) best_sse = sse, best = begin + h;
   }
   return best + 1;
 }
@@ -132,7 +156,22 @@ std::size_t onset(std::span<const double> x, std::size_t begin, std::size_t end)
 
 double energy_statistic(std::span<const double> values, std::size_t begin, std::size_t split_at,
                         std::size_t end) {
-  return statistic(DistanceSums(values), begin, split_at, end);
+  // By the definition, pair by pair: the check of the one-pass scan.
+  double within_left = 0, within_right = 0, between = 0;
+  for (std::size_t p = begin; p < end; ++p) {
+    for (std::size_t q = p + 1; q < end; ++q) {
+      const double d = std::fabs(values[p] - values[q]);
+      (q < split_at ? within_left : p >= split_at ? within_right : between) += d;
+    }
+  }
+  return statistic(within_left, within_right, between, static_cast<double>(split_at - begin),
+                   static_cast<double>(end - split_at));
+}
+
+std::vector<double> energy_statistics(std::span<const double> values, std::size_t begin,
+                                      std::size_t end, std::size_t min_segment) {
+  if (end - begin < 2 * min_segment) return {};
+  return split_statistics(values, begin, end, min_segment);
 }
 
 std::vector<ChangePoint> e_divisive(std::span<const double> values,
@@ -141,8 +180,7 @@ std::vector<ChangePoint> e_divisive(std::span<const double> values,
   ChangePointOptions o = options;
   o.min_segment = std::max<std::size_t>(2, o.min_segment);
   if (values.size() < 2 * o.min_segment) return out;
-  const DistanceSums sums(values);
-  split(values, sums, 0, values.size(), o, out);
+  split(values, 0, values.size(), o, out);
   std::sort(out.begin(), out.end(),
             [](const ChangePoint& a, const ChangePoint& b) { return a.index < b.index; });
   // Levels between the final change points (the recursion saw wider segments).

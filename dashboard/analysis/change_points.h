@@ -3,9 +3,10 @@
 // change, and did it change at once (a step) or gradually (a drift)?
 //
 // E-divisive means (Matteson and James 2014, with exponent 1, as Apache Otava uses it): the split
-// of a segment that maximises the energy distance between its two sides is the candidate; it is
-// kept when a Welch t-test between the two sides rejects at `significance` and the level differs
-// by more than `min_change`; both sides are then split again (binary segmentation). The t-test
+// of a segment that maximises the energy distance between its two sides is the candidate (all
+// splits of a segment are scored in one O(n log n) pass); it is kept when a Welch t-test between
+// the two sides rejects at `significance` and the level differs by more than `min_change`; both
+// sides are then split again (binary segmentation). The t-test
 // instead of E-divisive's permutation test makes the result deterministic and cheap, and gives
 // p-values small enough to correct for thousands of series.
 //
@@ -39,9 +40,16 @@ struct ChangePoint {
 std::vector<ChangePoint> e_divisive(std::span<const double> values,
                                     const ChangePointOptions& options = {});
 
-/// The E-divisive statistic of splitting values[begin, end) before `split` (exposed for tests).
+/// The E-divisive statistic of splitting values[begin, end) before `split`, pair by pair from its
+/// definition (O(n^2); for tests).
 double energy_statistic(std::span<const double> values, std::size_t begin, std::size_t split,
                         std::size_t end);
+
+/// The statistic of every split of values[begin, end) with at least `min_segment` values on each
+/// side (element i: the split before begin + min_segment + i), as the search computes them: in
+/// one pass of O(n log n), each value's distances to the others summed with a Fenwick tree.
+std::vector<double> energy_statistics(std::span<const double> values, std::size_t begin,
+                                      std::size_t end, std::size_t min_segment);
 
 /// A level shift: one change point (a step) or several merged (a drift from `first` to `last`).
 struct LevelShift {

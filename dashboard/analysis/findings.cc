@@ -6,6 +6,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 
 #include "common/statistics.h"
 #include "common/text.h"
@@ -78,6 +79,16 @@ std::string_view to_string(FindingKind kind) {
       return "faster state";
   }
   return "?";
+}
+
+FindingKind finding_kind(std::string_view name) {
+  for (const FindingKind kind :
+       {FindingKind::kRegression, FindingKind::kImprovement, FindingKind::kStep,
+        FindingKind::kDrift, FindingKind::kGrowthChange, FindingKind::kOutsideInterval,
+        FindingKind::kBudgetMoved, FindingKind::kUnusualPhase}) {
+    if (to_string(kind) == name) return kind;
+  }
+  throw std::invalid_argument(fmt::format("'{}' is not a kind of finding", name));
 }
 
 Finding finding_about(const SeriesInfo& s, FindingKind kind) {

@@ -26,6 +26,8 @@ enum class FindingKind {
 };
 
 std::string_view to_string(FindingKind kind);
+/// The kind named `name` by to_string(); std::invalid_argument for another name.
+FindingKind finding_kind(std::string_view name);
 
 /// What an A/B re-measurement of a finding's kernel said (dashboard/confirm/ab_test.h): the old
 /// and the new runtime build measured round by round in one run, so that the comparison's noise is
@@ -55,6 +57,7 @@ struct Finding {
   std::string construct, runtime, platform, metric, unit;
   int threads = 0;  ///< 0 for findings about a whole model or run
   std::string thread_class;
+  std::int64_t model_set = 0;       ///< the model set a model finding is about (0: none)
   std::string run_id, date, label;  ///< the run it is dated to
   std::string until;                ///< a drift's last date
   double before = 0.0;              ///< level before (cost, or thread count for a budget)

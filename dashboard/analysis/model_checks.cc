@@ -15,6 +15,7 @@ namespace {
 
 Finding model_finding(const ModelPoint& m, const SeriesInfo& s, FindingKind kind) {
   Finding f = finding_about(s, kind);
+  f.model_set = m.model_set;
   f.thread_class = m.thread_class;
   f.date = m.date;
   f.label = m.label;
@@ -51,13 +52,13 @@ double refit_smape(const modeler::Model& form, const std::vector<modeler::PointS
 // make on their own points: competing forms that fit about equally well (t and t^(3/4) * log2(t)
 // over 1 to 64 threads) are one growth as far as the data can tell.
 std::optional<Finding> growth_change(const ModelPoint& previous, const ModelPoint& current,
-                                     const SeriesInfo& s, double threshold) {
+                                     const SeriesInfo& s, double threshold,
+                                     const ModelComparer& comparer) {
   const int before = growth_rank(previous.growth), after = growth_rank(current.growth);
   if (before < 0 || after < 0) return std::nullopt;
-  const modeler::ClassModel old_model = class_model_from_document(previous.document);
-  const modeler::ClassModel new_model = class_model_from_document(current.document);
-  const double old_form_error = refit_smape(old_model.model, new_model.points);
-  const double own_errors = new_model.stats.smape + old_model.stats.smape;
+  const GrowthComparison g = comparer.growth(previous, current);
+  const double old_form_error = g.refit_smape;
+  const double own_errors = g.smape + g.established_smape;
   if (!(old_form_error - own_errors > 100.0 * threshold)) return std::nullopt;
   Finding f = model_finding(current, s, FindingKind::kGrowthChange);
   f.worse = after > before;
@@ -67,8 +68,7 @@ std::optional<Finding> growth_change(const ModelPoint& previous, const ModelPoin
   f.detail = fmt::format(
       "growth {} -> {}: model {} (was {}; the previous form misses the new points by {:.1f}% "
       "SMAPE, the new model by {:.1f}%)",
-      previous.growth, current.growth, current.model, previous.model, old_form_error,
-      new_model.stats.smape);
+      previous.growth, current.growth, current.model, previous.model, old_form_error, g.smape);
   return f;
 }
 
@@ -81,33 +81,30 @@ std::optional<double> value_at_largest(const modeler::ClassModel& model, double 
 }
 
 std::optional<Finding> outside_interval(const ModelPoint& previous, const ModelPoint& current,
-                                        const SeriesInfo& s, const ModelCheckOptions& options) {
+                                        const SeriesInfo& s, const ModelCheckOptions& options,
+                                        const ModelComparer& comparer) {
   const double t = current.largest_threads;
   if (!(t > 0)) return std::nullopt;
-  const modeler::ClassModel before = class_model_from_document(previous.document);
-  const modeler::ClassModel now = class_model_from_document(current.document);
-  const std::optional<double> value = value_at_largest(now, t);
-  if (!value || before.predictive.components.empty()) return std::nullopt;
-  const modeler::Prediction p = modeler::predict(before.predictive, t, options.interval_level);
-  if (!(p.value > 0) || (*value >= p.interval.low && *value <= p.interval.high)) {
+  const IntervalComparison c = comparer.interval(previous, current);
+  if (std::isnan(c.value) || !(c.predicted > 0) || (c.value >= c.low && c.value <= c.high)) {
     return std::nullopt;
   }
   // A previous model that missed its own point at t says nothing about the new one there.
-  if (const auto own = value_at_largest(before, t);
-      own && !(std::fabs(std::log(*own / p.value)) <= std::log1p(options.threshold))) {
+  if (!std::isnan(c.previous_value) &&
+      !(std::fabs(std::log(c.previous_value / c.predicted)) <= std::log1p(options.threshold))) {
     return std::nullopt;
   }
   const double floor =
       options.noise_floor ? options.noise_floor(s.id, static_cast<int>(t)) : std::nan("");
   const double threshold =
       std::isnan(floor) ? options.threshold : std::max(options.threshold, floor);
-  const double effect = std::log(*value / p.value);
+  const double effect = std::log(c.value / c.predicted);
   if (!(std::fabs(effect) > std::log1p(threshold))) return std::nullopt;
   Finding f = model_finding(current, s, FindingKind::kOutsideInterval);
-  f.worse = *value > p.interval.high;
+  f.worse = c.value > c.high;
   f.threads = static_cast<int>(t);
-  f.before = p.value;
-  f.after = *value;
+  f.before = c.predicted;
+  f.after = c.value;
   f.change = std::expm1(effect);
   f.noise_floor = floor;
   f.threshold = threshold;
@@ -115,8 +112,7 @@ std::optional<Finding> outside_interval(const ModelPoint& previous, const ModelP
   f.detail = fmt::format(
       "at {} threads {:.4g} {} lies outside the previous model's {:g}% interval [{:.4g}, {:.4g}] "
       "around {:.4g} ({:+.1f}%)",
-      t, *value, s.unit, 100 * options.interval_level, p.interval.low, p.interval.high, p.value,
-      100 * f.change);
+      t, c.value, s.unit, 100 * options.interval_level, c.low, c.high, c.predicted, 100 * f.change);
   return f;
 }
 
@@ -165,9 +161,46 @@ int growth_rank(const std::string& growth) {
   return -1;
 }
 
-std::vector<Finding> model_findings(const std::vector<ModelHistory>& histories,
+GrowthComparison compare_growth(const modeler::ClassModel& established,
+                                const modeler::ClassModel& current) {
+  return {refit_smape(established.model, current.points), current.stats.smape,
+          established.stats.smape};
+}
+
+IntervalComparison compare_interval(const modeler::ClassModel& previous,
+                                    const modeler::ClassModel& current, double threads,
+                                    double level) {
+  const double none = std::nan("");
+  IntervalComparison c{none, none, none, none, none};
+  if (const auto value = value_at_largest(current, threads)) c.value = *value;
+  if (const auto own = value_at_largest(previous, threads)) c.previous_value = *own;
+  if (!previous.predictive.components.empty()) {
+    const modeler::Prediction p = modeler::predict(previous.predictive, threads, level);
+    c.predicted = p.value;
+    c.low = p.interval.low;
+    c.high = p.interval.high;
+  }
+  return c;
+}
+
+ModelComparer document_comparer(double interval_level) {
+  ModelComparer comparer;
+  comparer.growth = [](const ModelPoint& established, const ModelPoint& current) {
+    return compare_growth(class_model_from_document(established.document),
+                          class_model_from_document(current.document));
+  };
+  comparer.interval = [interval_level](const ModelPoint& previous, const ModelPoint& current) {
+    return compare_interval(class_model_from_document(previous.document),
+                            class_model_from_document(current.document), current.largest_threads,
+                            interval_level);
+  };
+  return comparer;
+}
+
+std::vector<Finding> model_findings(std::span<const ModelHistory> histories,
                                     const std::map<std::int64_t, SeriesInfo>& series,
-                                    const ModelCheckOptions& options) {
+                                    const ModelCheckOptions& options,
+                                    const ModelComparer& comparer) {
   std::vector<Finding> out;
   for (const ModelHistory& h : histories) {
     const SeriesInfo& s = series.at(h.series);
@@ -180,13 +213,13 @@ std::vector<Finding> model_findings(const std::vector<ModelHistory>& histories,
       std::optional<Finding> growth;
       if (established == nullptr || established->growth == current.growth) {
         established = &current;
-      } else if ((growth = growth_change(*established, current, s, options.threshold))) {
+      } else if ((growth = growth_change(*established, current, s, options.threshold, comparer))) {
         established = &current;
       }
       if (i == 0 || current.date < options.since) continue;
       const ModelPoint& previous = h.models[i - 1];
       if (!trustworthy(previous)) continue;
-      for (auto f : {growth, outside_interval(previous, current, s, options),
+      for (auto f : {growth, outside_interval(previous, current, s, options, comparer),
                      budget_moved(previous, current, s)}) {
         if (f) out.push_back(std::move(*f));
       }

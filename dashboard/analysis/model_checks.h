@@ -15,11 +15,14 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "dashboard/analysis/findings.h"
+#include "dashboard/store/derived.h"
 #include "dashboard/store/history.h"
+#include "modeler/core/result.h"
 
 namespace ompscale::dashboard {
 
@@ -31,9 +34,30 @@ struct ModelCheckOptions {
   std::function<double(std::int64_t series, int threads)> noise_floor;
 };
 
-std::vector<Finding> model_findings(const std::vector<ModelHistory>& histories,
+/// The numbers of the growth check: the established model's form refitted to the current
+/// model's points, and both models' own errors.
+GrowthComparison compare_growth(const modeler::ClassModel& established,
+                                const modeler::ClassModel& current);
+
+/// The numbers of the interval check at `threads` (the current model's largest thread count).
+IntervalComparison compare_interval(const modeler::ClassModel& previous,
+                                    const modeler::ClassModel& current, double threads,
+                                    double level);
+
+/// Where the checks get a comparison's numbers: the costly part (the models' documents parsed,
+/// refitted, predicted), which a derivation keeps from one night to the next.
+struct ModelComparer {
+  std::function<GrowthComparison(const ModelPoint& established, const ModelPoint& current)> growth;
+  std::function<IntervalComparison(const ModelPoint& previous, const ModelPoint& current)> interval;
+};
+
+/// The comparer that parses each ModelPoint's `document`.
+ModelComparer document_comparer(double interval_level);
+
+std::vector<Finding> model_findings(std::span<const ModelHistory> histories,
                                     const std::map<std::int64_t, SeriesInfo>& series,
-                                    const ModelCheckOptions& options);
+                                    const ModelCheckOptions& options,
+                                    const ModelComparer& comparer);
 
 /// The rank of a growth class name, slowest first (decreasing 0 ... superlinear 5); -1 unknown.
 int growth_rank(const std::string& growth);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "common/statistics.h"
@@ -13,23 +14,60 @@ double NoiseEstimate::sigma() const {
   return known() ? std::sqrt(variance) : std::nan("");
 }
 
+namespace {
+
+// 5 robust standard deviations (1.4826 median |d|); infinite when that is 0.
+double bound_of_median(double median) {
+  const double robust = 1.4826 * median;
+  return robust > 0 ? 5.0 * robust : std::numeric_limits<double>::infinity();
+}
+
+NoiseEstimate from_sums(double sum, double dof) {
+  NoiseEstimate out;
+  out.dof = dof;
+  out.variance = dof > 0 ? sum / dof : 0.0;
+  return out;
+}
+
+}  // namespace
+
+double jump_bound(std::span<const double> absolute_differences) {
+  if (absolute_differences.empty()) return std::numeric_limits<double>::infinity();
+  return bound_of_median(stats::median(absolute_differences));
+}
+
 bool is_jump(double difference, std::span<const double> absolute_differences) {
-  if (absolute_differences.empty()) return false;
-  const double robust = 1.4826 * stats::median(absolute_differences);
-  return robust > 0 && std::fabs(difference) > 5.0 * robust;
+  return std::fabs(difference) > jump_bound(absolute_differences);
 }
 
 NoiseEstimate estimate_from_differences(std::span<const double> absolute_differences,
                                         bool keep_jumps) {
-  NoiseEstimate out;
-  double sum = 0.0;
+  const double bound =
+      keep_jumps ? std::numeric_limits<double>::infinity() : jump_bound(absolute_differences);
+  double sum = 0.0, dof = 0.0;
   for (double d : absolute_differences) {
-    if (!keep_jumps && is_jump(d, absolute_differences)) continue;  // a change, not noise
+    if (std::fabs(d) > bound) continue;  // a change, not noise
     sum += d * d / 2.0;
-    out.dof += 1.0;
+    dof += 1.0;
   }
-  out.variance = out.dof > 0 ? sum / out.dof : 0.0;
-  return out;
+  return from_sums(sum, dof);
+}
+
+void PrefixNoise::add(double difference) {
+  median_.add(difference);
+  within_.add(difference, difference * difference / 2.0);
+}
+
+NoiseEstimate PrefixNoise::estimate() const {
+  if (size() == 0) return {};
+  const double bound = bound_of_median(median_.median());
+  if (std::isinf(bound)) return estimate_keeping_jumps();
+  return from_sums(within_.weight_at_most(bound),
+                   static_cast<double>(within_.count_at_most(bound)));
+}
+
+NoiseEstimate PrefixNoise::estimate_keeping_jumps() const {
+  return from_sums(within_.weight(), static_cast<double>(within_.count()));
 }
 
 NoiseEstimate moderated(const NoiseEstimate& own, const NoiseEstimate& group, double prior_dof) {

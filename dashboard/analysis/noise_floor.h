@@ -15,6 +15,8 @@
 #include <cstddef>
 #include <span>
 
+#include "dashboard/analysis/order_statistics.h"
+
 namespace ompscale::dashboard {
 
 struct NoiseEstimate {
@@ -33,6 +35,29 @@ NoiseEstimate estimate_from_differences(std::span<const double> absolute_differe
 /// Whether `difference` is a change rather than noise among `absolute_differences` (beyond 5
 /// robust standard deviations): the rule estimate_from_differences() leaves such ones out by.
 bool is_jump(double difference, std::span<const double> absolute_differences);
+
+/// The bound beyond which a difference among `absolute_differences` is a jump: 5 robust standard
+/// deviations (infinite when they are 0, or there are none). One median for many is_jump() calls.
+double jump_bound(std::span<const double> absolute_differences);
+
+/// estimate_from_differences() of every prefix of a sequence of absolute differences, one
+/// difference added at a time in O(log n): a running median gives the robust scale, ranked sums
+/// the differences within 5 robust standard deviations of it.
+class PrefixNoise {
+ public:
+  /// `differences`: every difference that will be added (in any order).
+  explicit PrefixNoise(std::span<const double> differences) : within_(differences) {}
+  void add(double difference);
+  std::size_t size() const { return median_.size(); }
+  /// estimate_from_differences() of the differences added so far.
+  NoiseEstimate estimate() const;
+  /// The same with `keep_jumps`.
+  NoiseEstimate estimate_keeping_jumps() const;
+
+ private:
+  RunningMedian median_;
+  RankedSums within_;  // each difference weighted by its variance estimate, d^2 / 2
+};
 
 /// The kernel's estimate shrunk towards its group's: weights own.dof and min(group.dof,
 /// prior_dof).

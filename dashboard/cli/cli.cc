@@ -76,6 +76,41 @@ CLI::App* add_render(CLI::App& app, RenderArguments& a) {
   cmd->add_option("--metrics", a.options.metrics, "Metrics shown and judged (empty: all)")
       ->delimiter(',')
       ->capture_default_str();
+  cmd->add_flag("--full", a.full, "Write every page, also those whose content did not change");
+  return cmd;
+}
+
+CLI::App* add_derive(CLI::App& app, DeriveArguments& a) {
+  CLI::App* cmd = app.add_subcommand(
+      "derive", "Derive the history's analysis anew and store it (ingest does this itself)");
+  cmd->add_option("--db", a.db, "History database")->required();
+  cmd->add_option("--threshold", a.options.threshold, "Practical threshold")->capture_default_str();
+  cmd->add_option("--significance", a.options.significance, "Family-wise significance")
+      ->capture_default_str();
+  cmd->add_option("--baseline-runs", a.options.baseline_runs, "Runs a run is compared with")
+      ->capture_default_str();
+  cmd->add_option("--min-segment", a.options.min_segment,
+                  "Smallest number of runs on each side of a change point")
+      ->capture_default_str();
+  cmd->add_option("--metrics", a.options.metrics, "Metrics judged (empty: all)")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_flag("--fresh", a.fresh,
+                "Recompute every rank test and model comparison instead of reusing stored ones");
+  return cmd;
+}
+
+CLI::App* add_prune(CLI::App& app, PruneArguments& a) {
+  CLI::App* cmd = app.add_subcommand(
+      "prune", "Remove old repetitions (their summaries, tests and findings stay)");
+  cmd->add_option("--db", a.db, "History database")->required();
+  cmd->add_option("--older-than", a.rule.older_than_days,
+                  "Days before the latest run: older runs lose their repetitions")
+      ->capture_default_str();
+  cmd->add_option("--keep-latest", a.rule.keep_latest,
+                  "Latest runs per kernel and thread count that keep theirs whatever their age")
+      ->capture_default_str();
+  cmd->add_flag("--vacuum", a.vacuum, "Give the space back to the file system (VACUUM)");
   return cmd;
 }
 
@@ -151,6 +186,10 @@ int run_cli(int argc, char** argv) {
   CLI::App* render_cmd = add_render(app, render);
   NightlyArguments nightly;
   CLI::App* nightly_cmd = add_nightly(app, nightly);
+  DeriveArguments derive;
+  CLI::App* derive_cmd = add_derive(app, derive);
+  PruneArguments prune;
+  CLI::App* prune_cmd = add_prune(app, prune);
   ConfirmArguments confirm;
   CLI::App* confirm_cmd = add_confirm(app, confirm);
   if (const auto unknown = unknown_subcommand(app, argc, argv)) {
@@ -169,6 +208,8 @@ int run_cli(int argc, char** argv) {
         if (regressions_cmd->parsed()) return run_regressions(regressions);
         if (render_cmd->parsed()) return run_render(render);
         if (nightly_cmd->parsed()) return run_nightly_command(nightly);
+        if (derive_cmd->parsed()) return run_derive(derive);
+        if (prune_cmd->parsed()) return run_prune(prune);
         if (confirm_cmd->parsed()) return run_confirm(confirm);
         return 2;
       },

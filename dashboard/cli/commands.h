@@ -8,6 +8,7 @@
 #include "dashboard/analysis/regressions.h"
 #include "dashboard/confirm/ab_test.h"
 #include "dashboard/ingest/ingest.h"
+#include "dashboard/store/retention.h"
 
 namespace ompscale::dashboard {
 
@@ -36,13 +37,34 @@ struct RegressionsArguments {
 };
 /// Exit status 1 when asked to fail and a regression was found.
 int run_regressions(const RegressionsArguments& a);
+/// UsageError for a threshold below 0, a significance outside (0, 1), fewer than 1 baseline run or
+/// a minimal segment below 2.
+void check_regression_options(const RegressionOptions& options);
 
 struct RenderArguments {
   std::string db;
   std::string out;
   RegressionOptions options;
+  bool full = false;  ///< write every page, changed or not
 };
 int run_render(const RenderArguments& a);
+
+struct DeriveArguments {
+  std::string db;
+  RegressionOptions options;
+  bool fresh = false;  ///< from the repetitions and documents, reusing nothing stored
+};
+/// Derives the history's analysis anew and stores it with these options (they become the
+/// history's: later ingests derive with them).
+int run_derive(const DeriveArguments& a);
+
+struct PruneArguments {
+  std::string db;
+  RetentionRule rule;
+  bool vacuum = false;
+};
+/// The retention rule for repetitions (store/retention.h).
+int run_prune(const PruneArguments& a);
 
 struct NightlyArguments {
   std::string config;

@@ -13,7 +13,7 @@ int run_ingest(const IngestArguments& a) {
   // new empty database.
   const IngestBatch batch = read_inputs(a.files, a.options);
   Database db = open_history(a.db);
-  const std::vector<IngestedItem> items = write_batch(db, batch, a.options.label, utc_timestamp());
+  const std::vector<IngestedItem> items = ingest_batch(db, batch, a.options.label, utc_timestamp());
   int added = 0;
   for (const IngestedItem& item : items) {
     std::cout << fmt::format("{} {} {} ({})\n", item.added ? "added" : "already in history",

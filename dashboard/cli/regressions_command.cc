@@ -12,16 +12,20 @@
 
 namespace ompscale::dashboard {
 
+void check_regression_options(const RegressionOptions& o) {
+  if (!(o.threshold >= 0) || !(o.significance > 0 && o.significance < 1)) {
+    throw UsageError("--threshold must be >= 0 and --significance in (0, 1)");
+  }
+  if (o.baseline_runs < 1 || o.min_segment < 2) {
+    throw UsageError("--baseline-runs must be >= 1 and --min-segment >= 2");
+  }
+}
+
 int run_regressions(const RegressionsArguments& a) {
   if (a.format != "text" && a.format != "json") {
     throw UsageError(fmt::format("bad --format '{}': use text or json", a.format));
   }
-  if (!(a.options.threshold >= 0) || !(a.options.significance > 0 && a.options.significance < 1)) {
-    throw UsageError("--threshold must be >= 0 and --significance in (0, 1)");
-  }
-  if (a.options.baseline_runs < 1 || a.options.min_segment < 2) {
-    throw UsageError("--baseline-runs must be >= 1 and --min-segment >= 2");
-  }
+  check_regression_options(a.options);
   RegressionOptions options = a.options;
   options.since = resolve_since(a.options.since, std::time(nullptr));
   Database db = open_history(a.db, true);

@@ -9,8 +9,9 @@ namespace ompscale::dashboard {
 
 int run_render(const RenderArguments& a) {
   Database db = open_history(a.db, true);
-  const std::vector<std::string> files = render_site(db, a.out, a.options);
-  std::cout << a.out << ": " << files.size() << " pages\n";
+  const RenderResult r = render_site(db, a.out, a.options, a.full);
+  std::cout << a.out << ": " << r.written.size() << " pages written, " << r.unchanged.size()
+            << " unchanged\n";
   return 0;
 }
 

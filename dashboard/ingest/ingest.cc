@@ -1,5 +1,6 @@
 #include "dashboard/ingest/ingest.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 
@@ -8,6 +9,7 @@
 #include "common/json_input.h"
 #include "common/output_file.h"
 #include "common/utc_time.h"
+#include "dashboard/analysis/derivation.h"
 #include "dashboard/ingest/read_models.h"
 #include "dashboard/ingest/read_results.h"
 
@@ -92,10 +94,24 @@ IngestBatch read_inputs(const std::vector<std::string>& files, const IngestOptio
   return batch;
 }
 
+std::vector<IngestedItem> ingest_batch(Database& db, const IngestBatch& batch,
+                                       const std::string& label, const std::string& now,
+                                       const std::optional<RegressionOptions>& analysis) {
+  return write_batch(
+      db, batch, label, now, [&](Database& d, const std::vector<IngestedItem>& items) {
+        const RegressionOptions options = analysis ? *analysis : stored_options(d);
+        const bool added =
+            std::any_of(items.begin(), items.end(), [](const auto& i) { return i.added; });
+        if (added || !derivation_current(d, options)) {
+          store_derivation(d, options, now);
+        }
+      });
+}
+
 std::vector<IngestedItem> ingest_files(Database& db, const std::vector<std::string>& files,
                                        const IngestOptions& options) {
   const IngestBatch batch = read_inputs(files, options);
-  return write_batch(db, batch, options.label, utc_timestamp());
+  return ingest_batch(db, batch, options.label, utc_timestamp());
 }
 
 }  // namespace ompscale::dashboard

@@ -4,10 +4,12 @@
 // written, and the batch goes into the history in one transaction (store/write.h). A bad file
 // therefore leaves the history as it was.
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "dashboard/analysis/regressions.h"
 #include "dashboard/ingest/read_report.h"
 #include "dashboard/store/records.h"
 #include "dashboard/store/sqlite.h"
@@ -31,7 +33,15 @@ struct IngestOptions {
 /// Reads every file (nothing is written); InputError for the first one that cannot be used.
 IngestBatch read_inputs(const std::vector<std::string>& files, const IngestOptions& options);
 
-/// Reads `files` and writes them into `db` (already migrated) in one transaction.
+/// Writes `batch` into `db` (already migrated) and derives the history's analysis anew
+/// (analysis/derivation.h), in one transaction: with `analysis` when given (it becomes the
+/// history's), else with the options of the derivation stored (the defaults for none). The
+/// derivation reuses what the previous one computed, so a night adds only its own tests.
+std::vector<IngestedItem> ingest_batch(Database& db, const IngestBatch& batch,
+                                       const std::string& label, const std::string& now,
+                                       const std::optional<RegressionOptions>& analysis = {});
+
+/// Reads `files` and ingests them (ingest_batch).
 std::vector<IngestedItem> ingest_files(Database& db, const std::vector<std::string>& files,
                                        const IngestOptions& options);
 

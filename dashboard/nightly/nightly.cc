@@ -149,7 +149,11 @@ class Night {
       batch.reports.push_back(read_report(report, options.reports));
     }
     Database db = open_history(c_.db);
-    write_batch(db, batch, c_.label, utc_timestamp());
+    // The nightly's regression options become the history's: its report and site read the
+    // analysis this ingest derives.
+    RegressionOptions analysis = c_.regressions;
+    analysis.since.clear();
+    ingest_batch(db, batch, c_.label, utc_timestamp(), analysis);
   }
 
  private:

@@ -99,20 +99,22 @@ std::string history_chart(const SiteData& d, const SeriesInfo& s,
     const auto it = x_of.lower_bound({date, run});
     return it == x_of.end() ? chart.dates.size() - 1 : it->second;
   };
+  const std::vector<const Finding*> findings = d.findings_of(s.id);
   for (const SeriesHistory* h : counts) {
     ChartSeries series{fmt::format("{} thread{}", h->threads, h->threads == 1 ? "" : "s"), {}};
+    std::set<std::string> flagged;  // runs with a regression finding at this thread count
+    for (const Finding* f : findings) {
+      if (f->worse && f->kind == FindingKind::kRegression && f->threads == h->threads)
+        flagged.insert(f->run_id);
+    }
     for (const HistoryPoint& p : h->points) {
-      bool flagged = false;
-      for (const Finding& f : d.all.findings) {
-        flagged |= f.worse && f.kind == FindingKind::kRegression && f.series == s.id &&
-                   f.threads == h->threads && f.run_id == p.run_id;
-      }
-      series.points.push_back(
-          {x_at(p.date, p.run_id), p.median, p.q1, p.q3, p.unusual_phase, flagged});
+      series.points.push_back({x_at(p.date, p.run_id), p.median, p.q1, p.q3, p.unusual_phase,
+                               flagged.contains(p.run_id)});
     }
     chart.series.push_back(std::move(series));
-    for (const Finding& f : d.all.findings) {
-      if (f.series != s.id || f.threads != h->threads ||
+    for (const Finding* finding : findings) {
+      const Finding& f = *finding;
+      if (f.threads != h->threads ||
           (f.kind != FindingKind::kStep && f.kind != FindingKind::kDrift)) {
         continue;
       }
@@ -144,8 +146,8 @@ std::string latest_table(const SiteData& d, const SeriesInfo& s,
 
 std::string findings_list(const SiteData& d, const SeriesInfo& s) {
   std::vector<std::vector<std::string>> rows;
-  for (const Finding& f : d.all.findings) {
-    if (f.series != s.id) continue;
+  for (const Finding* finding : d.findings_of(s.id)) {
+    const Finding& f = *finding;
     rows.push_back({finding_cell(f),
                     f.threads > 0 ? std::to_string(f.threads) : escape(f.thread_class),
                     escape(f.date), escape(f.run_id), escape(f.detail), confirmation_cell(f)});

@@ -107,10 +107,10 @@ std::string matrix_cell(const SiteData& d, const std::vector<const SeriesHistory
   bool alarm = false;
   int shifts = 0;
   for (const SeriesHistory* k : kernels) {
-    for (const Finding& f : d.latest.findings) alarm |= f.worse && f.series == k->series;
-    for (const Finding& f : d.all.findings) {
-      shifts += (f.kind == FindingKind::kStep || f.kind == FindingKind::kDrift) &&
-                f.series == k->series && f.threads == k->threads;
+    for (const Finding* f : d.findings_of(k->series, true)) alarm |= f->worse;
+    for (const Finding* f : d.findings_of(k->series)) {
+      shifts += (f->kind == FindingKind::kStep || f->kind == FindingKind::kDrift) &&
+                f->threads == k->threads;
     }
   }
   const std::string growth = latest_growth(d, s.id);

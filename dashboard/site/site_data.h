@@ -32,6 +32,14 @@ struct SiteData {
   bool judged(const SeriesInfo& s) const;
   /// The noise floor of a series at a thread count (NaN when unknown).
   double floor(std::int64_t series, int threads) const;
+  /// The findings of the whole history (`all`) or of the latest night about a series.
+  std::vector<const Finding*> findings_of(std::int64_t series, bool latest_night = false) const;
+
+  /// Indices into all.findings and latest.findings by series, and the floors by series and
+  /// thread count: pages look them up per kernel (index_findings() makes them).
+  std::map<std::int64_t, std::vector<std::size_t>> all_by_series, latest_by_series;
+  std::map<std::pair<std::int64_t, int>, double> floors;
+  void index_findings();
 };
 
 SiteData load_site_data(Database& db, const RegressionOptions& options);

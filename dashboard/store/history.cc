@@ -44,6 +44,18 @@ std::vector<long long> integer_list(const Database& db, const std::string& cell,
   return out;
 }
 
+// "WHERE s.metric ..." keeping the series of `metrics` (and those without a metric); "" for all.
+std::string metric_filter(const std::vector<std::string>& metrics) {
+  if (metrics.empty()) return "";
+  std::string filter = "WHERE (s.metric = ''";
+  for (std::size_t i = 0; i < metrics.size(); ++i) filter += " OR s.metric = ?";
+  return filter + ")";
+}
+
+void bind_metrics(Statement& s, const std::vector<std::string>& metrics) {
+  for (std::size_t i = 0; i < metrics.size(); ++i) s.bind(static_cast<int>(i) + 1, metrics[i]);
+}
+
 // The schema version of a database opened for reading; a file that is no SQLite database, or one
 // without the history's schema, is named as not a history.
 int read_schema_version(Database& db, const std::string& path) {
@@ -130,13 +142,15 @@ std::vector<SeriesInfo> list_series(Database& db) {
   return out;
 }
 
-std::vector<SeriesHistory> load_histories(Database& db) {
+std::vector<SeriesHistory> load_histories(Database& db, const std::vector<std::string>& metrics) {
   // Several runtime builds of one run (rare) count as one point each; the median of the first.
-  Statement s = db.prepare(
+  Statement s = db.prepare(fmt::format(
       "SELECT m.series, m.threads, r.id, r.run_id, r.date, r.label, m.runtime_version, "
       "m.canary_state, r.unusual_phase, m.n, m.n_total, m.median, m.q1, m.q3, m.min, m.max, "
-      "m.mean, m.valid_share FROM summaries m JOIN runs r ON r.id = m.run "
-      "ORDER BY m.series, m.threads, r.date, r.run_id, r.host");
+      "m.mean, m.valid_share FROM summaries m JOIN runs r ON r.id = m.run JOIN series s ON "
+      "s.id = m.series {} ORDER BY m.series, m.threads, r.date, r.run_id, r.host",
+      metric_filter(metrics)));
+  bind_metrics(s, metrics);
   std::vector<SeriesHistory> out;
   while (s.step()) {
     const std::int64_t series = s.integer(0);
@@ -156,29 +170,81 @@ std::vector<SeriesHistory> load_histories(Database& db) {
   return out;
 }
 
-std::vector<double> load_samples(Database& db, std::int64_t run, std::int64_t series, int threads) {
-  Statement s =
-      db.prepare("SELECT samples FROM summaries WHERE run = ? AND series = ? AND threads = ?");
-  s.bind_all(run, series, threads);
+RepetitionReader::RepetitionReader(Database& db)
+    : statement_(db.prepare(
+          "SELECT samples FROM repetitions WHERE run = ? AND series = ? AND threads = ?")) {}
+
+std::vector<double> RepetitionReader::read(std::int64_t run, std::int64_t series, int threads) {
+  statement_.reset();
+  statement_.bind_all(run, series, threads);
   std::vector<double> out;
-  while (s.step()) {
-    const std::vector<double> part = from_blob(s.blob(0));
+  while (statement_.step()) {
+    const std::vector<double> part = from_blob(statement_.blob(0));
     out.insert(out.end(), part.begin(), part.end());
   }
   return out;
 }
 
-std::vector<ModelHistory> load_model_histories(Database& db) {
+std::vector<double> load_samples(Database& db, std::int64_t run, std::int64_t series, int threads) {
+  return RepetitionReader(db).read(run, series, threads);
+}
+
+std::vector<LevelHistory> load_levels(Database& db, const std::vector<std::string>& metrics) {
+  Statement s = db.prepare(fmt::format(
+      "SELECT m.series, m.threads, m.run, m.median, m.n, m.canary_state = 'unusual' "
+      "FROM summaries m JOIN runs r ON r.id = m.run JOIN series s ON s.id = m.series {} "
+      "ORDER BY m.series, m.threads, r.date, r.run_id, r.host",
+      metric_filter(metrics)));
+  bind_metrics(s, metrics);
+  std::vector<LevelHistory> out;
+  while (s.step()) {
+    const std::int64_t series = s.integer(0);
+    const int threads = static_cast<int>(s.integer(1));
+    if (out.empty() || out.back().series != series || out.back().threads != threads) {
+      out.push_back({series, threads, {}});
+    }
+    LevelPoint p;
+    read_columns(s, 2, p, &LevelPoint::run, &LevelPoint::median, &LevelPoint::n,
+                 &LevelPoint::unusual_canary);
+    // Several runtime builds in one run (rare): the first one's median, as load_histories().
+    if (!out.back().points.empty() && out.back().points.back().run == p.run) continue;
+    out.back().points.push_back(p);
+  }
+  return out;
+}
+
+namespace {
+
+// Per model set: the runs it was fitted on and the run id of the latest of them.
+struct SetRuns {
+  std::vector<std::int64_t> runs;
+  std::string latest_run_id;
+};
+
+std::map<std::int64_t, SetRuns> model_set_runs(Database& db) {
   Statement s = db.prepare(
+      "SELECT l.model_set, l.run, r.run_id FROM model_set_runs l JOIN runs r ON r.id = l.run "
+      "ORDER BY l.model_set, r.date, l.run");
+  std::map<std::int64_t, SetRuns> out;
+  while (s.step()) {
+    SetRuns& set = out[s.integer(0)];
+    set.runs.push_back(s.integer(1));
+    set.latest_run_id = s.text(2);  // ordered by date: the last one is the latest
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<ModelHistory> load_model_histories(Database& db, bool documents) {
+  const std::map<std::int64_t, SetRuns> runs = model_set_runs(db);
+  Statement s = db.prepare(fmt::format(
       "SELECT m.series, m.class, m.model_set, ms.date, ms.label, m.runtime_version, m.model, "
-      "m.growth, m.document, m.valid, m.adjusted_r2, m.largest_threads, m.budget, "
-      "m.budget_threads, (SELECT group_concat(run) FROM model_set_runs WHERE model_set = "
-      "m.model_set), m.noise_dominates, m.budget_threads_early, m.budget_threads_late, "
-      "(SELECT r.run_id FROM model_set_runs l JOIN runs r ON r.id = l.run WHERE l.model_set = "
-      "m.model_set ORDER BY r.date DESC LIMIT 1), m.points FROM models m JOIN model_sets ms ON "
-      "ms.id = "
-      "m.model_set "
-      "ORDER BY m.series, m.class, ms.date, ms.id");
+      "m.growth, {}, m.valid, m.adjusted_r2, m.largest_threads, m.budget, m.budget_threads, "
+      "m.noise_dominates, m.budget_threads_early, m.budget_threads_late, m.points "
+      "FROM models m JOIN model_sets ms ON ms.id = m.model_set "
+      "ORDER BY m.series, m.class, ms.date, ms.id",
+      documents ? "m.document" : "''"));
   std::vector<ModelHistory> out;
   while (s.step()) {
     const std::int64_t series = s.integer(0);
@@ -187,19 +253,28 @@ std::vector<ModelHistory> load_model_histories(Database& db) {
       out.push_back({series, thread_class, {}});
     }
     ModelPoint p;
+    p.series = series;
     p.thread_class = thread_class;
     using P = ModelPoint;
     read_columns(s, 2, p, &P::model_set, &P::date, &P::label, &P::runtime_version, &P::model,
                  &P::growth, &P::document, &P::valid, &P::adjusted_r2, &P::largest_threads,
-                 &P::budget, &P::budget_threads);
-    read_columns(s, 15, p, &P::noise_dominates, &P::budget_threads_early, &P::budget_threads_late,
-                 &P::run_id, &P::points);
-    for (const long long run :
-         integer_list(db, s.text(14), fmt::format("runs of model set {}", p.model_set), LLONG_MAX))
-      p.runs.push_back(run);
+                 &P::budget, &P::budget_threads, &P::noise_dominates, &P::budget_threads_early,
+                 &P::budget_threads_late, &P::points);
+    if (const auto it = runs.find(p.model_set); it != runs.end()) {
+      p.runs = it->second.runs;
+      p.run_id = it->second.latest_run_id;
+    }
     out.back().models.push_back(std::move(p));
   }
   return out;
+}
+
+std::string load_model_document(Database& db, const ModelPoint& model) {
+  Statement s = db.prepare(
+      "SELECT document FROM models WHERE model_set = ? AND series = ? AND class = ? AND "
+      "runtime_version = ? ORDER BY compiler LIMIT 1");
+  s.bind_all(model.model_set, model.series, model.thread_class, model.runtime_version);
+  return s.step() ? s.text(0) : std::string();
 }
 
 std::vector<ModelSetInfo> list_model_sets(Database& db) {

@@ -56,10 +56,40 @@ struct SeriesHistory {
   int threads = 0;
   std::vector<HistoryPoint> points;  ///< oldest first
 };
-std::vector<SeriesHistory> load_histories(Database& db);
+/// With `metrics`, only the series whose metric is one of them (or empty).
+std::vector<SeriesHistory> load_histories(Database& db,
+                                          const std::vector<std::string>& metrics = {});
 
-/// The valid repetitions one run measured for a series at a thread count (all runtime builds).
+/// The valid repetitions one run measured for a series at a thread count (all runtime builds);
+/// empty when they were pruned (`ompdash prune`).
 std::vector<double> load_samples(Database& db, std::int64_t run, std::int64_t series, int threads);
+
+/// load_samples() for many reads, with one prepared statement.
+class RepetitionReader {
+ public:
+  explicit RepetitionReader(Database& db);
+  std::vector<double> read(std::int64_t run, std::int64_t series, int threads);
+
+ private:
+  Statement statement_;
+};
+
+/// A kernel's nightly median at one thread count as the analysis reads it: no text, so that a
+/// year of a large sweep stays small in memory.
+struct LevelPoint {
+  std::int64_t run = 0;
+  double median = 0;
+  std::int64_t n = 0;           ///< valid repetitions
+  bool unusual_canary = false;  ///< its canary state is "unusual"
+};
+struct LevelHistory {
+  std::int64_t series = 0;
+  int threads = 0;
+  std::vector<LevelPoint> points;  ///< oldest first (date, run id, host), one per run
+};
+/// The histories of the series whose metric is in `metrics` (or empty; every series when
+/// `metrics` is empty), by series and thread count.
+std::vector<LevelHistory> load_levels(Database& db, const std::vector<std::string>& metrics);
 
 /// One class model of a series in one model set.
 struct ModelPoint {
@@ -73,6 +103,7 @@ struct ModelPoint {
   double budget = 0, budget_threads = 0, budget_threads_early = 0, budget_threads_late = 0;
   std::vector<std::int64_t> runs;  ///< the runs it was fitted on
   std::string run_id;              ///< the latest of them
+  std::int64_t series = 0;
 };
 
 struct ModelHistory {
@@ -80,7 +111,13 @@ struct ModelHistory {
   std::string thread_class;
   std::vector<ModelPoint> models;  ///< oldest first
 };
-std::vector<ModelHistory> load_model_histories(Database& db);
+/// Every model of every series, by series and class, oldest first. Without `documents`, the class
+/// models' JSON objects stay in the database (load_model_document() reads one): a year of a large
+/// sweep's models is gigabytes of them.
+std::vector<ModelHistory> load_model_histories(Database& db, bool documents = true);
+
+/// The class model's JSON object of `model` ("" when it is not in the history).
+std::string load_model_document(Database& db, const ModelPoint& model);
 
 struct ModelSetInfo {
   std::int64_t id = 0;

@@ -205,9 +205,124 @@ CREATE TABLE ab_results (
 CREATE INDEX ab_results_by_run ON ab_results(checks_run, series, threads);
 )sql";
 
-constexpr std::array<Migration, 2> kMigrations = {{
+// The stored analysis (version 3; the whole step is this one block and its entry in
+// kMigrations, so that it can be given another number): the repetitions apart from the summaries (a
+// scan of the summaries stays small, and old repetitions can be pruned while their summaries stay),
+// the runs in the series index (a kernel's thread counts and runs are read from the index alone),
+// and what the regression analysis derives from the history, stored by every ingest
+// (dashboard/store/derived.h): the run-against-history tests with the noise each run was judged
+// with, the steps and drifts, each kernel's noise floor, the model findings, and the model
+// comparisons they were decided from.
+constexpr std::string_view kStoredAnalysisStep = R"sql(
+CREATE TABLE repetitions (
+  run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  series INTEGER NOT NULL REFERENCES series(id),
+  threads INTEGER NOT NULL,
+  runtime_version TEXT NOT NULL,
+  compiler TEXT NOT NULL,
+  samples BLOB NOT NULL,
+  PRIMARY KEY (run, series, threads, runtime_version, compiler)
+);
+INSERT INTO repetitions (run, series, threads, runtime_version, compiler, samples)
+  SELECT run, series, threads, runtime_version, compiler, samples FROM summaries;
+ALTER TABLE summaries DROP COLUMN samples;
+DROP INDEX summaries_by_series;
+CREATE INDEX summaries_by_series ON summaries(series, threads, run);
+CREATE TABLE derivation (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  options TEXT NOT NULL,
+  history TEXT NOT NULL,
+  histories INTEGER NOT NULL,
+  derived_at TEXT NOT NULL
+);
+CREATE TABLE judged_runs (
+  series INTEGER NOT NULL REFERENCES series(id),
+  threads INTEGER NOT NULL,
+  run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  baseline_runs TEXT NOT NULL,
+  baseline INTEGER NOT NULL,
+  before REAL,
+  after REAL,
+  effect REAL,
+  noise_variance REAL,
+  noise_dof REAL,
+  resolution REAL,
+  p_value REAL,
+  PRIMARY KEY (series, threads, run)
+);
+CREATE INDEX judged_runs_by_run ON judged_runs(run);
+CREATE TABLE level_shifts (
+  series INTEGER NOT NULL REFERENCES series(id),
+  threads INTEGER NOT NULL,
+  first_run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  last_run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  drift INTEGER NOT NULL,
+  before REAL,
+  after REAL,
+  p_value REAL,
+  PRIMARY KEY (series, threads, first_run)
+);
+CREATE TABLE kernel_noise (
+  series INTEGER NOT NULL REFERENCES series(id),
+  threads INTEGER NOT NULL,
+  runs INTEGER NOT NULL,
+  sigma REAL,
+  floor REAL,
+  PRIMARY KEY (series, threads)
+);
+CREATE TABLE model_findings (
+  ordinal INTEGER PRIMARY KEY,
+  model_set INTEGER NOT NULL REFERENCES model_sets(id) ON DELETE CASCADE,
+  series INTEGER NOT NULL REFERENCES series(id),
+  class TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  worse INTEGER NOT NULL,
+  severity REAL,
+  threads INTEGER NOT NULL,
+  before REAL,
+  after REAL,
+  change REAL,
+  noise_floor REAL,
+  threshold REAL,
+  detail TEXT NOT NULL
+);
+CREATE INDEX model_findings_by_set ON model_findings(model_set);
+CREATE TABLE growth_comparisons (
+  model_set INTEGER NOT NULL REFERENCES model_sets(id) ON DELETE CASCADE,
+  series INTEGER NOT NULL REFERENCES series(id),
+  class TEXT NOT NULL,
+  runtime_version TEXT NOT NULL,
+  established INTEGER NOT NULL REFERENCES model_sets(id) ON DELETE CASCADE,
+  established_runtime_version TEXT NOT NULL,
+  refit_smape REAL,
+  smape REAL,
+  established_smape REAL,
+  PRIMARY KEY (series, class, model_set, runtime_version, established,
+               established_runtime_version)
+);
+CREATE TABLE interval_comparisons (
+  model_set INTEGER NOT NULL REFERENCES model_sets(id) ON DELETE CASCADE,
+  series INTEGER NOT NULL REFERENCES series(id),
+  class TEXT NOT NULL,
+  runtime_version TEXT NOT NULL,
+  previous INTEGER NOT NULL REFERENCES model_sets(id) ON DELETE CASCADE,
+  previous_runtime_version TEXT NOT NULL,
+  level REAL NOT NULL,
+  value REAL,
+  predicted REAL,
+  low REAL,
+  high REAL,
+  previous_value REAL,
+  PRIMARY KEY (series, class, model_set, runtime_version, previous, previous_runtime_version,
+               level)
+);
+)sql";
+
+constexpr std::array<Migration, 3> kMigrations = {{
     {1, "ompbench runs and summaries, models, ompscan reports", kVersion1},
     {2, "runs apart from their file's run id; A/B comparisons of runtime builds", kVersion2},
+    {3, "repetitions apart from the summaries; the derived analysis stored with the history",
+     kStoredAnalysisStep},
 }};
 
 bool has_tables(Database& db) {

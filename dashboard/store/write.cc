@@ -74,8 +74,8 @@ std::string joined(const std::vector<std::string>& items) {
   return fmt::format("{}", fmt::join(items, ", "));
 }
 
-void insert_summary(Statement& insert, std::int64_t run, std::int64_t series,
-                    const ConfigSummary& c) {
+void insert_summary(Statement& insert, Statement& repetitions, std::int64_t run,
+                    std::int64_t series, const ConfigSummary& c) {
   const std::vector<double> sorted = stats::sorted(c.values);
   const bool any = !sorted.empty();
   const auto at = [&](double q) { return any ? stats::quantile(sorted, q) : std::nan(""); };
@@ -87,7 +87,10 @@ void insert_summary(Statement& insert, std::int64_t run, std::int64_t series,
                 any ? sorted.back() : std::nan(""), any ? stats::mean(sorted) : std::nan(""),
                 c.total == 0 ? 0.0 : static_cast<double>(sorted.size()) / c.total,
                 c.canary_ns > 0 ? c.canary_ns : std::nan(""), c.canary_state, c.oversubscribed)
-      .bind_blob(19, to_blob(c.values))
+      .run();
+  repetitions.reset();
+  repetitions.bind_all(run, series, c.threads, c.runtime_version, c.compiler)
+      .bind_blob(6, to_blob(c.values))
       .run();
 }
 
@@ -136,8 +139,12 @@ std::string insert_run(Database& db, const BenchRun& run, const std::string& lab
   Statement insert = db.prepare(
       "INSERT INTO summaries (run, series, threads, thread_class, runtime_version, compiler, n, "
       "n_total, median, q1, q3, min, max, mean, valid_share, canary_ns, canary_state, "
-      "oversubscribed, samples) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  for (const ConfigSummary& c : run.configs) insert_summary(insert, id, series_id(db, c.key), c);
+      "oversubscribed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  Statement repetitions = db.prepare(
+      "INSERT INTO repetitions (run, series, threads, runtime_version, compiler, samples) "
+      "VALUES (?, ?, ?, ?, ?, ?)");
+  for (const ConfigSummary& c : run.configs)
+    insert_summary(insert, repetitions, id, series_id(db, c.key), c);
   return run_id;
 }
 
@@ -238,8 +245,9 @@ bool insert_report(Database& db, const AppReport& r, const std::string& label,
 
 }  // namespace
 
-std::vector<IngestedItem> write_batch(Database& db, const IngestBatch& batch,
-                                      const std::string& label, const std::string& now) {
+std::vector<IngestedItem> write_batch(
+    Database& db, const IngestBatch& batch, const std::string& label, const std::string& now,
+    const std::function<void(Database&, const std::vector<IngestedItem>&)>& before_commit) {
   std::vector<IngestedItem> items;
   Transaction transaction(db);
   for (const BenchRun& run : batch.runs) {
@@ -254,6 +262,7 @@ std::vector<IngestedItem> write_batch(Database& db, const IngestBatch& batch,
     items.push_back(
         {"report", report.source, report.application, insert_report(db, report, label, now), ""});
   }
+  if (before_commit) before_commit(db, items);
   transaction.commit();
   return items;
 }

@@ -6,6 +6,7 @@
 // refused; from another file they are another run (an older ompbench named runs by their start
 // second, so runs started together share an id), kept as "ID~2", "ID~3", ...
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,11 +23,13 @@ struct IngestedItem {
   std::string note;    ///< what a person should know about how it was read ("" mostly)
 };
 
-/// Writes `batch` (labelled `label`, ingested at `now`) in one transaction. Throws InputError
-/// naming the file for a run id that is in the history from the same file with other content and
-/// for models whose runs are neither in the history nor in the batch; the database is then
-/// unchanged.
-std::vector<IngestedItem> write_batch(Database& db, const IngestBatch& batch,
-                                      const std::string& label, const std::string& now);
+/// Writes `batch` (labelled `label`, ingested at `now`) in one transaction, then calls
+/// `before_commit` (when given) inside it: what is derived from the history lands with what it
+/// was derived from, or neither does. Throws InputError naming the file for a run id that is in
+/// the history from the same file with other content and for models whose runs are neither in the
+/// history nor in the batch; the database is then unchanged.
+std::vector<IngestedItem> write_batch(
+    Database& db, const IngestBatch& batch, const std::string& label, const std::string& now,
+    const std::function<void(Database&, const std::vector<IngestedItem>&)>& before_commit = {});
 
 }  // namespace ompscale::dashboard

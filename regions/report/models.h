@@ -6,14 +6,14 @@
 //   with the paper's hypothesis space plus negative exponents (strong scaling: time ~ 1/t);
 //   predicted time, interval and efficiency at larger thread counts;
 // - over threads and input size, one per region measured at 3 or more input sizes
-//   (modeler/multi_parameter.h), with its predicted efficiency at the same thread counts.
+//   (modeler/multi/multi_parameter.h), with its predicted efficiency at the same thread counts.
 
 #include <string>
 #include <vector>
 
 #include "modeler/core/kernel.h"
-#include "modeler/multi/multi_parameter.h"
 #include "modeler/core/result.h"
+#include "modeler/multi/multi_parameter.h"
 #include "regions/report/regions.h"
 
 namespace ompscale::regions::report {

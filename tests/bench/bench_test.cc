@@ -41,10 +41,9 @@ class BenchPrograms : public ::testing::Test {
 
 TEST_F(BenchPrograms, HelpAnswersWithoutMeasuring) {
   const std::vector<std::pair<const char*, const char*>> programs = {
-      {OMPSCALE_FIT_SPEED_BIN, "--runs"},
-      {OMPSCALE_MODEL_ACCURACY_BIN, "--kernels"},
-      {OMPSCALE_RUN_SPREAD_BIN, "--runs"},
-      {OMPSCALE_OMPSCAN_OVERHEAD_BIN, "--runs"}};
+      {OMPSCALE_FIT_SPEED_BIN, "--runs"},    {OMPSCALE_MODEL_ACCURACY_BIN, "--kernels"},
+      {OMPSCALE_RUN_SPREAD_BIN, "--runs"},   {OMPSCALE_OMPSCAN_OVERHEAD_BIN, "--runs"},
+      {OMPSCALE_DASH_SCALE_BIN, "--nights"}, {OMPSCALE_MAKE_HISTORY_BIN, "--from"}};
   for (const auto& [program, flag] : programs) {
     const auto start = std::chrono::steady_clock::now();
     const Outcome help = run_program({program, "--help"}, dir_);
@@ -74,7 +73,10 @@ TEST_F(BenchPrograms, BadNumbersNameTheOptionAndTheRange) {
        "--seed '-1': expected a whole number from 0 to 4294967295"},
       {OMPSCALE_RUN_SPREAD_BIN, "--runs", "", "--runs '': expected a whole number from 1 to 1000"},
       {OMPSCALE_OMPSCAN_OVERHEAD_BIN, "--threads", "2,4",
-       "--threads '2,4': expected a whole number from 1 to 4096"}};
+       "--threads '2,4': expected a whole number from 1 to 4096"},
+      {OMPSCALE_DASH_SCALE_BIN, "--nights", "30,1",
+       "--nights '1': expected a whole number from 2 to 100000"},
+      {OMPSCALE_MAKE_HISTORY_BIN, "--jitter", "2", "--jitter '2': expected a number from 0 to 1"}};
   for (const std::vector<std::string>& c : cases) {
     const Outcome bad = run_program({c[0], c[1], c[2]}, dir_);
     EXPECT_EQ(bad.status, 2) << c[0] << " " << c[1];

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -97,6 +98,45 @@ inline std::vector<double> noisy(double center, double noise, int n, unsigned se
   return out;
 }
 
+/// "2026-11-DDT01:00:00Z" for night `day` (0-based from 2026-10-01), for ordered dates.
+inline std::string night(int day) {
+  const int month = 10 + day / 30;
+  return fmt::format("2026-{:02d}-{:02d}T01:00:00Z", month, 1 + day % 30);
+}
+
+/// cost(construct, threads) of one night; 1.0 is the baseline level.
+using CostOfNight = std::function<double(const std::string&, int)>;
+
+/// Night `n` of a generated history: three constructs (barrier, single, for) at `threads`, 30
+/// repetitions each with 3% spread around a level with 2% night-to-night noise per kernel, times
+/// cost(construct, threads), added to `r` (its date, canaries and phase as given; its run id
+/// "nN"). The seeds are fixed: night n is the same in every test.
+inline FixtureRun generated_night_of(int n, const CostOfNight& cost, FixtureRun r,
+                                     const std::vector<int>& threads = {1, 2}) {
+  r.run_id = fmt::format("n{}", n);
+  unsigned seed = 1000u * static_cast<unsigned>(n);
+  for (const char* construct : {"barrier", "single", "for"}) {
+    for (int t : threads) {
+      FixtureConfig c;
+      c.construct = construct;
+      c.threads = t;
+      const double level = noisy(cost(construct, t), 0.02, 1, ++seed)[0];
+      c.values = noisy(level, 0.03, 30, ++seed);
+      r.configs.push_back(c);
+    }
+  }
+  return r;
+}
+
+/// generated_night_of() dated night(n), in an unusual phase or not.
+inline FixtureRun generated_night(int n, const CostOfNight& cost, bool unusual = false,
+                                  const std::vector<int>& threads = {1, 2}) {
+  FixtureRun r;
+  r.date = night(n);
+  r.unusual_phase = unusual;
+  return generated_night_of(n, cost, r, threads);
+}
+
 /// A fresh, empty directory for the running test (named after it), under the system's temp dir.
 inline std::filesystem::path scratch_directory(const std::string& prefix) {
   const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
@@ -118,12 +158,6 @@ inline std::string ompscan_report(const std::filesystem::path& dir) {
       dir);
   if (made.status != 0) throw std::runtime_error("ompscan report failed: " + made.err);
   return report;
-}
-
-/// "2026-11-DDT01:00:00Z" for night `day` (0-based from 2026-10-01), for ordered dates.
-inline std::string night(int day) {
-  const int month = 10 + day / 30;
-  return fmt::format("2026-{:02d}-{:02d}T01:00:00Z", month, 1 + day % 30);
 }
 
 }  // namespace ompscale::dashboard::testing

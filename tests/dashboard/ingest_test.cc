@@ -63,8 +63,9 @@ class IngestTest : public ::testing::Test {
     if (!fs::exists(db_path_)) return "(no database)";
     Database db = open_history(db_path_, true);
     std::string out;
-    for (const char* table : {"runs", "series", "summaries", "model_sets", "model_set_runs",
-                              "models", "app_reports", "app_regions", "app_points"}) {
+    for (const char* table :
+         {"runs", "series", "summaries", "repetitions", "model_sets", "model_set_runs", "models",
+          "app_reports", "app_regions", "app_points"}) {
       Statement s = db.prepare(fmt::format("SELECT * FROM {} ORDER BY 1, 2", table));
       out += fmt::format("[{}]\n", table);
       while (s.step()) {

@@ -32,8 +32,7 @@ namespace fs = std::filesystem;
 using testing::FixtureConfig;
 using testing::FixtureRun;
 
-// cost(construct, threads) of one night; 1.0 is the baseline level.
-using CostOfNight = std::function<double(const std::string&, int)>;
+using testing::CostOfNight;
 
 class GeneratedHistory : public ::testing::Test {
  protected:
@@ -43,8 +42,7 @@ class GeneratedHistory : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  // One night's run: three constructs at 1 and 2 threads (or `threads`), 30 repetitions each
-  // with 3% spread, and a night-to-night level noise of 2% per kernel.
+  // One night's run (testing::generated_night), ingested.
   std::string night(int n, const CostOfNight& cost, bool unusual = false,
                     std::vector<int> threads = {1, 2}) {
     FixtureRun r;
@@ -53,21 +51,10 @@ class GeneratedHistory : public ::testing::Test {
     return night_of(n, cost, r, threads);
   }
 
-  // The same with the run's date and canaries given in `r`.
-  std::string night_of(int n, const CostOfNight& cost, FixtureRun r,
+  // The same with the run's date and canaries given in `r` (testing::generated_night_of).
+  std::string night_of(int n, const CostOfNight& cost, FixtureRun base,
                        std::vector<int> threads = {1, 2}) {
-    r.run_id = fmt::format("n{}", n);
-    unsigned seed = 1000u * static_cast<unsigned>(n);
-    for (const char* construct : {"barrier", "single", "for"}) {
-      for (int t : threads) {
-        FixtureConfig c;
-        c.construct = construct;
-        c.threads = t;
-        const double level = testing::noisy(cost(construct, t), 0.02, 1, ++seed)[0];
-        c.values = testing::noisy(level, 0.03, 30, ++seed);
-        r.configs.push_back(c);
-      }
-    }
+    const FixtureRun r = testing::generated_night_of(n, cost, std::move(base), threads);
     const std::string file = testing::write_run(dir_, r.run_id + ".csv", r);
     files_.push_back(file);
     ingest({file});

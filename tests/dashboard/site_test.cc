@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <regex>
+#include <set>
 
 #include "../support/png.h"
 #include "dashboard/confirm/ab_store.h"
@@ -69,7 +70,7 @@ class SiteTest : public ::testing::Test {
     options.reports.date = testing::night(9);
     ingest_files(db, {report}, options);
     site_ = dir_ / "site";
-    pages_ = render_site(db, site_.string());
+    pages_ = render_site(db, site_.string()).written;
   }
   static void TearDownTestSuite() { fs::remove_all(dir_); }
 
@@ -199,6 +200,57 @@ TEST_F(SiteTest, RendersInABrowser) {
   EXPECT_EQ(dom.out.find("<script"), std::string::npos);
 }
 
+// Renders are incremental: what did not change is not made again; a new night re-renders the
+// overview, the comparison and the pages of the constructs it measured, not the application's.
+TEST(IncrementalRender, ANightReRendersWhatItChanged) {
+  const fs::path dir = testing::scratch_directory("ompdash-incremental");
+  const std::string db_path = (dir / "history.sqlite").string();
+  const auto ingest_night = [&](int n) {
+    const testing::FixtureRun r =
+        testing::generated_night(n, [](const std::string&, int) { return 1.0; });
+    Database db = open_history(db_path);
+    ingest_files(db, {testing::write_run(dir, r.run_id + ".csv", r)}, {});
+  };
+  for (int n = 0; n < 8; ++n) ingest_night(n);
+  {
+    Database db = open_history(db_path);
+    IngestOptions options;
+    options.reports.date = testing::night(7);
+    ingest_files(db, {testing::ompscan_report(dir)}, options);
+  }
+  const std::string site = (dir / "site").string();
+  const auto render = [&](bool full = false) {
+    Database db = open_history(db_path, true);
+    return render_site(db, site, {}, full);
+  };
+  const auto names = [](const std::vector<std::string>& paths) {
+    std::set<std::string> out;
+    for (const std::string& p : paths) out.insert(fs::path(p).filename().string());
+    return out;
+  };
+  const RenderResult first = render();
+  EXPECT_EQ(first.written.size(), 6u);  // index, compare, barrier, for, single, the application
+  EXPECT_TRUE(first.unchanged.empty());
+  const std::string barrier = slurp(first.written[2]);
+  // Nothing changed: only the overview and the comparison are made again.
+  const RenderResult same = render();
+  EXPECT_EQ(names(same.written), (std::set<std::string>{"index.html", "compare.html"}));
+  EXPECT_EQ(same.unchanged.size(), 4u);
+  EXPECT_EQ(slurp(first.written[2]), barrier);
+  // A new night measured every construct: their pages change, the application's does not.
+  ingest_night(8);
+  const RenderResult next = render();
+  EXPECT_EQ(next.written.size(), 5u);
+  ASSERT_EQ(next.unchanged.size(), 1u);
+  EXPECT_TRUE(fs::path(next.unchanged[0]).filename().string().starts_with("app-"));
+  EXPECT_NE(slurp(first.written[2]), barrier);
+  // A page removed from the site is made again; --full makes every one.
+  fs::remove(next.unchanged[0]);
+  EXPECT_EQ(render().written.size(), 3u);
+  EXPECT_EQ(render(true).written.size(), 6u);
+  fs::remove_all(dir);
+}
+
 // What a new user met on the site of a short history (each in a history of its own).
 class NewUserSite : public ::testing::Test {
  protected:
@@ -272,6 +324,9 @@ TEST_F(NewUserSite, TheBuildsTableMarksAnExcludedRun) {
 TEST_F(NewUserSite, TheABIsShownNextToTheFinding) {
   for (int n = 0; n < 8; ++n) night(n, {1, 2, 4});
   night(8, {1, 2, 4}, "", false, 1.5);
+  // Rendered before the A/B ran, as a nightly does: the incremental render must make the
+  // construct page again, whose finding now has an A/B, though no run or stored analysis changed.
+  EXPECT_EQ(page("construct").find("confirmed by A/B"), std::string::npos);
   {
     Database db = open_history(db_path_);
     AbRun run;
@@ -293,6 +348,10 @@ TEST_F(NewUserSite, TheABIsShownNextToTheFinding) {
   EXPECT_NE(html.find("confirmed by A/B: +48.0% [+41.0%, +55.0%] over 10 round pairs"),
             std::string::npos)
       << html;
+  const std::string construct = page("construct");
+  EXPECT_NE(construct.find("confirmed by A/B: +48.0% [+41.0%, +55.0%] over 10 round pairs"),
+            std::string::npos)
+      << construct;
 }
 
 }  // namespace

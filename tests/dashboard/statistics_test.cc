@@ -1,6 +1,8 @@
 // The statistics under the regression detection: the rank test, Holm's correction, E-divisive
 // change points and level shifts, the noise floor; and the A/B comparison's.
 
+#include "common/statistics.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +12,7 @@
 
 #include "dashboard/analysis/change_points.h"
 #include "dashboard/analysis/noise_floor.h"
+#include "dashboard/analysis/order_statistics.h"
 #include "dashboard/analysis/rank_test.h"
 #include "dashboard/confirm/ab_statistics.h"
 
@@ -177,6 +180,101 @@ TEST(NoiseFloor, ValuesInClockStepsFloorTheirMedianBeyondTwoSteps) {
   EXPECT_EQ(resolution(std::vector<double>{0.5, 0.5}), 0.0);
   EXPECT_EQ(resolution(std::vector<double>{0.1, 0.1 + 1e-13}), 0.0);  // rounding, not a step
   EXPECT_EQ(resolution_floor(0.0, 1.0), 0.0);
+}
+
+TEST(OrderStatistics, RunningMedianIsTheMedianOfEveryPrefix) {
+  std::mt19937 rng(4);
+  std::uniform_int_distribution<int> steps(0, 20);  // many ties, as clock steps make them
+  RunningMedian running;
+  std::vector<double> seen;
+  EXPECT_TRUE(std::isnan(running.median()));
+  for (int i = 0; i < 300; ++i) {
+    const double v = 0.01 * steps(rng) + (i % 7 == 0 ? 5.0 : 0.0);
+    running.add(v);
+    seen.push_back(v);
+    ASSERT_EQ(running.median(), stats::median(seen)) << i;  // bit for bit
+  }
+}
+
+TEST(OrderStatistics, RankedSumsCountAndSumWhatLiesAtOrBelowABound) {
+  std::mt19937 rng(5);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::vector<double> universe;
+  for (int i = 0; i < 200; ++i) universe.push_back(std::round(normal(rng) * 8) / 8);
+  RankedSums sums(universe);
+  std::vector<double> held;
+  for (std::size_t i = 0; i < universe.size(); ++i) {
+    sums.add(universe[i], universe[i]);
+    held.push_back(universe[i]);
+    if (i % 3 == 2) {  // and take some out again
+      sums.remove(held.front(), held.front());
+      held.erase(held.begin());
+    }
+    const double bound = universe[(i * 7) % universe.size()];
+    std::size_t count = 0;
+    double weight = 0, distance = 0;
+    for (double v : held) {
+      if (v <= bound) ++count, weight += v;
+      distance += std::fabs(bound - v);
+    }
+    ASSERT_EQ(sums.count_at_most(bound), count) << i;
+    ASSERT_NEAR(sums.weight_at_most(bound), weight, 1e-9) << i;
+    ASSERT_NEAR(sums.distance_sum(bound), distance, 1e-9) << i;
+    ASSERT_EQ(sums.count(), held.size());
+  }
+  EXPECT_THROW(sums.add(0.3 + 1e-3, 1.0), std::logic_error);
+}
+
+TEST(OrderStatistics, SumsAreTheSameBitsWhateverTheUniverse) {
+  // A night's noise estimate must not change when later nights widen the universe (the tree's
+  // shape): the weights are summed exactly.
+  std::mt19937 rng(6);
+  std::uniform_real_distribution<double> uniform(0.0, 0.1);
+  std::vector<double> first, later;
+  for (int i = 0; i < 100; ++i) first.push_back(uniform(rng));
+  later = first;
+  for (int i = 0; i < 157; ++i) later.push_back(uniform(rng));
+  RankedSums small(first), large(later);
+  for (double v : first) {
+    small.add(v, v * v / 2);
+    large.add(v, v * v / 2);
+    ASSERT_EQ(small.weight_at_most(0.05), large.weight_at_most(0.05));
+    ASSERT_EQ(small.weight(), large.weight());
+  }
+}
+
+TEST(EDivisive, OnePassScoresEverySplitAsTheDefinitionDoes) {
+  std::vector<double> levels(60, 1.0);
+  std::fill(levels.begin() + 25, levels.end(), 1.1);
+  const std::vector<double> x = noisy_levels(levels, 0.03, 8);
+  for (const auto& [begin, end] : {std::pair<std::size_t, std::size_t>{0, 60}, {10, 47}, {3, 9}}) {
+    const std::vector<double> q = energy_statistics(x, begin, end, 3);
+    ASSERT_EQ(q.size(), end - begin - 5);
+    for (std::size_t i = 0; i < q.size(); ++i) {
+      const double direct = energy_statistic(x, begin, begin + 3 + i, end);
+      EXPECT_NEAR(q[i], direct, 1e-9 * std::max(1.0, std::fabs(direct))) << begin << " " << i;
+    }
+  }
+}
+
+TEST(NoiseFloor, PrefixEstimatesAreThoseOfEveryPrefix) {
+  // Differences with a few jumps among them, and a stretch of zeros (no robust scale).
+  std::vector<double> d = {0, 0, 0};
+  const std::vector<double> x = noisy_levels(std::vector<double>(150, 1.0), 0.05, 12);
+  for (std::size_t i = 1; i < x.size(); ++i) d.push_back(std::fabs(x[i] - x[i - 1]));
+  d[40] = 2.0, d[90] = 1.5;
+  PrefixNoise prefix(d);
+  for (std::size_t k = 0; k <= d.size(); ++k) {
+    const std::span<const double> first(d.data(), k);
+    const NoiseEstimate batch = estimate_from_differences(first);
+    const NoiseEstimate kept = estimate_from_differences(first, true);
+    ASSERT_EQ(prefix.estimate().dof, batch.dof) << k;
+    ASSERT_NEAR(prefix.estimate().variance, batch.variance, 1e-12) << k;
+    ASSERT_EQ(prefix.estimate_keeping_jumps().dof, kept.dof) << k;
+    ASSERT_NEAR(prefix.estimate_keeping_jumps().variance, kept.variance, 1e-12) << k;
+    if (k < d.size()) prefix.add(d[k]);
+  }
+  EXPECT_EQ(estimate_from_differences(d).dof, static_cast<double>(d.size() - 2));
 }
 
 // Round pairs of an A/B: each round's level drifts (the machine state moves between rounds) by
