@@ -84,11 +84,10 @@ std::size_t earlier_faster_runs(const std::vector<RunInfo>& runs, const RunState
   }));
 }
 
-// A run in a faster state than the machine's typical one: said, since the typical state may have
-// changed; it is judged against the earlier runs of its own state.
-Finding faster_run(const std::vector<RunInfo>& runs, const RunStates& states, const RunInfo& r) {
+// A finding about a whole run (its machine state), not about one kernel: no change, no p-value.
+Finding run_finding(FindingKind kind, const RunInfo& r) {
   Finding f;
-  f.kind = FindingKind::kFasterState;
+  f.kind = kind;
   f.run_id = r.run_id;
   f.date = r.date;
   f.label = r.label;
@@ -97,6 +96,13 @@ Finding faster_run(const std::vector<RunInfo>& runs, const RunStates& states, co
   f.p_value = std::nan("");
   f.noise_floor = std::nan("");
   f.change = std::nan("");
+  return f;
+}
+
+// A run in a faster state than the machine's typical one: said, since the typical state may have
+// changed; it is judged against the earlier runs of its own state.
+Finding faster_run(const std::vector<RunInfo>& runs, const RunStates& states, const RunInfo& r) {
+  Finding f = run_finding(FindingKind::kFasterState, r);
   const std::size_t earlier = earlier_faster_runs(runs, states, r);
   f.detail = fmt::format(
       "{}: faster than this machine's typical state, which may have changed (a new machine, a "
@@ -115,16 +121,7 @@ std::vector<Finding> unusual_runs(const std::vector<RunInfo>& runs, const RunSta
     if (r.date < since) continue;
     if (states.at(r.id).faster) out.push_back(faster_run(runs, states, r));
     if (!states.at(r.id).unusual) continue;
-    Finding f;
-    f.kind = FindingKind::kUnusualPhase;
-    f.run_id = r.run_id;
-    f.date = r.date;
-    f.label = r.label;
-    f.platform = r.platform;
-    f.kernel = fmt::format("run {} on {}", r.run_id, r.host.empty() ? r.platform : r.host);
-    f.p_value = std::nan("");
-    f.noise_floor = std::nan("");
-    f.change = std::nan("");
+    Finding f = run_finding(FindingKind::kUnusualPhase, r);
     const std::string& note = states.at(r.id).note;
     f.detail = fmt::format(
         "{}; its {} configurations are not judged and not used as history",
