@@ -35,6 +35,25 @@ CLI::App* add_list(CLI::App& app, ListArguments& a) {
   return cmd;
 }
 
+/// How findings are judged, shared by `regressions` and `derive` (which stores what regressions
+/// reads, so both must take the same options).
+void add_judgement_options(CLI::App& cmd, RegressionOptions& o) {
+  cmd.add_option("--threshold", o.threshold,
+                 "Practical threshold: smallest relative change reported")
+      ->capture_default_str();
+  cmd.add_option("--significance", o.significance, "Family-wise significance over all comparisons")
+      ->capture_default_str();
+  cmd.add_option("--baseline-runs", o.baseline_runs,
+                 "Runs a run is compared with (since the last change point)")
+      ->capture_default_str();
+  cmd.add_option("--min-segment", o.min_segment,
+                 "Smallest number of runs on each side of a change point")
+      ->capture_default_str();
+  cmd.add_option("--metrics", o.metrics, "Metrics judged (empty: all)")
+      ->delimiter(',')
+      ->capture_default_str();
+}
+
 CLI::App* add_regressions(CLI::App& app, RegressionsArguments& a) {
   CLI::App* cmd = app.add_subcommand(
       "regressions", "Regressions, steps, drifts and model changes, most severe first");
@@ -45,21 +64,7 @@ CLI::App* add_regressions(CLI::App& app, RegressionsArguments& a) {
   cmd->add_option("--format", a.format, "text or json")->capture_default_str();
   cmd->add_option("-o,--output", a.output, "Output file (default: stdout)");
   cmd->add_flag("--fail-on-regression", a.fail_on_regression, "Exit 1 when a regression is found");
-  cmd->add_option("--threshold", a.options.threshold,
-                  "Practical threshold: smallest relative change reported")
-      ->capture_default_str();
-  cmd->add_option("--significance", a.options.significance,
-                  "Family-wise significance over all comparisons")
-      ->capture_default_str();
-  cmd->add_option("--baseline-runs", a.options.baseline_runs,
-                  "Runs a run is compared with (since the last change point)")
-      ->capture_default_str();
-  cmd->add_option("--min-segment", a.options.min_segment,
-                  "Smallest number of runs on each side of a change point")
-      ->capture_default_str();
-  cmd->add_option("--metrics", a.options.metrics, "Metrics judged (empty: all)")
-      ->delimiter(',')
-      ->capture_default_str();
+  add_judgement_options(*cmd, a.options);
   cmd->add_flag("--noise", a.noise, "List every judged kernel's noise floor (text)");
   return cmd;
 }
@@ -84,17 +89,7 @@ CLI::App* add_derive(CLI::App& app, DeriveArguments& a) {
   CLI::App* cmd = app.add_subcommand(
       "derive", "Derive the history's analysis anew and store it (ingest does this itself)");
   cmd->add_option("--db", a.db, "History database")->required();
-  cmd->add_option("--threshold", a.options.threshold, "Practical threshold")->capture_default_str();
-  cmd->add_option("--significance", a.options.significance, "Family-wise significance")
-      ->capture_default_str();
-  cmd->add_option("--baseline-runs", a.options.baseline_runs, "Runs a run is compared with")
-      ->capture_default_str();
-  cmd->add_option("--min-segment", a.options.min_segment,
-                  "Smallest number of runs on each side of a change point")
-      ->capture_default_str();
-  cmd->add_option("--metrics", a.options.metrics, "Metrics judged (empty: all)")
-      ->delimiter(',')
-      ->capture_default_str();
+  add_judgement_options(*cmd, a.options);
   cmd->add_flag("--fresh", a.fresh,
                 "Recompute every rank test and model comparison instead of reusing stored ones");
   return cmd;
