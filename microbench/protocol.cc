@@ -13,7 +13,8 @@ namespace ompscale::microbench {
 
 namespace {
 
-bool parse_double(const std::string& text, double& value) {
+// `text` as a number into `value`; false (and `value` as it was) otherwise.
+bool assign_double(const std::string& text, double& value) {
   const auto parsed = ompscale::parse_double(text);
   if (parsed) value = *parsed;
   return parsed.has_value();
@@ -86,8 +87,8 @@ WorkerRecord parse_record(const std::string& line) {
 }
 
 bool apply_option(Job& job, const std::string& name, const std::string& value) {
-  if (name == "epcc.delay_us") return parse_double(value, job.epcc.delay_us);
-  if (name == "epcc.test_time_us") return parse_double(value, job.epcc.test_time_us);
+  if (name == "epcc.delay_us") return assign_double(value, job.epcc.delay_us);
+  if (name == "epcc.test_time_us") return assign_double(value, job.epcc.test_time_us);
   if (name == "epcc.probes") return set_int_from(value, 1, job.epcc.probes);
   if (name == "epcc.warmup") return set_int_from(value, 0, job.epcc.warmup);
   if (name == "direct.warmup") return set_int_from(value, 0, job.direct.warmup);
@@ -120,7 +121,7 @@ bool parse_job(const std::string& text, Job& job, std::string& error) {
       if (source != "tsc" && source != "monotonic_raw")
         return fail("clock must be tsc or monotonic_raw");
       job.allow_tsc = source == "tsc";
-      if (!parse_double(hz, job.ticks_per_second) || job.ticks_per_second < 0)
+      if (!assign_double(hz, job.ticks_per_second) || job.ticks_per_second < 0)
         return fail("clock needs a tick rate (0 = calibrate)");
     } else if (kind == "canary") {
       std::string value;

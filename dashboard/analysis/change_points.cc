@@ -84,8 +84,8 @@ double welch_p(const Moments& a, const Moments& b) {
   return 2.0 * boost::math::cdf(boost::math::complement(student, t));
 }
 
-void split(std::span<const double> x, std::size_t a, std::size_t b,
-           const ChangePointOptions& options, std::vector<ChangePoint>& out) {
+void split_segment(std::span<const double> x, std::size_t a, std::size_t b,
+                   const ChangePointOptions& options, std::vector<ChangePoint>& out) {
   const std::size_t min = options.min_segment;
   if (b - a < 2 * min) return;
   const std::vector<double> q = split_statistics(x, a, b, min);
@@ -99,8 +99,8 @@ void split(std::span<const double> x, std::size_t a, std::size_t b,
   const double p = welch_p(left, right);
   if (p >= options.significance || std::fabs(right.mean - left.mean) <= options.min_change) return;
   out.push_back({best, left.mean, right.mean, p});
-  split(x, a, best, options, out);
-  split(x, best, b, options, out);
+  split_segment(x, a, best, options, out);
+  split_segment(x, best, b, options, out);
 }
 
 // Spearman's rank correlation of x with its index.
@@ -180,7 +180,7 @@ std::vector<ChangePoint> e_divisive(std::span<const double> values,
   ChangePointOptions o = options;
   o.min_segment = std::max<std::size_t>(2, o.min_segment);
   if (values.size() < 2 * o.min_segment) return out;
-  split(values, 0, values.size(), o, out);
+  split_segment(values, 0, values.size(), o, out);
   std::sort(out.begin(), out.end(),
             [](const ChangePoint& a, const ChangePoint& b) { return a.index < b.index; });
   // Levels between the final change points (the recursion saw wider segments).

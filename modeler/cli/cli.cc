@@ -780,8 +780,11 @@ ModelsFile fit_command_line(const std::vector<std::string>& args, const NamedTex
         file.dataset.dimensions(), fmt::join(file.dataset.parameter_names(), ", ")));
   }
   options.parameter = file.dataset.parameter;
+  // As `modeler fit` does (run_fit): the input teaches first, then every kernel is fitted with it.
+  const LearnedExtrapolation learned = learn_from_input(file.dataset, options);
+  options = with_learned(options, learned);
   file.ompscale_version = version_string();
-  file.options_json = options_json(a, options).dump();
+  file.options_json = options_json(a, options, &learned).dump();
   file.results = fit_dataset(file.dataset, options);
   return file;
 }

@@ -19,8 +19,6 @@ namespace ompscale::modeler {
 
 namespace {
 
-constexpr double kInf = Candidate::kInf;
-
 // Score difference (in units of chi^2) below which two hypotheses count as indistinguishable.
 constexpr double kIndistinguishable = 2.0;
 // Components below this posterior weight are dropped from the predictive mixture; at most this
@@ -109,7 +107,7 @@ double held_out_error(const Points& p, const ModelerOptions& options, double sys
   const Points q = systematic > 0.0 ? with_systematic(p, systematic) : p;
   const SelectionOutcome sel = score_hypotheses(q, space_for(q, options), options);
   const Candidate& c = sel.candidates[sel.chosen];
-  return std::isfinite(c.loo_chi2) ? c.loo_chi2 : kInf;
+  return std::isfinite(c.loo_chi2) ? c.loo_chi2 : Candidate::kInf;
 }
 
 }  // namespace ompscale::modeler

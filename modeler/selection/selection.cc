@@ -11,8 +11,6 @@ namespace ompscale::modeler {
 
 namespace {
 
-constexpr double kInf = Candidate::kInf;
-
 /// The hypotheses of a space and each building block's values at the points.
 struct HypothesisTable {
   std::vector<double> t;
@@ -130,7 +128,7 @@ Candidate fit_candidate(const Points& p, std::span<const TermShape> shapes,
       for (std::size_t i = 0; i < n; ++i) {
         if (i % folds != f) train.push_back(static_cast<Eigen::Index>(i));
       }
-      if (train.size() < c.parameters()) return c.loo_chi2 = kInf, c;
+      if (train.size() < c.parameters()) return c.loo_chi2 = Candidate::kInf, c;
       Eigen::MatrixXd xt(static_cast<Eigen::Index>(train.size()), x.cols());
       std::vector<double> yt, wt;
       for (std::size_t r = 0; r < train.size(); ++r) {
@@ -139,7 +137,7 @@ Candidate fit_candidate(const Points& p, std::span<const TermShape> shapes,
         wt.push_back(weights[static_cast<std::size_t>(train[r])]);
       }
       const LinearFit fold = fit_least_squares(xt, yt, wt);
-      if (!fold.ok) return c.loo_chi2 = kInf, c;
+      if (!fold.ok) return c.loo_chi2 = Candidate::kInf, c;
       for (std::size_t i = f; i < n; i += folds) {
         const double predicted = x.row(static_cast<Eigen::Index>(i)).dot(fold.coefficients);
         const double d = p.y[i] - predicted;
@@ -152,7 +150,7 @@ Candidate fit_candidate(const Points& p, std::span<const TermShape> shapes,
     // Leave-one-out in closed form: the held-out residual is e_i / (1 - h_ii).
     for (std::size_t i = 0; i < n; ++i) {
       const double h = full.leverage(static_cast<Eigen::Index>(i));
-      if (1.0 - h < 1e-10) return c.loo_chi2 = kInf, c;
+      if (1.0 - h < 1e-10) return c.loo_chi2 = Candidate::kInf, c;
       const double d = full.residuals(static_cast<Eigen::Index>(i)) / (1.0 - h);
       c.loo_chi2 += weights[i] * d * d;
       c.loo_rss += d * d;
@@ -258,7 +256,7 @@ SelectionOutcome score_hypotheses(const Points& p, const HypothesisSpace& space,
   // Noise scale: with noise measured from repetitions, inflate it when even the best hypothesis
   // misses the points by more than the noise explains; without repetitions, the residuals of
   // the best fit are all we know of the noise.
-  double best_reduced = kInf;
+  double best_reduced = Candidate::kInf;
   for (const Candidate& c : sel.candidates) {
     if (n > static_cast<double>(c.parameters())) {
       best_reduced = std::min(best_reduced, c.chi2 / (n - static_cast<double>(c.parameters())));
@@ -280,8 +278,8 @@ SelectionOutcome score_hypotheses(const Points& p, const HypothesisSpace& space,
     } else {
       c.score = options.held_out_error == HeldOutError::kSmape ? c.loo_smape : c.loo_rss;
     }
-    if (!std::isfinite(c.score)) c.score = kInf;
-    information.push_back(std::isfinite(ic) && std::isfinite(c.score) ? ic : kInf);
+    if (!std::isfinite(c.score)) c.score = Candidate::kInf;
+    information.push_back(std::isfinite(ic) && std::isfinite(c.score) ? ic : Candidate::kInf);
   }
   // The constant model has no held-out error when n <= 1; keep it as the fallback.
   if (!std::isfinite(sel.candidates[0].score)) sel.candidates[0].score = 1e300;

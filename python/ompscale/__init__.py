@@ -151,7 +151,7 @@ def _read_sidecar(text, name):
 def history(db):
     """The tables of an ompdash history database (docs/ompdash.md, "History database") as a dict
     of pandas DataFrames by table name: runs, series, summaries (with `samples`, the valid
-    repetitions, as numpy arrays), model_sets, model_set_runs, models, app_reports, app_regions,
+    repetitions, as numpy arrays), repetitions, model_sets, model_set_runs, models, app_reports, app_regions,
     app_points. The database is opened read-only."""
     import numpy
     import pandas
@@ -175,8 +175,16 @@ def history(db):
                   for name in names}
     finally:
         connection.close()
-    summaries = tables.get("summaries")
-    if summaries is not None and "samples" in summaries.columns:
-        summaries["samples"] = [numpy.frombuffer(blob or b"", dtype="<f8")
-                                for blob in summaries["samples"]]
+    # Schema 3 keeps the repetitions apart from the summaries (`repetitions`); older histories
+    # keep them in `summaries`. Either way the summaries get them, decoded.
+    for table in ("summaries", "repetitions"):
+        frame = tables.get(table)
+        if frame is not None and "samples" in frame.columns:
+            frame["samples"] = [numpy.frombuffer(blob or b"", dtype="<f8")
+                                for blob in frame["samples"]]
+    summaries, repetitions = tables.get("summaries"), tables.get("repetitions")
+    if summaries is not None and repetitions is not None and "samples" not in summaries.columns:
+        key = [c for c in ("run", "series", "threads", "runtime_version", "compiler")
+               if c in summaries.columns and c in repetitions.columns]
+        tables["summaries"] = summaries.merge(repetitions[key + ["samples"]], on=key, how="left")
     return tables

@@ -8,12 +8,11 @@
 
 #include "common/text_table.h"
 #include "regions/report/analysis.h"
+#include "regions/report/read_runs.h"
 
 namespace ompscale::regions::report {
 
 namespace {
-
-constexpr double kSeconds = 1e-9;
 
 // "several_loops.cc:30" (the function is the region's), or the unresolved location.
 std::string where(const Location& l) {
@@ -56,7 +55,7 @@ ConstructCosts costs_of(const ConstructRecord& c, double scale, double team) {
   } else {
     out.label = fmt::format("{} at {}", c.kind, where(c.location));
   }
-  const double per_thread = team > 0.0 ? scale * kSeconds / team : 0.0;
+  const double per_thread = team > 0.0 ? scale * kSecondsPerNs / team : 0.0;
   double busiest = 0.0;  // the executions of the thread with the most, unscaled
   for (const ConstructRecord::Thread& t : c.threads) {
     // A thread passes the construct as it runs it or at its barrier (a GCC single reports its
@@ -77,8 +76,8 @@ ConstructCosts costs_of(const ConstructRecord& c, double scale, double team) {
         out.thread_time.resize(i + 1, 0.0);
         out.thread_imbalance.resize(i + 1, 0.0);
       }
-      out.thread_time[i] += t.time_ns * scale * kSeconds;
-      out.thread_imbalance[i] += t.imbalance_ns * scale * kSeconds;
+      out.thread_time[i] += t.time_ns * scale * kSecondsPerNs;
+      out.thread_imbalance[i] += t.imbalance_ns * scale * kSecondsPerNs;
     }
   }
   return out;

@@ -9,12 +9,12 @@
 
 #include "common/json_input.h"
 #include "common/statistics.h"
+#include "regions/report/read_runs.h"
 
 namespace ompscale::regions::report {
 
 namespace {
 
-constexpr double kSeconds = 1e-9;
 // The probe's loop: iterations per thread (regions/probe/probe.cc), and the chunks per thread of
 // its two dynamic loops (chunk 1 and chunk 16).
 constexpr double kChunksAtOne = 1024.0;
@@ -24,18 +24,19 @@ constexpr double kChunksAtSixteen = 1024.0 / 16.0;
 MachineCosts derive(const JsonNode& probe) {
   MachineCosts c;
   const JsonNode start = probe.field("start");
-  c.init_s = start.field("init_ns").number() * kSeconds;
-  c.team_s = start.field("team_ns").number() * kSeconds;
+  c.init_s = start.field("init_ns").number() * kSecondsPerNs;
+  c.team_s = start.field("team_ns").number() * kSecondsPerNs;
   const JsonNode loop = probe.field("loop");
   const double at_one = loop.field("dynamic1_ns").number();
   const double at_sixteen = loop.field("dynamic16_ns").number();
   const double fixed = loop.field("static_ns").number();
   // Each dynamic execution: a fixed cost over static, and a dispatch per chunk.
   const double per_chunk = std::max(0.0, (at_one - at_sixteen) / (kChunksAtOne - kChunksAtSixteen));
-  c.chunk_s = per_chunk * kSeconds;
-  c.dynamic_fixed_s = std::max(0.0, at_sixteen - fixed - kChunksAtSixteen * per_chunk) * kSeconds;
-  c.task_s = probe.field("task_ns").number() * kSeconds;
-  c.line_s = probe.field("line_ns").number() * kSeconds;
+  c.chunk_s = per_chunk * kSecondsPerNs;
+  c.dynamic_fixed_s =
+      std::max(0.0, at_sixteen - fixed - kChunksAtSixteen * per_chunk) * kSecondsPerNs;
+  c.task_s = probe.field("task_ns").number() * kSecondsPerNs;
+  c.line_s = probe.field("line_ns").number() * kSecondsPerNs;
   return c;
 }
 

@@ -5,12 +5,11 @@
 #include <vector>
 
 #include "regions/report/calibration.h"
+#include "regions/report/read_runs.h"
 
 namespace ompscale::regions::report {
 
 namespace {
-
-constexpr double kSeconds = 1e-9;
 
 PopEfficiencies efficiencies(const std::vector<double>& useful, double wall) {
   PopEfficiencies e;
@@ -40,7 +39,7 @@ RunPop pop_efficiencies(const RunFile& run) {
   double serial = 0.0;
   for (const RegionRecord& r : run.profile->regions) {
     if (r.nesting_level != 0 || r.executions_measured <= 0.0) continue;
-    const double scale = sampling_scale(r) * calibration.factor(r.id) * kSeconds;
+    const double scale = sampling_scale(r) * calibration.factor(r.id) * kSecondsPerNs;
     if (r.kind == RegionKind::kSerial) {
       serial += r.wall_ns * scale;
     } else if (r.kind == RegionKind::kParallel) {

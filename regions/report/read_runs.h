@@ -14,6 +14,9 @@
 
 namespace ompscale::regions::report {
 
+/// The run files' nanoseconds to the report's seconds.
+inline constexpr double kSecondsPerNs = 1e-9;
+
 /// Where a region (or lock) is in the application; module, build_id and offset always present.
 struct Location {
   std::string module;

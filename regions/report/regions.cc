@@ -13,12 +13,12 @@
 #include "common/statistics.h"
 #include "common/text.h"
 #include "regions/report/calibration.h"
+#include "regions/report/read_runs.h"
 
 namespace ompscale::regions::report {
 
 namespace {
 
-constexpr double kSeconds = 1e-9;
 constexpr std::string_view kSerialPrefix = "serial before ";
 
 const RegionRecord* find_id(const Profile& profile, long long id) {
@@ -262,8 +262,8 @@ RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks, 
   c.executions = region.executions;
   c.executions_measured = region.executions_measured;
   const double scale = sampling_scale(region) * calibration;
-  c.time = region.wall_ns * scale * kSeconds;
-  c.time_se = region.wall_se_ns * calibration * kSeconds;
+  c.time = region.wall_ns * scale * kSecondsPerNs;
+  c.time_se = region.wall_se_ns * calibration * kSecondsPerNs;
   const auto team = static_cast<double>(region.threads.size());
   c.team = team;
   if (constructs != nullptr) *constructs = construct_costs(region, scale, team);
@@ -271,7 +271,7 @@ RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks, 
   c.tasks_executed = region.tasks_executed * scale;
   for (const ThreadRecord& t : region.threads) {
     c.work += t.work_ns;
-    c.work_max = std::max(c.work_max, t.work_ns * scale * kSeconds);
+    c.work_max = std::max(c.work_max, t.work_ns * scale * kSecondsPerNs);
     c.fork += t.fork_ns;
     c.team_start += t.team_start_ns;
     c.imbalance += t.imbalance_ns;
@@ -296,9 +296,9 @@ RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks, 
       // them is the tool's weighted estimate when present, else the timed mean times the count.
       const double wait_all =
           l.wait_estimate_ns > 0.0 ? l.wait_estimate_ns : l.wait_ns * (l.acquisitions / l.timed);
-      site.algorithm = acquisitions * l.fastest_ns * kSeconds;
+      site.algorithm = acquisitions * l.fastest_ns * kSecondsPerNs;
       site.contention =
-          std::max(0.0, (wait_all - l.acquisitions * l.fastest_ns) * scale * kSeconds);
+          std::max(0.0, (wait_all - l.acquisitions * l.fastest_ns) * scale * kSecondsPerNs);
       site.mean_ns = l.wait_ns / l.timed;
     } else if (l.acquisitions > 0.0) {
       c.lock_untimed = true;
@@ -308,7 +308,7 @@ RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks, 
     if (locks != nullptr) locks->push_back(site);
   }
   if (team > 0.0) {
-    const double per_thread = scale * kSeconds / team;
+    const double per_thread = scale * kSecondsPerNs / team;
     c.work *= per_thread;
     c.fork *= per_thread;
     c.team_start *= per_thread;
@@ -360,8 +360,8 @@ Measurements aggregate(const std::vector<RunFile>& runs) {
 
   for (const RunFile& run : runs) {
     const Config config{input_rank(run.input), run.threads};
-    program[config].first.push_back(run.wall_ns * kSeconds);
-    program[config].second.push_back(run.profile->process_ns * kSeconds);
+    program[config].first.push_back(run.wall_ns * kSecondsPerNs);
+    program[config].second.push_back(run.profile->process_ns * kSecondsPerNs);
     const Calibration calibration = calibrate(*run.profile);
     // The first parallel region the tool saw (ids are given in order of first sight).
     long long first_parallel = -1;

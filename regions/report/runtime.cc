@@ -10,12 +10,12 @@
 #include <utility>
 
 #include "common/statistics.h"
+#include "regions/report/read_runs.h"
 
 namespace ompscale::regions::report {
 
 namespace {
 
-constexpr double kSeconds = 1e-9;
 // Runtimes within this factor of each other perform alike (runs on a busy machine differ by
 // about that much from one to the next).
 constexpr double kAlike = 1.25;
@@ -58,8 +58,8 @@ NativeComparison combine(const std::vector<const RunFile*>& runs, const Measurem
       ++c.time_shared_left_out;
       continue;
     }
-    wall.push_back(run->wall_ns * kSeconds);
-    cpu.push_back(run->cpu_ns * kSeconds);
+    wall.push_back(run->wall_ns * kSecondsPerNs);
+    cpu.push_back(run->cpu_ns * kSecondsPerNs);
   }
   c.time_shared = !any_alone;
   c.repetitions = static_cast<int>(wall.size());

@@ -26,6 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing::CostOfNight;
 using testing::FixtureRun;
+using testing::kUnchanged;
 
 class DerivationTest : public ::testing::Test {
  protected:
@@ -85,8 +86,6 @@ class DerivationTest : public ::testing::Test {
   fs::path dir_;
   std::string db_path_;
 };
-
-const CostOfNight kUnchanged = [](const std::string&, int) { return 1.0; };
 
 // A 25% step of barrier at 2 threads from night 12, a drift of `for` at 1 thread from night 20.
 double planted(int n, const std::string& construct, int threads) {

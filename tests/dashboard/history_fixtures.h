@@ -107,6 +107,9 @@ inline std::string night(int day) {
 /// cost(construct, threads) of one night; 1.0 is the baseline level.
 using CostOfNight = std::function<double(const std::string&, int)>;
 
+/// The baseline level for every construct on every night: nothing changes.
+inline const CostOfNight kUnchanged = [](const std::string&, int) { return 1.0; };
+
 /// Night `n` of a generated history: three constructs (barrier, single, for) at `threads`, 30
 /// repetitions each with 3% spread around a level with 2% night-to-night noise per kernel, times
 /// cost(construct, threads), added to `r` (its date, canaries and phase as given; its run id

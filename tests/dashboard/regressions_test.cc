@@ -33,6 +33,7 @@ using testing::FixtureConfig;
 using testing::FixtureRun;
 
 using testing::CostOfNight;
+using testing::kUnchanged;
 
 class GeneratedHistory : public ::testing::Test {
  protected:
@@ -85,8 +86,6 @@ class GeneratedHistory : public ::testing::Test {
   std::string db_path_;
   std::vector<std::string> files_;
 };
-
-const CostOfNight kUnchanged = [](const std::string&, int) { return 1.0; };
 
 TEST_F(GeneratedHistory, UnchangedRuntimeReportsNothing) {
   for (int n = 0; n < 30; ++n) night(n, kUnchanged);

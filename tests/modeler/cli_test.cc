@@ -41,16 +41,10 @@ using ::testing::StartsWith;
 // ---------------------------------------------------------------------------------------------
 // Running the binary
 
+using ompscale::test_support::lines_of;
 using ompscale::test_support::Outcome;
 using ompscale::test_support::slurp;
 using ompscale::test_support::spit;
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 std::vector<std::string> tokens_of(const std::string& line) {
   std::vector<std::string> tokens;
@@ -113,7 +107,7 @@ class CliTest : public ::testing::Test {
 // Generated inputs
 
 // Thread counts: the powers of two 1..64 and, in between, 24, 40, 56 (ODD: 16x+8) and 48 (EVEN).
-const std::vector<int> kThreads = {1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64};
+const std::vector<int> kExtrapThreads = {1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64};
 constexpr int kRepetitions = 5;
 
 struct Law {
@@ -140,15 +134,15 @@ double noise(std::size_t point, int rep) {
 // 2 POINTS, then per law REGION, METRIC and one DATA line per thread count.
 std::string extrap_text(const std::vector<Law>& laws) {
   std::string s = "PARAMETER t\nPOINTS";
-  for (int t : kThreads) s += " ( " + std::to_string(t) + " )";
+  for (int t : kExtrapThreads) s += " ( " + std::to_string(t) + " )";
   s += "\n";
   char buf[64];
   for (const Law& law : laws) {
     s += "REGION " + law.region + "\nMETRIC time\n";
-    for (std::size_t i = 0; i < kThreads.size(); ++i) {
+    for (std::size_t i = 0; i < kExtrapThreads.size(); ++i) {
       s += "DATA";
       for (int r = 0; r < kRepetitions; ++r) {
-        std::snprintf(buf, sizeof buf, " %.10g", law.cost(kThreads[i]) * noise(i, r));
+        std::snprintf(buf, sizeof buf, " %.10g", law.cost(kExtrapThreads[i]) * noise(i, r));
         s += buf;
       }
       s += "\n";
@@ -335,7 +329,7 @@ TEST_F(CliPredict, ModelsJsonHoldsTheSquareLaw) {
   EXPECT_NEAR(model.at("terms").at(0).at("exponent_value").get<double>(), 2.0, 1e-12);
   EXPECT_NEAR(model.at("terms").at(0).at("coefficient").get<double>(), 0.5, 0.5 * 0.01);
   EXPECT_NEAR(model.at("constant").get<double>(), 2.0, 2.0 * 0.05);
-  EXPECT_EQ(model.at("points").size(), kThreads.size());
+  EXPECT_EQ(model.at("points").size(), kExtrapThreads.size());
 }
 
 TEST_F(CliPredict, LawChangeIsRecordedAndChangesOnlyIntervalsBeyondTheRange) {
@@ -538,7 +532,7 @@ TEST_F(CliFit, ExtrapExportStartsWithParameterAndReadsBack) {
   const auto lines = lines_of(r.out);
   EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
                           [](const std::string& l) { return l.rfind("DATA ", 0) == 0; }),
-            static_cast<long>(kThreads.size()));
+            static_cast<long>(kExtrapThreads.size()));
 
   // The export is an input that gives the same model.
   const fs::path exported = path("exported.txt");
@@ -796,8 +790,8 @@ TEST_F(CliOmpbench, SidecarPlatformFlagsPredictionsPastAnUncrossedBoundary) {
   EXPECT_EQ(doc.at("options").at("boundaries").size(), 2u);  // the cores' and the machine's end
 
   // A platform named on the command line wins over the sidecar's: no SMT, 64 hardware threads.
-  const Outcome named = run({"fit", csv.string(), "--predict", "64", "--platform",
-                             "xeon-phi-7120", "--format", "json"});
+  const Outcome named = run(
+      {"fit", csv.string(), "--predict", "64", "--platform", "xeon-phi-7120", "--format", "json"});
   ASSERT_EQ(named.status, 0) << named.err;
   EXPECT_NE(nlohmann::json::parse(named.out).at("options").at("boundaries"),
             doc.at("options").at("boundaries"));

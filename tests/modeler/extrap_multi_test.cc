@@ -27,7 +27,7 @@ const std::filesystem::path kMultiDir = std::filesystem::path(OMPSCALE_TEST_DATA
 
 using Expected = test_support::ExtrapReference;
 
-std::vector<Expected> read_expected() {
+std::vector<Expected> read_multi_references() {
   return test_support::read_extrap_reference(kMultiDir / "expected_multi_parameter_models.tsv");
 }
 
@@ -58,7 +58,7 @@ const MultiTerm* same_term(const MultiModel& model, const MultiTerm& want) {
 }
 
 TEST(ExtrapMultiPreset, MatchesEveryReferenceModel) {
-  const auto expected = read_expected();
+  const auto expected = read_multi_references();
   ASSERT_EQ(expected.size(), 10u);
   for (const Expected& e : expected) {
     SCOPED_TRACE(e.file + " " + e.callpath + " " + e.metric);

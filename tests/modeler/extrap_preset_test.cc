@@ -21,7 +21,7 @@ const std::filesystem::path kExtrapDir = std::filesystem::path(OMPSCALE_TEST_DAT
 
 using Expected = test_support::ExtrapReference;
 
-std::vector<Expected> read_expected() {
+std::vector<Expected> read_single_references() {
   return test_support::read_extrap_reference(kExtrapDir / "expected_default_models.tsv");
 }
 
@@ -32,7 +32,7 @@ void expect_relative(double actual, double expected, double tolerance, const std
 }
 
 TEST(ExtrapPreset, MatchesEveryReferenceModel) {
-  const auto expected = read_expected();
+  const auto expected = read_single_references();
   ASSERT_EQ(expected.size(), 38u);
   const ModelerOptions options = ModelerOptions::extrap();
   std::size_t checked = 0;

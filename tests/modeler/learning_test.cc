@@ -1,8 +1,6 @@
 // Learning from the input (modeler/learning/): backtests, the choice of a way of modeling, the
 // calibrated change-of-law allowance, and what is said about them.
 
-#include "modeler/learning/learn_from_input.h"
-
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -13,14 +11,15 @@
 #include <vector>
 
 #include "modeler/learning/backtests.h"
+#include "modeler/learning/learn_from_input.h"
 
 namespace ompscale::modeler {
 namespace {
 
-using Law = std::function<double(double)>;
+using ThreadLaw = std::function<double(double)>;
 
 /// `reps` repetitions of law(t) * (1 + noise * U[-1, 1)) at each t.
-Kernel measure(const std::string& name, const Law& law, const std::vector<double>& threads,
+Kernel measure(const std::string& name, const ThreadLaw& law, const std::vector<double>& threads,
                int reps, double noise, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   std::vector<Sample> samples;
@@ -30,7 +29,7 @@ Kernel measure(const std::string& name, const Law& law, const std::vector<double
   return Kernel::from_samples({name}, std::move(samples));
 }
 
-Dataset input_of(const std::vector<Law>& laws, const std::vector<double>& threads, int reps,
+Dataset input_of(const std::vector<ThreadLaw>& laws, const std::vector<double>& threads, int reps,
                  double noise, unsigned seed = 1) {
   std::mt19937_64 rng(seed);
   Dataset data;
@@ -78,7 +77,7 @@ TEST(Backtests, KernelsTooSmallOrAtZeroGiveNone) {
 }
 
 TEST(Backtests, AnEvenSampleOfAtMostTheirNumberOfKernels) {
-  std::vector<Law> laws(50, [](double t) { return 1.0 + t; });
+  std::vector<ThreadLaw> laws(50, [](double t) { return 1.0 + t; });
   const Dataset data = input_of(laws, {1, 2, 4, 8}, 2, 0.01);
   const std::vector<Backtest> b = make_backtests(data, {.max_kernels = 10});
   ASSERT_EQ(b.size(), 10u);
@@ -94,7 +93,7 @@ TEST(Backtests, AnEvenSampleOfAtMostTheirNumberOfKernels) {
 /// threads. Relative weights let the tiny one-thread value pull every fit (too few points to
 /// leave it out); absolute errors follow the larger counts, where the predictions start.
 Dataset one_thread_apart(std::size_t kernels, std::vector<double> threads = {1, 2, 4, 8}) {
-  std::vector<Law> laws;
+  std::vector<ThreadLaw> laws;
   for (std::size_t k = 0; k < kernels; ++k) {
     const double a = 1.0 + 0.1 * static_cast<double>(k), b = 0.5 + 0.05 * static_cast<double>(k);
     laws.push_back([a, b](double t) { return t == 1.0 ? 0.1 * a : a + b * std::log2(t); });
@@ -121,7 +120,7 @@ TEST(Learning, ChoosesTheWayThatExtrapolatesBestOnTheInput) {
 
 TEST(Learning, KeepsTheOptionsOwnWayWhenTheBacktestsCannotTellThemApart) {
   // Exact laws without noise: every way predicts the held-out counts alike.
-  std::vector<Law> laws;
+  std::vector<ThreadLaw> laws;
   for (int k = 0; k < 8; ++k) laws.push_back([k](double t) { return 1.0 + k + 0.5 * t; });
   const LearnedExtrapolation learned = learn_from_input(input_of(laws, kLinear, 5, 0.0), {});
   EXPECT_EQ(learned.chosen, 0u);
@@ -178,7 +177,7 @@ TEST(Learning, TheExtrapPresetLearnsNothing) {
 /// Parallel efficiency that decays with every doubling: c / t^(1 - d log2 t); fits of the
 /// smaller counts overestimate the larger ones by more the further they reach.
 Dataset decaying_efficiency(double decay) {
-  std::vector<Law> laws;
+  std::vector<ThreadLaw> laws;
   for (int k = 0; k < 12; ++k) {
     const double c = 10.0 + k;
     laws.push_back([c, decay](double t) { return c / std::pow(t, 1.0 - decay * std::log2(t)); });

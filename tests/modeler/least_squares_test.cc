@@ -15,7 +15,7 @@
 namespace ompscale::modeler {
 namespace {
 
-const std::vector<double> kThreads = {1, 2, 4, 8, 16, 32, 64};
+const std::vector<double> kFitThreads = {1, 2, 4, 8, 16, 32, 64};
 
 std::vector<double> evaluate(const Model& m, const std::vector<double>& t) {
   std::vector<double> y;
@@ -41,9 +41,9 @@ TEST(LeastSquares, ExactRecoveryOnNoiselessData) {
   truth.constant = 3.0;
   truth.terms = {{2.0, {1.5, 0}}, {0.5, {0.0, 1}}};
   const std::vector<TermShape> shapes = {{1.5, 0}, {0.0, 1}};
-  const std::vector<double> y = evaluate(truth, kThreads);
-  const std::vector<double> w(kThreads.size(), 1.0);
-  const LinearFit fit = fit_least_squares(design_matrix(kThreads, shapes), y, w);
+  const std::vector<double> y = evaluate(truth, kFitThreads);
+  const std::vector<double> w(kFitThreads.size(), 1.0);
+  const LinearFit fit = fit_least_squares(design_matrix(kFitThreads, shapes), y, w);
   ASSERT_TRUE(fit.ok);
   ASSERT_EQ(fit.coefficients.size(), 3);
   EXPECT_NEAR(fit.coefficients(0), 3.0, 1e-10);
@@ -66,10 +66,10 @@ TEST(LeastSquares, ExactRecoveryWithNonUniformWeights) {
   truth.constant = -1.0;
   truth.terms = {{0.25, {2.0, 0}}};
   const std::vector<TermShape> shapes = {{2.0, 0}};
-  const std::vector<double> y = evaluate(truth, kThreads);
+  const std::vector<double> y = evaluate(truth, kFitThreads);
   std::vector<double> w;
   for (double v : y) w.push_back(1.0 / (v * v + 1.0));
-  const LinearFit fit = fit_least_squares(design_matrix(kThreads, shapes), y, w);
+  const LinearFit fit = fit_least_squares(design_matrix(kFitThreads, shapes), y, w);
   ASSERT_TRUE(fit.ok);
   EXPECT_NEAR(fit.coefficients(0), -1.0, 1e-10);
   EXPECT_NEAR(fit.coefficients(1), 0.25, 1e-13);
@@ -172,9 +172,9 @@ TEST(LeastSquares, RankDeficientIsNotOk) {
   }
   // The same shape twice.
   {
-    const std::vector<double> w(kThreads.size(), 1.0);
+    const std::vector<double> w(kFitThreads.size(), 1.0);
     const LinearFit fit = fit_least_squares(
-        design_matrix(kThreads, std::vector<TermShape>{{0.5, 0}, {0.5, 0}}), kThreads, w);
+        design_matrix(kFitThreads, std::vector<TermShape>{{0.5, 0}, {0.5, 0}}), kFitThreads, w);
     EXPECT_FALSE(fit.ok);
   }
   // Fewer points than coefficients.
@@ -194,7 +194,7 @@ TEST(LeastSquares, LeverageSumsToCoefficientCount) {
   for (const auto& shapes : std::vector<std::vector<TermShape>>{
            {}, {{1.0, 0}}, {{0.5, 0}, {0.0, 1}}, {{0.25, 0}, {1.0, 1}, {2.0, 0}}}) {
     SCOPED_TRACE(shapes.size());
-    const LinearFit fit = fit_least_squares(design_matrix(kThreads, shapes), y, w);
+    const LinearFit fit = fit_least_squares(design_matrix(kFitThreads, shapes), y, w);
     ASSERT_TRUE(fit.ok);
     EXPECT_NEAR(fit.leverage.sum(), static_cast<double>(shapes.size() + 1), 1e-10);
     for (Eigen::Index i = 0; i < fit.leverage.size(); ++i) {
@@ -208,7 +208,7 @@ TEST(LeastSquares, InverseNormalMatchesDirectInverse) {
   const std::vector<double> y = {3, 1, 4, 1, 5, 9, 2};
   const std::vector<double> w = {1, 2, 0.5, 3, 1, 0.25, 4};
   const std::vector<TermShape> shapes = {{0.5, 0}, {0.0, 1}};
-  const Eigen::MatrixXd x = design_matrix(kThreads, shapes);
+  const Eigen::MatrixXd x = design_matrix(kFitThreads, shapes);
   const LinearFit fit = fit_least_squares(x, y, w);
   ASSERT_TRUE(fit.ok);
   const Eigen::VectorXd wv = Eigen::Map<const Eigen::VectorXd>(w.data(), 7);
@@ -248,9 +248,9 @@ TEST(FitOneTerm, AgreesWithQr) {
   for (const TermShape& shape : std::vector<TermShape>{{1.0, 0}, {0.5, 1}, {0.0, 2}, {2.0, 0}}) {
     SCOPED_TRACE(shape.exponent);
     const std::vector<TermShape> shapes = {shape};
-    const Eigen::MatrixXd x = design_matrix(kThreads, shapes);
+    const Eigen::MatrixXd x = design_matrix(kFitThreads, shapes);
     std::vector<double> column;
-    for (double t : kThreads) column.push_back(shape.evaluate(t));
+    for (double t : kFitThreads) column.push_back(shape.evaluate(t));
     const LinearFit qr = fit_least_squares(x, y, w);
     const LinearFit closed = one_term(column, y, w);
     ASSERT_TRUE(qr.ok);
@@ -336,7 +336,7 @@ TEST(LinearFit, WithoutPointValuesKeepsTheModel) {
 TEST(RobustFit, LeastSquaresLossIsPlainFit) {
   const std::vector<double> y = {3, 1, 4, 1, 5, 9, 2};
   const std::vector<double> w(7, 1.0);
-  const Eigen::MatrixXd x = design_matrix(kThreads, std::vector<TermShape>{{1.0, 0}});
+  const Eigen::MatrixXd x = design_matrix(kFitThreads, std::vector<TermShape>{{1.0, 0}});
   const LinearFit a = fit_least_squares(x, y, w);
   const LinearFit b = fit_robust(x, y, w, Loss::kLeastSquares);
   ASSERT_TRUE(b.ok);
@@ -376,12 +376,12 @@ TEST(RefineExponents, RecoversContinuousExponent) {
   Model truth;
   truth.constant = 1.0;
   truth.terms = {{2.0, {0.37, 0}}};
-  const std::vector<double> y = evaluate(truth, kThreads);
-  const std::vector<double> w(kThreads.size(), 1.0);
+  const std::vector<double> y = evaluate(truth, kFitThreads);
+  const std::vector<double> w(kFitThreads.size(), 1.0);
   const std::vector<TermShape> start_shapes = {{1.0 / 3.0, 0}};
-  const LinearFit start = fit_least_squares(design_matrix(kThreads, start_shapes), y, w);
+  const LinearFit start = fit_least_squares(design_matrix(kFitThreads, start_shapes), y, w);
   ASSERT_TRUE(start.ok);
-  const RefinedFit refined = refine_exponents(start.model(start_shapes), kThreads, y, w);
+  const RefinedFit refined = refine_exponents(start.model(start_shapes), kFitThreads, y, w);
   ASSERT_TRUE(refined.ok);
   ASSERT_EQ(refined.model.terms.size(), 1u);
   EXPECT_NEAR(refined.model.terms[0].shape.exponent, 0.37, 1e-5);
@@ -395,9 +395,9 @@ TEST(RefineExponents, RecoversContinuousExponent) {
 TEST(RefineExponents, ConstantModelIsNotRefined) {
   Model constant;
   constant.constant = 3.0;
-  const std::vector<double> y(kThreads.size(), 3.0);
-  const std::vector<double> w(kThreads.size(), 1.0);
-  EXPECT_FALSE(refine_exponents(constant, kThreads, y, w).ok);
+  const std::vector<double> y(kFitThreads.size(), 3.0);
+  const std::vector<double> w(kFitThreads.size(), 1.0);
+  EXPECT_FALSE(refine_exponents(constant, kFitThreads, y, w).ok);
 }
 
 }  // namespace

@@ -17,7 +17,7 @@
 namespace ompscale::modeler {
 namespace {
 
-const std::vector<double> kThreads = {1, 2, 4, 8, 16};
+const std::vector<double> kFirstParameterThreads = {1, 2, 4, 8, 16};
 
 /// `reps` repetitions of f at every (t, n), each times (1 + noise * U[-1, 1)).
 std::vector<Sample2> grid(const std::function<double(double, double)>& f,
@@ -38,7 +38,7 @@ std::vector<Sample2> grid(const std::function<double(double, double)>& f,
 
 TEST(MultiParameter, ProductOfLinearThreadsAndLogInputIsMultiplicative) {
   const auto samples = grid([](double t, double n) { return 2.0 + 0.5 * t * std::log2(n); },
-                            kThreads, {16, 32, 64, 128, 256});
+                            kFirstParameterThreads, {16, 32, 64, 128, 256});
   const TwoParameterResult r = fit_two_parameters(samples);
   EXPECT_EQ(r.model.combination, Combination::kMultiplicative);
   EXPECT_EQ(r.model.first, (TermShape{1.0, 0}));
@@ -57,8 +57,8 @@ TEST(MultiParameter, ProductOfLinearThreadsAndLogInputIsMultiplicative) {
 }
 
 TEST(MultiParameter, SumOfLinearThreadsAndSquaredInputIsAdditive) {
-  const auto samples =
-      grid([](double t, double n) { return 3.0 + t + n * n; }, kThreads, {1, 2, 3, 4, 5});
+  const auto samples = grid([](double t, double n) { return 3.0 + t + n * n; },
+                            kFirstParameterThreads, {1, 2, 3, 4, 5});
   const TwoParameterResult r = fit_two_parameters(samples);
   EXPECT_EQ(r.model.combination, Combination::kAdditive);
   EXPECT_EQ(r.model.first, (TermShape{1.0, 0}));
@@ -81,8 +81,8 @@ TEST(MultiParameter, SumOfLinearThreadsAndSquaredInputIsAdditive) {
 
 TEST(MultiParameter, SumAndProductTogetherNeedTheFullCombination) {
   const auto samples =
-      grid([](double t, double n) { return 1.0 + 2.0 * t + 3.0 * n + 0.5 * t * n; }, kThreads,
-           {1, 2, 4, 8, 16});
+      grid([](double t, double n) { return 1.0 + 2.0 * t + 3.0 * n + 0.5 * t * n; },
+           kFirstParameterThreads, {1, 2, 4, 8, 16});
   const TwoParameterResult r = fit_two_parameters(samples);
   EXPECT_EQ(r.model.combination, Combination::kFull);
   EXPECT_NEAR(r.model.first_coefficient, 2.0, 1e-9);
@@ -110,7 +110,7 @@ TEST(MultiParameter, StrongScalingWithNegativeExponents) {
 
 TEST(MultiParameter, NoisyProductStillRecovered) {
   const auto samples = grid([](double t, double n) { return 2.0 + 0.5 * t * std::log2(n); },
-                            kThreads, {16, 32, 64, 128, 256}, 5, 0.03, 11);
+                            kFirstParameterThreads, {16, 32, 64, 128, 256}, 5, 0.03, 11);
   const TwoParameterResult r = fit_two_parameters(samples);
   EXPECT_EQ(r.model.combination, Combination::kMultiplicative);
   EXPECT_EQ(r.model.first, (TermShape{1.0, 0}));
@@ -119,8 +119,8 @@ TEST(MultiParameter, NoisyProductStillRecovered) {
 }
 
 TEST(MultiParameter, ParameterWithoutEffectGetsNoTerm) {
-  const auto samples =
-      grid([](double t, double) { return 4.0 + 2.0 * std::sqrt(t); }, kThreads, {10, 20, 40, 80});
+  const auto samples = grid([](double t, double) { return 4.0 + 2.0 * std::sqrt(t); },
+                            kFirstParameterThreads, {10, 20, 40, 80});
   const TwoParameterResult r = fit_two_parameters(samples);
   EXPECT_EQ(r.model.combination, Combination::kFirstOnly);
   EXPECT_TRUE(r.model.uses_first());
@@ -144,7 +144,7 @@ TEST(MultiParameter, TwoInputSizesAreTooFewForATermAndSaySo) {
 
 TEST(MultiParameter, CandidatesAreTriedFewestCoefficientsFirst) {
   const auto samples = grid([](double t, double n) { return 2.0 + 0.5 * t * std::log2(n); },
-                            kThreads, {16, 32, 64, 128, 256});
+                            kFirstParameterThreads, {16, 32, 64, 128, 256});
   const TwoParameterResult r = fit_two_parameters(samples);
   ASSERT_FALSE(r.candidates.empty());
   EXPECT_EQ(r.candidates.front().model.combination, Combination::kConstant);

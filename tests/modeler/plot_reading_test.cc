@@ -21,7 +21,7 @@ namespace {
 using test_support::svg_texts;
 using test_support::text_problems;
 
-Dataset read_csv(const std::string& text, const std::vector<std::string>& key) {
+Dataset dataset_from_csv(const std::string& text, const std::vector<std::string>& key) {
   ReadOptions read;
   read.param_column = "threads";
   read.value_column = "value";
@@ -57,7 +57,7 @@ TEST(PlotReading, LongPanelTitlesWrapInsteadOfBeingCut) {
       "construct,bind,places,threads,value\n" +
       rows("parallel_for_dynamic_chunked,close,\"{0,1,2,3},{4,5,6,7}\"", 1.0) +
       rows("parallel_for_guided_chunked_loop,spread,\"{0,2,4,6},{1,3,5,7}\"", 2.0);
-  const Dataset data = read_csv(csv, {"construct", "bind", "places"});
+  const Dataset data = dataset_from_csv(csv, {"construct", "bind", "places"});
   const std::string svg = plot_svg(data, fit_dataset(data, ModelerOptions{}));
   const std::vector<std::string> titles = texts_with(svg, "panel-title");
   ASSERT_EQ(titles.size(), 4u) << svg;  // two panels, two lines each
@@ -70,7 +70,7 @@ TEST(PlotReading, OutliersBeyondTheAxisAreExplainedAndCounted) {
   std::string csv = "construct,threads,value\n" + rows("barrier", 1.0);
   for (int i = 0; i < 5; ++i) csv += "barrier,4,3.0\n";
   csv += "barrier,4,90\nbarrier,4,95\n";  // far beyond the whiskers and the axis
-  const Dataset data = read_csv(csv, {"construct"});
+  const Dataset data = dataset_from_csv(csv, {"construct"});
   const std::string svg = plot_svg(data, fit_dataset(data, ModelerOptions{}));
   ASSERT_NE(svg.find("class=\"off-scale\""), std::string::npos) << svg;
   const std::vector<std::string> legend = texts_with(svg, "font-size=\"11.5\"");
@@ -84,7 +84,7 @@ TEST(PlotReading, OutliersBeyondTheAxisAreExplainedAndCounted) {
 TEST(PlotReading, OneKernelOnTwoRuntimesSharesTheValueAxis) {
   const std::string csv = "construct,runtime,threads,value\n" + rows("barrier,libgomp", 1.0) +
                           rows("barrier,libomp", 8.0) + rows("single,libgomp", 0.1);
-  const Dataset data = read_csv(csv, {"construct", "runtime"});
+  const Dataset data = dataset_from_csv(csv, {"construct", "runtime"});
   const std::string svg = plot_svg(data, fit_dataset(data, ModelerOptions{}));
   // The y tick labels of each panel (right-aligned texts), panel by panel.
   std::vector<std::vector<std::string>> ticks;

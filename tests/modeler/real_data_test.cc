@@ -52,13 +52,13 @@ bool mentions(const ClassModel& m, const std::string& text) {
   return false;
 }
 
-const std::vector<double> kThreads = {2, 4, 8, 16, 32, 64};
+const std::vector<double> kRealThreads = {2, 4, 8, 16, 32, 64};
 
 TEST(RealData, WrappedTimerInOneRepetitionDoesNotDecideTheModel) {
   // 1 + 0.5 t, 9 repetitions with 2% noise; one repetition at t = 16 reads 1.8e15 (a wrapped
   // timer, as in a public barrier set).
   const auto law = [](double t) { return 1.0 + 0.5 * t; };
-  const Kernel clean = measure(law, kThreads, 9, 0.02);
+  const Kernel clean = measure(law, kRealThreads, 9, 0.02);
   std::vector<Sample> samples;
   for (std::size_t i = 0; i < clean.size(); ++i) {
     const auto reps = clean.repetitions(i);
@@ -80,7 +80,7 @@ TEST(RealData, WrappedTimerInOneRepetitionDoesNotDecideTheModel) {
 TEST(RealData, ThreeRepetitionsWithOneWildValueStayRobust) {
   // With 3 repetitions the trimmed mean still drops one value on each side: the median.
   std::vector<Sample> samples;
-  for (double t : kThreads) {
+  for (double t : kRealThreads) {
     const double v = 2.0 + 0.1 * t;
     samples.insert(samples.end(), {{t, v * 0.99}, {t, v}, {t, t == 8.0 ? 1e9 : v * 1.01}});
   }

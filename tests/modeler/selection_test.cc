@@ -32,7 +32,7 @@ Points points_of(const std::function<double(double)>& law, const std::vector<dou
   return summarize(Kernel::from_samples({"k"}, samples), aggregation);
 }
 
-const std::vector<double> kThreads = {1, 2, 4, 8, 16, 32, 64};
+const std::vector<double> kSelectionThreads = {1, 2, 4, 8, 16, 32, 64};
 const auto kSqrtLaw = [](double t) { return 3.0 + 2.0 * std::sqrt(t); };
 
 bool is_sqrt(const Model& m) {
@@ -41,7 +41,7 @@ bool is_sqrt(const Model& m) {
 }
 
 TEST(ScoreHypotheses, TheGeneratingLawScoresBestAndHoldsMostOfThePosterior) {
-  const Points p = points_of(kSqrtLaw, kThreads, 20, 0.01);
+  const Points p = points_of(kSqrtLaw, kSelectionThreads, 20, 0.01);
   const ModelerOptions options;
   const SelectionOutcome sel = score_hypotheses(p, space_for(p, options), options);
   EXPECT_TRUE(is_sqrt(sel.candidates[sel.chosen].model));
@@ -52,7 +52,7 @@ TEST(ScoreHypotheses, TheGeneratingLawScoresBestAndHoldsMostOfThePosterior) {
 }
 
 TEST(ScoreHypotheses, HeldOutErrorRanksTheCrossValidatedStrategy) {
-  const Points p = points_of(kSqrtLaw, kThreads, 20, 0.01);
+  const Points p = points_of(kSqrtLaw, kSelectionThreads, 20, 0.01);
   ModelerOptions options;
   options.strategy = Strategy::kCrossValidated;
   const SelectionOutcome sel = score_hypotheses(p, space_for(p, options), options);
@@ -73,13 +73,13 @@ TEST(ScoreHypotheses, GrowthPriorGivesNoGrowthAThirdOfTheBelief) {
 
 TEST(ForwardDrift, NoneForALawThatHoldsSomeForOneThatBends) {
   const ModelerOptions options;
-  const Points holds = points_of(kSqrtLaw, kThreads, 20, 0.001);
+  const Points holds = points_of(kSqrtLaw, kSelectionThreads, 20, 0.001);
   const SelectionOutcome a = score_hypotheses(holds, space_for(holds, options), options);
   const double holding = forward_drift(a.points, a.candidates[a.chosen], a.noise_scale);
   EXPECT_LT(holding, 0.005);
   // Cost per thread that stops falling: the top of the range bends away from every law.
-  const Points bends =
-      points_of([](double t) { return 100.0 / t + (t >= 16 ? 0.2 * t : 0.0); }, kThreads, 20, 0.001);
+  const Points bends = points_of([](double t) { return 100.0 / t + (t >= 16 ? 0.2 * t : 0.0); },
+                                 kSelectionThreads, 20, 0.001);
   const SelectionOutcome b = score_hypotheses(bends, space_for(bends, options), options);
   const double bending = forward_drift(b.points, b.candidates[b.chosen], b.noise_scale);
   EXPECT_GT(bending, 0.02);
@@ -87,7 +87,7 @@ TEST(ForwardDrift, NoneForALawThatHoldsSomeForOneThatBends) {
 }
 
 TEST(Weighting, UniformWeightsAreEqualAndTheNoiseAbsolute) {
-  const Points p = points_of(kSqrtLaw, kThreads, 20, 0.01);
+  const Points p = points_of(kSqrtLaw, kSelectionThreads, 20, 0.01);
   const Points u = with_weighting(p, Weighting::kUniform);
   EXPECT_TRUE(u.uniform);
   EXPECT_FALSE(u.noise_from_repetitions);
@@ -98,7 +98,7 @@ TEST(Weighting, UniformWeightsAreEqualAndTheNoiseAbsolute) {
 }
 
 TEST(Strategies, CrossValidatedPredictsWithTheChosenModelAlone) {
-  const Points p = points_of(kSqrtLaw, kThreads, 20, 0.02);
+  const Points p = points_of(kSqrtLaw, kSelectionThreads, 20, 0.02);
   ModelerOptions options;
   options.strategy = Strategy::kCrossValidated;
   options.weighting = Weighting::kUniform;
@@ -112,7 +112,7 @@ TEST(Strategies, CrossValidatedPredictsWithTheChosenModelAlone) {
 }
 
 TEST(Strategies, EachStrategyFindsAnExactLaw) {
-  const Points p = points_of(kSqrtLaw, kThreads, 5, 0.0);
+  const Points p = points_of(kSqrtLaw, kSelectionThreads, 5, 0.0);
   for (Strategy s : {Strategy::kNoiseAware, Strategy::kCrossValidated, Strategy::kExtrap}) {
     SCOPED_TRACE(static_cast<int>(s));
     ModelerOptions options = s == Strategy::kExtrap ? ModelerOptions::extrap() : ModelerOptions{};

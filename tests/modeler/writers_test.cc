@@ -33,8 +33,8 @@ using ::testing::StartsWith;
 // ---------------------------------------------------------------------------------------------
 // Fixture: two kernels, three class models, with every optional part filled somewhere.
 
-Kernel make_kernel(std::vector<std::string> key, const std::vector<double>& params,
-                   double (*cost)(double)) {
+Kernel keyed_kernel(std::vector<std::string> key, const std::vector<double>& params,
+                    double (*cost)(double)) {
   std::vector<Sample> samples;
   for (double t : params) {
     for (double noise : {0.98, 1.0, 1.03}) samples.push_back({t, cost(t) * noise});
@@ -71,9 +71,9 @@ Dataset make_dataset() {
   d.parameter = "t";
   d.key_columns = {"construct", "metric", "unit"};
   d.sources = {"results.csv", "more.csv"};
-  d.kernels.push_back(make_kernel({"barrier", "overhead", "us"}, {1, 2, 4, 8, 16}, barrier_cost));
+  d.kernels.push_back(keyed_kernel({"barrier", "overhead", "us"}, {1, 2, 4, 8, 16}, barrier_cost));
   d.kernels.push_back(
-      make_kernel({"reduction", "overhead", "us"}, {1, 2, 3, 4, 5, 8, 16}, reduction_cost));
+      keyed_kernel({"reduction", "overhead", "us"}, {1, 2, 3, 4, 5, 8, 16}, reduction_cost));
   return d;
 }
 
@@ -228,7 +228,8 @@ TEST(TextReport, NoDetailSectionsWithoutDetails) {
   results.resize(1);
   results[0].models[0].predictions.clear();
   results[0].models[0].budget.reset();
-  const std::string text = format_text_report(d, results, {.digits = 4, .header = false, .learned = {}, .width = 0});
+  const std::string text =
+      format_text_report(d, results, {.digits = 4, .header = false, .learned = {}, .width = 0});
   EXPECT_THAT(text, Not(HasSubstr("Predictions")));
   EXPECT_THAT(text, Not(HasSubstr("Budget")));
   EXPECT_THAT(text, Not(HasSubstr("Warnings")));
@@ -473,7 +474,7 @@ TEST(ModelsJson, OptionsMustBeAnObject) {
 TEST(ModelsCsv, OneRowPerModelWithStableColumns) {
   Dataset d = make_dataset();
   // A key value that needs quoting.
-  d.kernels[0] = make_kernel({"for,\"static\"", "overhead", "us"}, {1, 2, 4, 8, 16}, barrier_cost);
+  d.kernels[0] = keyed_kernel({"for,\"static\"", "overhead", "us"}, {1, 2, 4, 8, 16}, barrier_cost);
   const std::vector<CsvRecord> rows = read_csv(format_models_csv(d, make_results(d)), "m.csv");
   ASSERT_EQ(rows.size(), 4u);  // header + 3 models
   const std::vector<std::string>& header = rows[0].fields;
@@ -522,9 +523,9 @@ Dataset same_points_dataset() {
   d.parameter = "threads";
   d.key_columns = {"construct", "metric", "bind"};
   d.sources = {"results.csv"};
-  d.kernels.push_back(make_kernel({"barrier", "overhead", "spread"}, {1, 2, 4}, barrier_cost));
-  d.kernels.push_back(make_kernel({"barrier", "skew", "spread"}, {1, 2, 4}, reduction_cost));
-  d.kernels.push_back(make_kernel({"single", "overhead", ""}, {1, 2, 4}, reduction_cost));
+  d.kernels.push_back(keyed_kernel({"barrier", "overhead", "spread"}, {1, 2, 4}, barrier_cost));
+  d.kernels.push_back(keyed_kernel({"barrier", "skew", "spread"}, {1, 2, 4}, reduction_cost));
+  d.kernels.push_back(keyed_kernel({"single", "overhead", ""}, {1, 2, 4}, reduction_cost));
   return d;
 }
 
@@ -581,7 +582,7 @@ TEST(ExtrapExport, RefusesKernelsWithDifferentPoints) {
 TEST(ExtrapExport, RefusesKernelsThatWouldMerge) {
   Dataset d = same_points_dataset();
   d.key_columns = {"construct", "metric", "bind"};
-  d.kernels.push_back(make_kernel({"barrier/spread", "overhead", ""}, {1, 2, 4}, barrier_cost));
+  d.kernels.push_back(keyed_kernel({"barrier/spread", "overhead", ""}, {1, 2, 4}, barrier_cost));
   EXPECT_THROW(format_extrap_text(d), UsageError);
 }
 
@@ -704,7 +705,7 @@ TEST(PlotSvg, EscapesKeyText) {
   std::vector<KernelResult> results = make_results(d);
   results.resize(1);
   d.kernels.resize(1);
-  d.kernels[0] = make_kernel({"a<b&c\"d", "overhead", "us"}, {1, 2, 4, 8, 16}, barrier_cost);
+  d.kernels[0] = keyed_kernel({"a<b&c\"d", "overhead", "us"}, {1, 2, 4, 8, 16}, barrier_cost);
   const std::string svg = plot_svg(d, results);
   EXPECT_EQ(xml_problem(svg), "");
   EXPECT_THAT(svg, HasSubstr("construct=a&lt;b&amp;c&quot;d"));

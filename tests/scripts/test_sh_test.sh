@@ -77,6 +77,8 @@ grep -q -- "-B build-test " "$log" || fail "no Release build in build-test/"
 grep -q -- "-B build-asan " "$log" || fail "no sanitizer build in build-asan/"
 if grep -q -- "-B build " "$log"; then fail "used build/ of scripts/setup.sh"; fi
 grep -q "ctest --test-dir build-asan" "$log" || fail "the sanitizer stage did not run its tests"
+# Both stages in unity batches, within CI's time (docs/testing.md).
+[ "$(grep -c -- "-DCMAKE_UNITY_BUILD=ON" "$log")" -ge 2 ] || fail "a stage is not a unity build"
 grep -q "Release stage (build-test/): failed tests:" "$work/out" || fail "no list of failed tests"
 grep -q "^  SyncClock.ResolutionIsFine$" "$work/out" || fail "the failed test is not named"
 grep -q "^  WindowRelease.LateArrivals$" "$work/out" || fail "the second failed test is not named"

@@ -21,6 +21,14 @@ inline std::string slurp(const std::filesystem::path& path) {
   return s.str();
 }
 
+/// `text` split at its line ends, without them (no empty last line for a final newline).
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
 inline void spit(const std::filesystem::path& path, const std::string& content) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << content;

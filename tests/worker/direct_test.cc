@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -238,19 +239,28 @@ TEST(DirectRunner, UnsupportedArraySizeIsUnavailableAndNamesTheSupportedOnes) {
 }
 
 TEST(DirectRunner, ArrayCopiesGrowWithArraySize) {
-  // 19683 doubles (154 KiB) per thread take about a microsecond to copy (1 us on a Zen 5 core,
+  // 19683 doubles (154 KiB) per thread take a microsecond or more to copy (1 us on a Zen 5 core,
   // whose L2 copies 150 GB/s); one double takes nanoseconds. A copy the compiler dropped would
-  // leave both sizes equally fast. Minima, because a disturbance only ever adds time.
+  // leave both sizes equally fast. The copy adds time to a total that cross-core stalls dominate
+  // (several us on a VM), so the check is a difference, not a ratio; the sizes alternate batch
+  // by batch, so both see the same machine phases, and minima are compared, because a
+  // disturbance only ever adds time.
+  constexpr double kLeastCopyNs = 400;  // 154 KiB at 385 GB/s, beyond any core's copy rate
   for (std::string_view construct : {"firstprivate_array", "copyprivate", "copyin"}) {
     SCOPED_TRACE(construct);
     expect_timing_property([&]() -> Attempt {
       DirectRunner runner;
-      const double small =
-          smallest(values_of(runner.run(request_for(construct, 2, 25, "1")), "total", false));
-      const double large =
-          smallest(values_of(runner.run(request_for(construct, 2, 25, "19683")), "total", false));
+      double small = std::numeric_limits<double>::infinity();
+      double large = small;
+      for (int round = 0; round < 3; ++round) {
+        small = std::min(small, smallest(values_of(runner.run(request_for(construct, 2, 10, "1")),
+                                                   "total", false)));
+        large =
+            std::min(large, smallest(values_of(runner.run(request_for(construct, 2, 10, "19683")),
+                                               "total", false)));
+      }
       if (too_busy(runner)) return std::nullopt;
-      if (large > 1.3 * small + 200) return ::testing::AssertionSuccess();
+      if (large > small + kLeastCopyNs) return ::testing::AssertionSuccess();
       return ::testing::AssertionFailure()
              << "fastest total " << large << " ns at 19683 doubles, " << small << " ns at 1";
     });
