@@ -133,14 +133,15 @@ report_skips() {
 # two cores; scripts/setup.sh and builds by hand compile file by file, so each file still has to
 # stand alone. A name private to one file (an anonymous namespace) must not clash with another
 # file's of the same target: docs/testing.md, "Unity builds".
-stage Release build-test -DCMAKE_BUILD_TYPE=Release -DOMPSCALE_WERROR=ON -DCMAKE_UNITY_BUILD=ON
+unity=(-DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16)
+stage Release build-test -DCMAKE_BUILD_TYPE=Release -DOMPSCALE_WERROR=ON "${unity[@]}"
 
 # Warnings are enforced by the build above; sanitizer instrumentation makes GCC 12 report false
 # positives (-Wmaybe-uninitialized inside std::function/std::regex), so no -Werror here.
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # -O1 -g1: what the sanitizers recommend, with line tables for their reports; quicker to build.
 stage ASan+UBSan build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOMPSCALE_SANITIZE=ON \
-  -DOMPSCALE_WERROR=OFF -DOMPSCALE_BUILD_BENCH=OFF -DCMAKE_UNITY_BUILD=ON \
+  -DOMPSCALE_WERROR=OFF -DOMPSCALE_BUILD_BENCH=OFF "${unity[@]}" \
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1"
 
 if [ -n "$summary" ]; then

@@ -19,7 +19,7 @@ namespace ompscale::microbench {
 
 namespace {
 
-nlohmann::json load(const std::string& path) {
+nlohmann::json load_store(const std::string& path) {
   std::error_code error;
   if (path.empty() || !std::filesystem::exists(path, error)) return nlohmann::json::object();
   try {
@@ -28,13 +28,6 @@ nlohmann::json load(const std::string& path) {
   } catch (const std::exception&) {
     return nlohmann::json::object();  // a damaged store is ignored and rewritten
   }
-}
-
-std::string cpu_model() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  for (std::string line; std::getline(cpuinfo, line);)
-    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-  return "unknown CPU";
 }
 
 }  // namespace
@@ -53,11 +46,13 @@ CanaryStore::CanaryStore(const std::string& path) {
 }
 
 std::string CanaryStore::machine_key(int hardware_threads) {
-  return fmt::format("{} | {} | {} hardware threads", host_name(), cpu_model(), hardware_threads);
+  const std::string cpu = cpu_model();
+  return fmt::format("{} | {} | {} hardware threads", host_name(),
+                     cpu.empty() ? "unknown CPU" : cpu, hardware_threads);
 }
 
 double CanaryStore::typical_round_trip_ns(const std::string& machine) const {
-  const nlohmann::json doc = load(path_);
+  const nlohmann::json doc = load_store(path_);
   if (!doc.contains(machine) || !doc[machine].is_array()) return 0;
   std::vector<double> values;
   for (const nlohmann::json& run : doc[machine])
@@ -69,7 +64,7 @@ double CanaryStore::typical_round_trip_ns(const std::string& machine) const {
 
 std::string CanaryStore::record(const std::string& machine, double round_trip_ns) const {
   if (!enabled() || round_trip_ns <= 0) return "";
-  nlohmann::json doc = load(path_);
+  nlohmann::json doc = load_store(path_);
   nlohmann::json& runs = doc[machine];
   if (!runs.is_array()) runs = nlohmann::json::array();
   runs.push_back({{"time", utc_timestamp()}, {"round_trip_ns", round_trip_ns}});

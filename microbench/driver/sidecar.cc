@@ -21,7 +21,7 @@ namespace {
 
 constexpr const char* kFormat = "ompbench-sidecar-1";
 
-nlohmann::json load(const std::string& path) {
+nlohmann::json load_sidecar(const std::string& path) {
   if (!std::filesystem::exists(path))
     return {{"format", kFormat}, {"runs", nlohmann::json::array()}};
   const std::string text = read_input(path);
@@ -40,14 +40,6 @@ nlohmann::json load(const std::string& path) {
   return doc;
 }
 
-std::string cpu_model() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(cpuinfo, line))
-    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-  return "";
-}
-
 nlohmann::json runtime_environment() {
   nlohmann::json env = nlohmann::json::object();
   for (char** entry = environ; *entry != nullptr; ++entry) {
@@ -63,11 +55,11 @@ nlohmann::json runtime_environment() {
 }  // namespace
 
 void check_sidecar(const std::string& path) {
-  load(path);
+  load_sidecar(path);
 }
 
 void append_run(const std::string& path, const RunRecord& run) {
-  nlohmann::json doc = load(path);
+  nlohmann::json doc = load_sidecar(path);
   const std::string host = host_name();
 
   nlohmann::json workers = nlohmann::json::object();

@@ -3,8 +3,8 @@
 # into an otherwise empty root (/proc, /sys and /dev mounted; no /usr, /lib or /bin of the host),
 # where
 #   - ompbench measures a barrier at 1 and 2 threads on both runtimes, piped into `modeler fit -`;
-#   - every file mapped by the processes in that root (a worker's /proc/PID/maps among them) lies
-#     inside the bundle;
+#   - every library the loader loads into the sweep's processes (both workers among them) and
+#     every file seen mapped by the processes in that root lies inside the bundle;
 #   - ompscan runs a clang-built and a GCC-built test application (given the bundle's loader and
 #     C library, as an application built for that machine would use its own) on the bundle's
 #     libomp, and reports;
@@ -35,26 +35,25 @@ inside() {
     env -i HOME=/tmp PATH="$bundle/bin" ${LD_LIBRARY_PATH:+LD_LIBRARY_PATH=$LD_LIBRARY_PATH} \
       "$chroot_program" "$root" "$@"
   }
+  in_root_recording() {
+    env -i HOME=/tmp PATH="$bundle/bin" LD_DEBUG=files LD_DEBUG_OUTPUT=/tmp/loaded \
+      "$chroot_program" "$root" "$@"
+  }
 
-  # The watcher looks at /proc every 10 ms; a worker can start and end between two looks on a
-  # busy machine, so the sweep runs again (at most three times) until both workers were seen,
-  # each time with more repetitions: a worker that measures longer is easier to see.
-  local reps
-  for reps in 20 60 200; do
-    watch_maps "$root" "$work/maps" &
-    watcher=$!
-    trap 'kill "$watcher" 2>/dev/null || true' EXIT
-    in_root "$bundle/bin/ompbench" --construct barrier --threads 1,2 --method both --reps "$reps" \
-      --runtime both --progress never |
-      in_root "$bundle/bin/modeler" fit - --where metric=avg_cost >"$work/fit.txt"
-    kill "$watcher"
-    wait "$watcher" 2>/dev/null || true
-    grep -q "ompbench-worker-gnu" "$work/maps" && grep -q "ompbench-worker-llvm" "$work/maps" &&
-      break
-    echo "$reps repetitions: a worker started and ended between two looks at /proc" >&2
-  done
+  # The loader records every library it loads, process by process (LD_DEBUG=files into
+  # /tmp/loaded.PID): the short-lived workers cannot slip through it. The watcher of /proc adds
+  # what the loader does not load itself (programs, the loader, files mapped later).
+  watch_maps "$root" "$work/maps" &
+  watcher=$!
+  trap 'kill "$watcher" 2>/dev/null || true' EXIT
+  in_root_recording "$bundle/bin/ompbench" --construct barrier --threads 1,2 --method both \
+    --reps 20 --runtime both --progress never |
+    in_root "$bundle/bin/modeler" fit - --where metric=avg_cost >"$work/fit.txt"
+  kill "$watcher"
+  wait "$watcher" 2>/dev/null || true
   grep -q "runtime=libgomp" "$work/fit.txt" || fail "no libgomp model: $(cat "$work/fit.txt")"
   grep -q "runtime=libomp" "$work/fit.txt" || fail "no libomp model: $(cat "$work/fit.txt")"
+  check_loaded "$root" "$bundle"
   check_maps "$root" "$bundle" "$work/maps"
 
   local compiler
@@ -98,10 +97,25 @@ watch_maps() {
   done
 }
 
+# Both workers ran, and every library the loader loaded into a process of the sweep (its
+# "calling init: PATH" lines) lies inside the bundle.
+check_loaded() {
+  local root=$1 bundle=$2 records
+  records=$(cat "$root"/tmp/loaded.* 2>/dev/null || true)
+  [ -n "$records" ] || fail "the loader recorded nothing (LD_DEBUG_OUTPUT=/tmp/loaded)"
+  grep -q "needed by $bundle/[^ ]*ompbench-worker-gnu" <<<"$records" ||
+    fail "no gnu worker was loaded"
+  grep -q "needed by $bundle/[^ ]*ompbench-worker-llvm" <<<"$records" ||
+    fail "no llvm worker was loaded"
+  local outside
+  outside=$(sed -n 's/.*calling init: //p' <<<"$records" | grep -v "^$bundle/" | sort -u || true)
+  [ -z "$outside" ] || fail "libraries loaded from outside the bundle:"$'\n'"$outside"
+}
+
+# Every file the watcher saw mapped lies inside the bundle.
 check_maps() {
   local root=$1 bundle=$2 maps=$3
-  grep -q "ompbench-worker-gnu" "$maps" || fail "no gnu worker was seen running"
-  grep -q "ompbench-worker-llvm" "$maps" || fail "no llvm worker was seen running"
+  [ -s "$maps" ] || fail "the watcher saw no process in the root"
   local outside
   outside=$(awk -v prefix="$root$bundle/" 'index($3, prefix) != 1' "$maps" | sort -u -k3,3)
   [ -z "$outside" ] || fail "files mapped from outside the bundle:"$'\n'"$outside"

@@ -181,7 +181,8 @@ TEST_F(CliMulti, PredictionsWithSeveralParametersHaveIntervals) {
   json_args.insert(json_args.end(), {"--preset", "extrap"});
   const Outcome extrap = run(json_args);
   ASSERT_EQ(extrap.status, 0) << extrap.err;
-  for (const auto& p : nlohmann::json::parse(extrap.out).at("kernels").at(0).at("predictions"))
+  const nlohmann::json extrap_models = nlohmann::json::parse(extrap.out);
+  for (const auto& p : extrap_models.at("kernels").at(0).at("predictions"))
     EXPECT_EQ(p.at("low"), p.at("high"));
 }
 
