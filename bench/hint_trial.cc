@@ -92,6 +92,7 @@ ompscale::CapturedRun run(const std::vector<std::string>& argv,
   options.environment = ompscale::environment_with(set_env, unset_env);
   options.stdout_to = ompscale::ChildStream::pipe();
   options.stderr_to = ompscale::ChildStream::pipe();
+  options.ends_with_parent = true;  // a trial stopped with SIGTERM leaves nothing running
   return ompscale::run_captured(options);
 }
 
@@ -243,30 +244,41 @@ int report_withheld(const Case& c, const json& report) {
   return withheld;
 }
 
+// The runtime setting the report recommends for a GCC build, if any: one trial.
+void follow_runtime_knob(const Case& c, const std::vector<std::string>& app, const json& report,
+                         const Options& o, const fs::path& dir, std::vector<Trial>& trials) {
+  const std::string knob = report["runtime"].value("knob", "");
+  if (knob.empty()) return;
+  Trial t;
+  t.app = c.name;
+  t.hint = "runtime setting";
+  t.how = knob;
+  t.predicted = report["runtime"].value("knob_gain_s", 0.0);
+  std::vector<std::string> env;
+  if (knob == "libomp") {
+    // The libomp the report measured the GCC build on (what ompscan run loaded).
+    const std::string libomp = report["runtime"].value("library", "");
+    if (libomp.empty()) {
+      std::fprintf(stderr, "hint_trial: %s: the report names no libomp; \"libomp\" not tried\n",
+                   c.name.c_str());
+      return;
+    }
+    ompscale::make_library_shim((dir / "shim").string(), "libgomp.so.1", libomp);
+    env.push_back(ompscale::library_path_with((dir / "shim").string()));
+  } else {
+    env.push_back(knob);
+  }
+  measure(t, app, {}, app, env, o.reps);
+  trials.push_back(t);
+}
+
 // The schedule hints of the top regions: one trial each (its loops sharing the first loop's
 // schedule), and the runtime setting of a GCC build.
 void follow_hints(const Case& c, const fs::path& binary, const json& report, const Options& o,
                   const fs::path& dir, std::vector<Trial>& trials) {
   std::vector<std::string> app = {binary.string()};
   app.insert(app.end(), c.args.begin(), c.args.end());
-  const std::string knob = report["runtime"].value("knob", "");
-  if (!knob.empty()) {
-    Trial t;
-    t.app = c.name;
-    t.hint = "runtime setting";
-    t.how = knob;
-    t.predicted = report["runtime"].value("knob_gain_s", 0.0);
-    std::vector<std::string> env;
-    if (knob == "libomp") {
-      ompscale::make_library_shim((dir / "shim").string(), "libgomp.so.1",
-                                  "/usr/lib/llvm-14/lib/libomp.so.5");
-      env.push_back(ompscale::library_path_with((dir / "shim").string()));
-    } else {
-      env.push_back(knob);
-    }
-    measure(t, app, {}, app, env, o.reps);
-    trials.push_back(t);
-  }
+  follow_runtime_knob(c, app, report, o, dir, trials);
   int region_rank = 0;
   for (const json& region : report["regions"]) {
     if (region["kind"] != "parallel" || ++region_rank > 3) continue;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -102,7 +103,9 @@ struct ExecPlan {
       : executable(options.executable.empty() ? options.argv.front() : options.executable),
         arg_storage(options.argv),
         env_storage(options.environment.value_or(std::vector<std::string>{})),
-        own_group(options.own_process_group) {
+        own_group(options.own_process_group),
+        ends_with_parent(options.ends_with_parent),
+        parent(getpid()) {
     for (std::string& a : arg_storage) argv.push_back(a.data());
     argv.push_back(nullptr);
     for (std::string& e : env_storage) envp.push_back(e.data());
@@ -120,6 +123,8 @@ struct ExecPlan {
   std::vector<char*> envp;
   char** envp_used = nullptr;
   bool own_group;
+  bool ends_with_parent;
+  pid_t parent;
   std::array<StreamFds, 3> streams;
   bool stderr_as_stdout = false;
   int release_read = -1, release_write = -1;
@@ -139,6 +144,10 @@ void install(int from, int to) {
 // The child, after fork: async-signal-safe calls only.
 [[noreturn]] void exec_child(ExecPlan& plan) {
   if (plan.own_group) setpgid(0, 0);
+  if (plan.ends_with_parent) {
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != plan.parent) _exit(127);  // the parent ended before the line above
+  }
   for (int fd = 0; fd < 3; ++fd) install(plan.streams[static_cast<std::size_t>(fd)].child, fd);
   if (plan.stderr_as_stdout) dup2(STDOUT_FILENO, STDERR_FILENO);
   if (plan.release_read >= 0) {

@@ -64,6 +64,12 @@ struct ChildOptions {
   /// this process's group.
   bool own_process_group = false;
 
+  /// The child gets SIGTERM when this process ends, however it ends (PR_SET_PDEATHSIG): a
+  /// driver killed with SIGTERM or SIGKILL leaves no program of its running on. The signal
+  /// comes when the thread that started the child ends, so start such children from a thread
+  /// that lives as long as they should.
+  bool ends_with_parent = false;
+
   /// The child waits before its exec until release() (for what must be attached to the process
   /// before it runs anything, such as perf counters).
   bool held = false;

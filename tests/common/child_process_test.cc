@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -195,6 +196,46 @@ TEST(ChildProcess, TimeoutKillsTheWholeProcessGroup) {
   const pid_t grandchild = std::stoi(run.out);
   EXPECT_TRUE(ends_soon(grandchild));
   kill(grandchild, SIGKILL);  // when the test failed
+}
+
+// The pid of a `sleep 300` started (with `ends_with_parent` as given) by a process of ours
+// that is then killed with SIGKILL, so it can clean nothing up itself.
+pid_t orphan_of_a_killed_parent(bool ends_with_parent) {
+  int fds[2];
+  if (pipe(fds) != 0) return -1;
+  const pid_t parent = fork();
+  if (parent == 0) {
+    close(fds[0]);
+    ChildOptions options;
+    options.argv = {"/bin/sleep", "300"};
+    options.ends_with_parent = ends_with_parent;
+    ChildProcess child(options);
+    const pid_t pid = child.pid();
+    (void)!write(fds[1], &pid, sizeof pid);
+    pause();
+    _exit(0);
+  }
+  close(fds[1]);
+  pid_t orphan = -1;
+  if (read(fds[0], &orphan, sizeof orphan) != static_cast<ssize_t>(sizeof orphan)) orphan = -1;
+  close(fds[0]);
+  kill(parent, SIGKILL);
+  waitpid(parent, nullptr, 0);
+  return orphan;
+}
+
+TEST(ChildProcess, EndsWithItsParentWhenAsked) {
+  const pid_t ended = orphan_of_a_killed_parent(true);
+  ASSERT_GT(ended, 0);
+  EXPECT_TRUE(ends_soon(ended));
+  kill(ended, SIGKILL);  // when the test failed
+
+  // Without the option the orphan runs on (the check above can tell the two apart).
+  const pid_t survivor = orphan_of_a_killed_parent(false);
+  ASSERT_GT(survivor, 0);
+  std::this_thread::sleep_for(milliseconds(200));
+  EXPECT_EQ(kill(survivor, 0), 0);
+  kill(survivor, SIGKILL);
 }
 
 TEST(ChildProcess, ChildEndingBeforeTheLimitIsNoTimeout) {
