@@ -31,12 +31,11 @@ inside() {
   mount --rbind /dev "$root/dev"
   local chroot_program
   chroot_program=$(command -v chroot)
+  # The environment is emptied but for what the caller sets of LD_LIBRARY_PATH, LD_DEBUG and
+  # LD_DEBUG_OUTPUT.
   in_root() {
     env -i HOME=/tmp PATH="$bundle/bin" ${LD_LIBRARY_PATH:+LD_LIBRARY_PATH=$LD_LIBRARY_PATH} \
-      "$chroot_program" "$root" "$@"
-  }
-  in_root_recording() {
-    env -i HOME=/tmp PATH="$bundle/bin" LD_DEBUG=files LD_DEBUG_OUTPUT=/tmp/loaded \
+      ${LD_DEBUG:+LD_DEBUG=$LD_DEBUG} ${LD_DEBUG_OUTPUT:+LD_DEBUG_OUTPUT=$LD_DEBUG_OUTPUT} \
       "$chroot_program" "$root" "$@"
   }
 
@@ -46,8 +45,8 @@ inside() {
   watch_maps "$root" "$work/maps" &
   watcher=$!
   trap 'kill "$watcher" 2>/dev/null || true' EXIT
-  in_root_recording "$bundle/bin/ompbench" --construct barrier --threads 1,2 --method both \
-    --reps 20 --runtime both --progress never |
+  LD_DEBUG=files LD_DEBUG_OUTPUT=/tmp/loaded in_root "$bundle/bin/ompbench" --construct barrier \
+    --threads 1,2 --method both --reps 20 --runtime both --progress never |
     in_root "$bundle/bin/modeler" fit - --where metric=avg_cost >"$work/fit.txt"
   kill "$watcher"
   wait "$watcher" 2>/dev/null || true
