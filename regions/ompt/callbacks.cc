@@ -423,6 +423,19 @@ void on_task_schedule(ompt_data_t* prior_task_data, ompt_task_status_t prior_tas
 
 // Every worksharing construct: its time on this thread, and its site, which the barrier that
 // follows belongs to.
+// The run-sched-var a loop site runs with, asked of the runtime once, at the site's first
+// execution: what a schedule(runtime) loop does (OMP_SCHEDULE, omp_set_schedule, or the
+// runtime's default), which its code does not say.
+void note_schedule(TaskContext& context) {
+  if (g.get_schedule == nullptr || context.region_ptr == nullptr || context.last_site >= kMaxSites)
+    return;
+  std::atomic<std::uint64_t>& slot = context.region_ptr->site_schedules[context.last_site];
+  if (slot.load(std::memory_order_relaxed) != 0) return;
+  int kind = 0, chunk = 0;
+  g.get_schedule(&kind, &chunk);
+  slot.store(encode_schedule(kind, chunk), std::memory_order_relaxed);
+}
+
 void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_data_t* /*parallel_data*/,
              ompt_data_t* /*task_data*/, std::uint64_t count, const void* codeptr_ra) {
   TaskContext* context = tls_context;
@@ -443,6 +456,7 @@ void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_data_t*
          ticks_between(context->work_begin, ticks()), context->work_count);
   context->work_begin = 0;
   context->last_site = site(*context, context->work_codeptr, context->work_type);
+  if (context->work_type == ompt_work_loop) note_schedule(*context);
 }
 
 void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t* /*parallel_data*/,

@@ -27,6 +27,11 @@ struct Globals {
   // (ompscan run) resolves source lines after the application exited.
   bool raw_locations = false;
 
+  // The runtime's omp_get_schedule (found at initialize; null when it has none): a runtime
+  // loop's schedule is the run-sched-var in effect, which OMP_SCHEDULE, omp_set_schedule or the
+  // runtime's own default sets (region_table.h: Region::site_schedules).
+  void (*get_schedule)(int* kind, int* chunk) = nullptr;
+
   std::uint64_t init_ticks = 0;
   unsigned omp_version = 0;
   char runtime_version[256] = {};

@@ -182,15 +182,31 @@ Json parallel_threads(const RegionStats& stats) {
   return threads;
 }
 
+// The run-sched-var the loop site at `codeptr` ran with at its first execution (callbacks.cc:
+// note_schedule), in OMP_SCHEDULE's words; "" when not known.
+std::string site_schedule(const Region& region, const void* codeptr) {
+  const std::uint64_t key = site_key(codeptr, ompt_work_loop);
+  for (std::uint8_t i = 0; i < kMaxSites; ++i) {
+    const std::uint64_t seen = region.sites[i].load(std::memory_order_acquire);
+    if (seen == 0) break;
+    if (seen == key) return schedule_text(region.site_schedules[i].load(std::memory_order_relaxed));
+  }
+  return "";
+}
+
 // "schedule" (loop_schedule.h), "chunk" when the call passes a known one, and for a
-// schedule(runtime) loop "omp_schedule", the OMP_SCHEDULE of the process when set (the program
-// may also set the schedule itself, with omp_set_schedule).
-void add_schedule(Json& entry, const void* codeptr) {
+// schedule(runtime) loop "omp_schedule": the schedule it ran with (OMP_SCHEDULE, the program's
+// omp_set_schedule, or the runtime's default), else the process's OMP_SCHEDULE when set.
+void add_schedule(Json& entry, const Region& region, const void* codeptr) {
   const LoopSchedule schedule = loop_schedule_of(codeptr);
   entry["schedule"] = schedule.schedule;
   if (schedule.chunk != 0) entry["chunk"] = schedule.chunk;
   if (std::strcmp(schedule.schedule, "runtime") == 0) {
-    if (const char* value = std::getenv("OMP_SCHEDULE")) entry["omp_schedule"] = value;
+    if (const std::string ran = site_schedule(region, codeptr); !ran.empty()) {
+      entry["omp_schedule"] = ran;
+    } else if (const char* value = std::getenv("OMP_SCHEDULE")) {
+      entry["omp_schedule"] = value;
+    }
   }
 }
 
@@ -240,7 +256,7 @@ Json constructs_json(const Region& region, const RegionStats& s, const Locations
     if (const CodeLocation* location = locations.find(codeptr)) {
       entry["location"] = location_json(*location);
     }
-    if (kind == ompt_work_loop) add_schedule(entry, codeptr);
+    if (kind == ompt_work_loop) add_schedule(entry, region, codeptr);
     Json threads = Json::array();
     const std::size_t count = std::max(work != nullptr ? work->threads.size() : 0,
                                        site != nullptr ? site->threads.size() : 0);
@@ -316,7 +332,7 @@ Json parallel_region(const Region& region, const RegionStats* stats, const Locat
       entry["location"] = location_json(*location);
     }
     entry["iterations"] = busiest.iterations;
-    add_schedule(entry, loop.codeptr);
+    add_schedule(entry, region, loop.codeptr);
     loops.push_back(std::move(entry));
   }
   out["loops"] = std::move(loops);

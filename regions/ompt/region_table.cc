@@ -138,6 +138,18 @@ std::uint8_t site_of(Region& region, const void* codeptr, std::uint8_t kind) {
   return kNoSite;
 }
 
+std::string schedule_text(std::uint64_t encoded) {
+  if (encoded == 0) return "";
+  const auto kind = static_cast<std::uint32_t>((encoded >> 32) & 0x7fffffffu);
+  const auto chunk = static_cast<std::uint32_t>(encoded);
+  // omp_sched_t: static 1, dynamic 2, guided 3, auto 4.
+  static constexpr const char* kNames[] = {nullptr, "static", "dynamic", "guided", "auto"};
+  if (kind == 0 || kind > 4) return "";
+  std::string text = kNames[kind];
+  if (chunk > 0 && kind != 4) text += "," + std::to_string(chunk);
+  return text;
+}
+
 Region* find_parallel_region(const void* codeptr, std::uint32_t parent) {
   return find(parallel_key(codeptr), RegionKind::kParallel, codeptr, nullptr, parent);
 }

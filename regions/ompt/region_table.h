@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <string>
 
 #include "regions/ompt/code_location.h"
 #include "regions/region_kind.h"
@@ -66,7 +67,20 @@ struct Region {
 
   // Construct sites inside the region, in order of first sight; insert-only (site_of()).
   std::atomic<std::uint64_t> sites[kMaxSites] = {};
+  // A loop site's run-sched-var at its first execution (encode_schedule()); 0: not known.
+  std::atomic<std::uint64_t> site_schedules[kMaxSites] = {};
 };
+
+/// The runtime's schedule kind (omp_sched_t, the monotonic modifier bit dropped) and chunk in one
+/// word that is never 0.
+constexpr std::uint64_t encode_schedule(int kind, int chunk) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(kind) & 0x7fffffffu) << 32) |
+         static_cast<std::uint32_t>(chunk < 0 ? 0 : chunk) | (1ull << 63);
+}
+
+/// "static", "dynamic,1", "guided,4", "auto": the words OMP_SCHEDULE takes for an encoded
+/// schedule; "" for 0 or a kind the OpenMP spec does not name.
+std::string schedule_text(std::uint64_t encoded);
 
 /// The index of the site (codeptr, kind) inside `region`, added on first sight; kNoSite when
 /// the table is full. Lock-free: any thread of the team may add a site.

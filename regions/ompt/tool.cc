@@ -32,6 +32,7 @@
 // of the region that follows; from the last region to finalize it is "serial before end". A
 // gap is measured when the region before it was (so it costs no extra stamp otherwise).
 
+#include <dlfcn.h>
 #include <omp-tools.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -105,6 +106,8 @@ int initialize(ompt_function_lookup_t lookup, int /*initial_device_num*/,
   g.raw_locations = locations != nullptr && std::strcmp(locations, "raw") == 0;
   if (!g.raw_locations) locate_symbolizer();
   init_clock();
+  // omp_sched_t is an enum of int size: the runtime's function takes (omp_sched_t*, int*).
+  g.get_schedule = reinterpret_cast<void (*)(int*, int*)>(dlsym(RTLD_DEFAULT, "omp_get_schedule"));
   g.pid = getpid();
   g.init_ticks = sync::ticks();
   g.serial_start = g.init_ticks;

@@ -22,6 +22,7 @@
 // one category at p as C_k(p) — for imbalance the mean over threads of (last arrival - own
 // arrival) at the region's barriers, what perfect balance would save (ScalOMP).
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -184,6 +185,10 @@ struct AnalysisOptions {
   /// The runtime the program runs on when the user follows a hint: "libomp" (clang builds), or
   /// "libgomp" for a GCC build (measured on libomp, run on its own).
   std::string runtime = "libomp";
+  /// The program's run-to-run spread (largest minus smallest wall time of its repetitions, in
+  /// seconds) per thread count at the input analysed: a schedule change must save more than
+  /// this to be advised (LoopPrice::least_net). Empty: any positive net gain pays.
+  std::map<int, double> run_spread_s;
 };
 
 /// The region at `input`; empty `points` when the region was not measured at that input.

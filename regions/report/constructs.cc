@@ -319,11 +319,13 @@ std::vector<ConstructAnalysis> analyse_constructs(const std::vector<const Region
   const RegionPoint& ref = *points.back();
   const MachineCosts costs = costs_for(options.machine_costs, options.runtime, ref.threads);
   const double threshold = options.min_hint_fraction * ref.costs.time;
+  const auto spread = options.run_spread_s.find(ref.threads);
+  const double least_net = spread == options.run_spread_s.end() ? 0.0 : spread->second;
   for (ConstructAnalysis& c : out) {
     const ConstructCosts* at = c.at(ref.threads);
     if (at == nullptr) continue;
     if (c.kind == "loop" && at->imbalance >= threshold)
-      c.price = price_loop(shape_of(*at, ref), costs);
+      c.price = price_loop(shape_of(*at, ref), costs, least_net);
     const Hint h = construct_hint(c, *at, ref.costs.time);
     // A loop whose imbalance no schedule change pays for says so.
     if ((h.gain > 0.0 && h.gain >= threshold) || (h.nothing_pays && at->imbalance >= threshold)) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <tuple>
 
 #include "common/error.h"
@@ -47,6 +48,16 @@ std::vector<double> resolve_input_sizes(const Measurements& m, const ReportOptio
 
 // The outermost regions and serial gaps tile the process time: sampled estimates that add up to
 // something else are off by about that much.
+// Per thread count, the program's run-to-run spread in seconds (largest minus smallest wall
+// time of its repetitions): what a schedule change must save to be seen.
+std::map<int, double> run_spreads(const SeriesAnalysis& program) {
+  std::map<int, double> out;
+  for (const PointAnalysis& p : program.points) {
+    if (p.repetitions > 1) out[p.threads] = p.time_max - p.time_min;
+  }
+  return out;
+}
+
 void coverage_notes(Report& report) {
   std::vector<std::string> off;
   double worst = 0.0;
@@ -279,7 +290,9 @@ Report build_report(const RunSet& runs, const ReportOptions& options) {
   for (const Region& region : m.regions) {
     RegionReport r;
     r.region = region;
-    for (const InputInfo& in : m.inputs) {
+    for (std::size_t i = 0; i < m.inputs.size(); ++i) {
+      const InputInfo& in = m.inputs[i];
+      analysis.run_spread_s = run_spreads(report.program[i]);
       SeriesAnalysis s = analyse_region(region, in.name, analysis);
       if (s.points.empty()) continue;
       if (in.name == report.reference_input || r.series.empty() ||

@@ -206,6 +206,15 @@ std::string schedule_request(const std::string& option, bool runtime_loop) {
 std::string price_words(const LoopPrice& price, bool runtime_loop) {
   if (!price.priced) return "not priced: " + price.why;
   const ScheduleOption& top = price.options.front();
+  if (price.best() == nullptr && top.net() > 0.0) {
+    return fmt::format(
+        "no schedule change pays measurably: the best, {}, would save {} net (removes {} of "
+        "waiting, costs {} in {:.0f} chunk dispatches per execution and {} in cache lines at "
+        "chunk boundaries), not more than the program's run-to-run spread of {}",
+        schedule_request(top.schedule, runtime_loop), format_seconds(top.net()),
+        format_seconds(top.removed), format_seconds(top.dispatch), top.chunks,
+        format_seconds(top.locality), format_seconds(price.least_net));
+  }
   if (price.best() == nullptr) {
     return fmt::format(
         "no schedule change pays: the best, {}, would remove {} of waiting but cost {} in {:.0f} "
@@ -222,11 +231,13 @@ std::string price_words(const LoopPrice& price, bool runtime_loop) {
 }
 
 const ScheduleOption* LoopPrice::best() const {
-  return !options.empty() && options.front().net() > 0.0 ? &options.front() : nullptr;
+  if (options.empty() || options.front().net() <= std::max(0.0, least_net)) return nullptr;
+  return &options.front();
 }
 
-LoopPrice price_loop(const LoopShape& loop, const MachineCosts& costs) {
+LoopPrice price_loop(const LoopShape& loop, const MachineCosts& costs, double least_net) {
   LoopPrice out;
+  out.least_net = least_net;
   out.imbalance = mean(loop.waits_s);
   const bool seen =
       loop.iterations >= 1.0 && loop.executions > 0.0 && loop.threads > 1 &&

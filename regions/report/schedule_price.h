@@ -47,21 +47,26 @@ struct LoopPrice {
   bool priced = false;  ///< false: not enough is known (`why`)
   std::string why;
   double imbalance = 0.0;  ///< the loop's imbalance now (per-thread mean, all executions)
+  /// The least net gain that pays: the program's run-to-run spread at this thread count. A user
+  /// who follows a change that saves less cannot tell its gain from noise, and the price leaves
+  /// out what is hard to price (cache contents moved between threads), so it is not advised.
+  double least_net = 0.0;
   std::vector<ScheduleOption> options;  ///< every candidate, best net gain first
-  /// The best option with a positive net gain, or nullptr: no schedule change pays.
+  /// The best option with a net gain above least_net (and 0), or nullptr: no change pays.
   const ScheduleOption* best() const;
 };
 
-/// Prices the candidate schedules of `loop` with `costs` (the runtime the program will run on).
-LoopPrice price_loop(const LoopShape& loop, const MachineCosts& costs);
+/// Prices the candidate schedules of `loop` with `costs` (the runtime the program will run on);
+/// a change pays when its net gain exceeds `least_net` (seconds, LoopPrice::least_net).
+LoopPrice price_loop(const LoopShape& loop, const MachineCosts& costs, double least_net = 0.0);
 
 /// How to ask for `option` ("dynamic,64", "guided"): "schedule(dynamic, 64)" in the code, or for
 /// a schedule(runtime) loop "OMP_SCHEDULE=dynamic,64".
 std::string schedule_request(const std::string& option, bool runtime_loop);
 
 /// "schedule(dynamic, 64): removes 12.3 ms of waiting, costs 1.1 ms in 430 chunks per execution
-/// and 0.2 ms in cache lines at chunk boundaries, 11 ms net", or why no change pays, or why the
-/// loop is not priced.
+/// and 0.2 ms in cache lines at chunk boundaries, 11 ms net", or why no change pays (none saves
+/// anything, or none more than the runs' spread), or why the loop is not priced.
 std::string price_words(const LoopPrice& price, bool runtime_loop);
 
 /// Chunks a guided schedule with minimum chunk `min_chunk` deals for `iterations` iterations on

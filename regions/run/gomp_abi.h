@@ -14,6 +14,12 @@ namespace ompscale::regions {
 
 inline constexpr char kLibgompSoname[] = "libgomp.so.1";
 
+/// What libgomp's schedule(runtime) loops do when OMP_SCHEDULE is unset (its run-sched-var
+/// default); libomp's default is static. A GCC build run on libomp gets this OMP_SCHEDULE unless
+/// the user set one, so that its runtime-scheduled loops deal their iterations as they do on
+/// the application's own runtime.
+inline constexpr char kLibgompRuntimeSchedule[] = "dynamic,1";
+
 /// ../lib/libomp.so.5 beside the ompscan binary when there is one (a bundle), else the libomp.so.5
 /// of the LLVM this ompscan was built against (OMPSCALE_LIBOMP_DIR).
 std::string default_libomp();

@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "common/executable_path.h"
+#include "regions/run/gomp_abi.h"
 
 extern char** environ;
 
@@ -28,6 +29,11 @@ std::string value_of(const std::vector<std::string>& env, const std::string& nam
   for (const std::string& entry : env)
     if (name_of(entry) == name) return entry.substr(std::min(entry.size(), name.size() + 1));
   return "";
+}
+
+bool has(const std::vector<std::string>& env, const std::string& name) {
+  return std::any_of(env.begin(), env.end(),
+                     [&](const std::string& entry) { return name_of(entry) == name; });
 }
 
 // `first` before the current list in a ':'-separated path variable.
@@ -80,8 +86,13 @@ std::vector<std::string> run_environment(const std::vector<std::string>& base,
   }
   if (!settings.bind.empty()) ours.push_back("OMP_PROC_BIND=" + settings.bind);
   if (!settings.places.empty()) ours.push_back("OMP_PLACES=" + settings.places);
-  if (!settings.gomp_shim.empty())
+  if (!settings.gomp_shim.empty()) {
     ours.push_back("LD_LIBRARY_PATH=" + prepend(base, "LD_LIBRARY_PATH", settings.gomp_shim));
+    // Measured runs keep the application's behaviour; a native run on libomp is what a user
+    // who switches runtimes gets, libomp's default included.
+    if (!settings.native && !has(base, "OMP_SCHEDULE"))
+      ours.push_back(std::string("OMP_SCHEDULE=") + kLibgompRuntimeSchedule);
+  }
   ours.insert(ours.end(), settings.extra.begin(), settings.extra.end());
 
   std::vector<std::string> env;

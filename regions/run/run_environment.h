@@ -29,8 +29,10 @@ struct RunSettings {
 /// OMP_PROC_BIND/OMP_PLACES when set, OMP_TOOL=enabled and OMP_TOOL_LIBRARIES=<tool>, the tool
 /// first in LD_PRELOAD (the manual-region API of ompscan.h finds it with dlsym),
 /// OMPSCAN_OUTPUT, OMPSCAN_TSC_HZ when known, OMPSCAN_LOCATIONS=raw when asked, and the shim
-/// first in LD_LIBRARY_PATH. A native run gets the thread count, binding and places, its
-/// variant's variables, and the shim when it runs on libomp.
+/// first in LD_LIBRARY_PATH with libgomp's OMP_SCHEDULE default unless `base` sets one (a GCC
+/// build's schedule(runtime) loops measured on libomp as they run on libgomp: gomp_abi.h). A native
+/// run gets the thread count, binding and places, its variant's variables, and the shim when it
+/// runs on libomp.
 std::vector<std::string> run_environment(const std::vector<std::string>& base,
                                          const RunSettings& settings);
 

@@ -70,6 +70,19 @@ TEST(SchedulePrice, TheBestChunkBalancesDispatchAgainstWhatIsLeftOfTheImbalance)
   EXPECT_THAT(price_words(price, true), HasSubstr("OMP_SCHEDULE="));
 }
 
+TEST(SchedulePrice, AGainWithinTheRunsSpreadDoesNotPay) {
+  // The best change saves nearly 0.1 s net; runs that differ by 0.15 s from one to the next
+  // would not show it to a user who follows it.
+  const LoopPrice price = price_loop(three_to_one(), costs(0.0), 0.15);
+  ASSERT_TRUE(price.priced);
+  EXPECT_EQ(price.best(), nullptr);
+  EXPECT_GT(price.options.front().net(), 0.09);
+  EXPECT_THAT(price_words(price, false), HasSubstr("no schedule change pays measurably"));
+  EXPECT_THAT(price_words(price, false), HasSubstr("run-to-run spread of 150 ms"));
+  // A spread below the gain leaves the advice as it was.
+  EXPECT_NE(price_loop(three_to_one(), costs(0.0), 0.05).best(), nullptr);
+}
+
 TEST(SchedulePrice, ABalancedLoopGainsNothing) {
   LoopShape loop = three_to_one();
   loop.work_s = {0.2, 0.2};

@@ -74,6 +74,24 @@ TEST(RunEnvironment, BindingPlacesAndShimOverrideOrPrepend) {
   EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end());
 }
 
+// libgomp deals a schedule(runtime) loop dynamic,1 when OMP_SCHEDULE is unset, libomp static: a
+// GCC build measured on libomp keeps its own runtime's default, or the user's setting.
+TEST(RunEnvironment, GccBuildsKeepLibgompsRuntimeSchedule) {
+  RunSettings s = settings();
+  s.gomp_shim = "/tmp/ompscan.x/gomp";
+  EXPECT_THAT(run_environment({}, s), Contains("OMP_SCHEDULE=dynamic,1"));
+  const std::vector<std::string> mine = run_environment({"OMP_SCHEDULE=guided,8"}, s);
+  EXPECT_THAT(mine, Contains("OMP_SCHEDULE=guided,8"));
+  EXPECT_THAT(mine, Not(Contains("OMP_SCHEDULE=dynamic,1")));
+  // A native run on libomp is what switching runtimes gives: libomp's own default.
+  s.native = true;
+  for (const std::string& entry : run_environment({}, s))
+    EXPECT_FALSE(entry.starts_with("OMP_SCHEDULE=")) << entry;
+  // A clang build needs no shim and gets nothing.
+  for (const std::string& entry : run_environment({}, settings()))
+    EXPECT_FALSE(entry.starts_with("OMP_SCHEDULE=")) << entry;
+}
+
 TEST(RunEnvironment, OpenMPVariablesAreTheRuntimesOnesSorted) {
   EXPECT_THAT(openmp_variables({"PATH=/bin", "OMP_NUM_THREADS=2", "KMP_AFFINITY=compact",
                                 "GOMP_SPINCOUNT=0", "LIBOMP_USE_HIDDEN_HELPER_TASK=0",

@@ -13,6 +13,7 @@
 #include "regions/run/gomp_abi.h"
 #include "regions/run/launcher.h"
 #include "regions/run/loaded_library.h"
+#include "regions/run/run_environment.h"
 #include "tests/support/process.h"
 
 namespace ompscale::regions {
@@ -50,6 +51,18 @@ int main(void) {
 }
 )";
 
+// Says how its schedule(runtime) loops deal their iterations.
+constexpr char kScheduleProgram[] = R"(#include <omp.h>
+#include <stdio.h>
+int main(void) {
+  omp_sched_t kind;
+  int chunk = 0;
+  omp_get_schedule(&kind, &chunk);
+  printf("%d,%d\n", (int)kind, chunk);
+  return 0;
+}
+)";
+
 // Needs GOMP_5.1 (GOMP_warning, from the error directive) and OMP_5.1 (omp_display_env), which
 // libgomp defines and LLVM 14's libomp does not.
 constexpr char kOpenMP51Program[] = R"(#include <omp.h>
@@ -71,8 +84,10 @@ class GompAbiTest : public ::testing::Test {
     fs::create_directories(*dir_);
     test_support::spit(*dir_ / "portable.c", kPortableProgram);
     test_support::spit(*dir_ / "openmp51.c", kOpenMP51Program);
+    test_support::spit(*dir_ / "schedule.c", kScheduleProgram);
     gcc_ok_ = compile("gcc", "portable.c", "portable-gcc") &&
-              compile("gcc", "openmp51.c", "openmp51-gcc");
+              compile("gcc", "openmp51.c", "openmp51-gcc") &&
+              compile("gcc", "schedule.c", "schedule-gcc");
     clang_ok_ = compile("clang", "portable.c", "portable-clang");
   }
   static void TearDownTestSuite() {
@@ -168,6 +183,40 @@ TEST_F(GompAbiTest, GccBuiltBinaryRunsOnLibompThroughTheShim) {
   EXPECT_EQ(result.end, LaunchResult::End::kExited);
   EXPECT_EQ(result.exit_status, 0);
   EXPECT_EQ(test_support::slurp(launch.log_path), "2 libomp\n");
+}
+
+// A GCC build's schedule(runtime) loops measured on libomp deal their iterations as on its own
+// libgomp (dynamic,1 when OMP_SCHEDULE is unset; libomp's own default is static).
+TEST_F(GompAbiTest, GccBuildKeepsItsRuntimeScheduleOnLibomp) {
+  if (!gcc_ok_) GTEST_SKIP() << "no gcc";
+  const std::string app = binary("schedule-gcc");
+  const std::string shim = (*dir_ / "schedule-shim").string();
+  make_gomp_shim(shim, kLibomp);
+  const auto output = [&](const std::vector<std::string>& env, const std::string& name) {
+    Launch launch;
+    launch.executable = app;
+    launch.argv = {app};
+    launch.env = env;
+    launch.log_path = (*dir_ / name).string();
+    const LaunchResult result = launch_and_wait(launch, {});
+    EXPECT_EQ(result.exit_status, 0) << name;
+    return test_support::slurp(launch.log_path);
+  };
+  const std::string native = output({}, "schedule-native.log");
+  EXPECT_EQ(native, "2,1\n");  // omp_sched_dynamic, chunk 1
+  RunSettings settings;
+  settings.native = false;
+  settings.tool = "/nonexistent/libompscan.so";  // not needed by this program's behaviour
+  settings.profile = (*dir_ / "schedule.profile.json").string();
+  settings.gomp_shim = shim;
+  std::vector<std::string> env = run_environment({}, settings);
+  // Without the tool (this test checks the runtime's behaviour, not the tool's).
+  std::erase_if(env, [](const std::string& e) {
+    return e.starts_with("LD_PRELOAD=") || e.starts_with("OMP_TOOL");
+  });
+  EXPECT_EQ(loaded_library(app, env, {"libomp.so.5", kLibgompSoname}),
+            (fs::path(shim) / "libgomp.so.1").string());
+  EXPECT_EQ(output(env, "schedule-measured.log"), native);
 }
 
 TEST_F(GompAbiTest, OpenMP51BinaryIsRefusedNamingTheMissingVersions) {

@@ -499,6 +499,27 @@ TEST_P(ToolProfileEachCompiler, StaticMandelbrotShowsImbalanceOnOneThread) {
   ADD_FAILURE() << "no run showed thread 1 waiting for thread 0:\n" << seen;
 }
 
+// The schedule a schedule(runtime) loop ran with (its "omp_schedule"), from the runtime, not
+// from OMP_SCHEDULE: mandelbrot's "static" and "dynamic" modes set it with omp_set_schedule over
+// an OMP_SCHEDULE that says otherwise, and "runtime" keeps OMP_SCHEDULE's. Before, the profile
+// copied OMP_SCHEDULE whatever the program set, and priced its loops as the wrong schedule.
+TEST_P(ToolProfileEachCompiler, RuntimeLoopsNameTheScheduleTheyRanWith) {
+  const auto schedule_of = [&](const std::string& mode, const std::string& omp_schedule) {
+    RunOptions options;
+    options.env["OMP_SCHEDULE"] = omp_schedule;
+    const Json p = profile_of(GetParam(), {"mandelbrot", "100", mode}, options);
+    const std::vector<Json> parallel = regions_of_kind(p, "parallel");
+    EXPECT_EQ(parallel.size(), 1u);
+    if (parallel.empty() || parallel[0]["loops"].empty()) return std::string("no loop");
+    const Json& loop = parallel[0]["loops"][0];
+    EXPECT_EQ(loop["schedule"], "runtime") << loop.dump();
+    return loop.value("omp_schedule", std::string("none"));
+  };
+  EXPECT_EQ(schedule_of("static", "guided,7"), "static");
+  EXPECT_EQ(schedule_of("dynamic", "guided,7"), "dynamic,1");
+  EXPECT_EQ(schedule_of("runtime", "guided,7"), "guided,7");
+}
+
 // The "minor_faults=" figure an application printed on stderr, or -1.
 long minor_faults(const std::string& err) {
   const auto at = err.find("minor_faults=");
