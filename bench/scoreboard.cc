@@ -12,7 +12,8 @@
 // of the whole set (learning/learn_from_input.h), never from the test points.
 // The data suite also over two parameters (threads x array size, `modeler fit --param
 // threads,param_value`): fitted on the first 60% of the thread counts at every size, predicting
-// the larger ones at every size; Extra-P's multi-parameter method beside it.
+// the larger ones at every size, after learning from the training lines along the threads as
+// `modeler fit` does; Extra-P's multi-parameter method beside it.
 // Generated sets: kernels of bench/model_accuracy's family (c0 + c1 t^i log2(t)^j, thread counts
 // 2..64, 5 repetitions, uniform noise) at 2%, 5% and 10% noise, seeds 1..3, predicted at 256
 // against the generating law; Extra-P's method there uses the generating space (the paper's).
@@ -295,8 +296,14 @@ Row evaluate_two_parameters(const std::string& name, const Dataset& data, bool p
   Row row{name, po2 ? "po2" : "first 60%", {}, {}, {}};
   ModelerOptions options;
   options.threads = 0;
-  if (fixed_law_change) options.law_change_per_doubling = *fixed_law_change;
-  const std::vector<MultiResult> ours = fit_multi_dataset(training, options);
+  if (fixed_law_change) {
+    options.law_change_per_doubling = *fixed_law_change;
+    options.learn.law_change = false;
+  }
+  // As `modeler fit` does: the input (its lines along the threads) teaches first.
+  const LearnedExtrapolation learned = learn_from_input(training, options);
+  row.learned = learned.describe();
+  const std::vector<MultiResult> ours = fit_multi_dataset(training, with_learned(options, learned));
   const std::vector<MultiResult> extrap = fit_multi_dataset(training, ModelerOptions::extrap());
   for (std::size_t k = 0; k < held.size(); ++k) {
     for (std::size_t j = 0; j + 2 < held[k].size(); j += 3) {

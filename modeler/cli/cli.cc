@@ -423,6 +423,7 @@ nlohmann::json learned_json(const LearnedExtrapolation& l) {
   j["law_change_learned"] = l.law_change_learned;
   if (!l.reason.empty()) j["reason"] = l.reason;
   j["kernels"] = l.kernels;
+  if (l.along_lines) j["along_lines"] = true;
   j["predictions"] = l.predictions;
   j["chosen"] = l.candidates[l.chosen].name;
   nlohmann::json tried = nlohmann::json::array();
@@ -489,8 +490,9 @@ bool any_worse_than_log(const std::vector<KernelResult>& results) {
 }
 
 /// Several parameters: models over all of them (README, "Several parameters").
-int run_fit_multi(const Dataset& data, const ModelerOptions& options, const std::string& format,
-                  const std::string& output, const std::string& options_json, std::size_t width) {
+int run_fit_multi(const Dataset& data, const ModelerOptions& options, const std::string& learned,
+                  const std::string& format, const std::string& output,
+                  const std::string& options_json, std::size_t width) {
   if (format == "extrap") {
     write_output(output, format_extrap_text(data));
     return 0;
@@ -500,7 +502,7 @@ int run_fit_multi(const Dataset& data, const ModelerOptions& options, const std:
   }
   const auto results = fit_multi_dataset(data, options);
   if (format == "text") {
-    write_output(output, format_multi_text(data, results, {}, width));
+    write_output(output, format_multi_text(data, results, {learned}, width));
   } else if (format == "json") {
     write_output(output, format_multi_json(data, results, {}, options_json));
   } else {
@@ -534,13 +536,13 @@ int run_fit(const FitArguments& a, const Output& to, bool fail_on_worse) {
   ModelerOptions asked = make_options(a);
   const Dataset data = read_inputs(a);
   asked.parameter = data.parameter;
-  if (data.dimensions() > 1) {
-    return run_fit_multi(data, asked, format, output, options_json(a, asked).dump(), to.width());
-  }
   // The input teaches first (learning/learn_from_input.h), then every kernel is fitted with it.
   const LearnedExtrapolation learned = learn_from_input(data, asked);
   const ModelerOptions options = with_learned(asked, learned);
   const std::string recorded = options_json(a, options, &learned).dump();
+  if (data.dimensions() > 1) {
+    return run_fit_multi(data, options, learned.describe(), format, output, recorded, to.width());
+  }
   if (format == "text") {
     // Reported as kernels are fitted: memory stays at the data plus the report's text.
     TextReport report(data, {.learned = learned.describe(), .width = to.width()});
@@ -585,7 +587,9 @@ int run_plot(const FitArguments& a, const std::string& output, double extrapolat
     // Several parameters: one panel per kernel, one line along the first parameter per measured
     // value of the others.
     std::vector<KernelResult> lines;
-    const Dataset along = lines_along_first(data, fit_multi_dataset(data, options), lines);
+    const Dataset along = lines_along_first(
+        data, fit_multi_dataset(data, with_learned(options, learn_from_input(data, options))),
+        lines);
     const std::vector<std::string> names = data.parameter_names();
     plot.series_columns.assign(names.begin() + 1, names.end());
     write_output(output, plot_svg(along, lines, plot));

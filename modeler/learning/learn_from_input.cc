@@ -11,6 +11,7 @@
 #include "common/statistics.h"
 #include "modeler/fit.h"
 #include "modeler/learning/backtests.h"
+#include "modeler/multi/multi_fit.h"
 #include "modeler/prediction/predict.h"
 
 namespace ompscale::modeler {
@@ -299,10 +300,12 @@ std::size_t kernels_in(const std::vector<Backtest>& backtests) {
   return static_cast<std::size_t>(std::unique(kernels.begin(), kernels.end()) - kernels.begin());
 }
 
-}  // namespace
-
-LearnedExtrapolation learn_from_input(const Dataset& data, const ModelerOptions& options) {
+/// learn_from_input on one parameter: `data` is the input itself, or with several parameters
+/// its lines along the first one (`along_lines`, which the words say).
+LearnedExtrapolation learn_from_single(const Dataset& data, const ModelerOptions& options,
+                                       bool along_lines) {
   LearnedExtrapolation learned;
+  learned.along_lines = along_lines;
   learned.law_change_per_doubling = options.law_change_per_doubling;
   learned.law_change_prior = options.law_change_per_doubling;
   learned.candidates = candidates_for(options);
@@ -315,9 +318,10 @@ LearnedExtrapolation learn_from_input(const Dataset& data, const ModelerOptions&
   for (const Backtest& b : backtests) learned.predictions += b.t.size();
   if (learned.kernels < kMinLearningKernels) {
     learned.reason = fmt::format(
-        "{} kernel{} with 4 or more thread counts: learning needs {}; the defaults (learnt from "
-        "public measurements) apply",
-        learned.kernels, learned.kernels == 1 ? "" : "s", kMinLearningKernels);
+        "{} {}{} with 4 or more {}: learning needs {}; the defaults (learnt from public "
+        "measurements) apply",
+        learned.kernels, along_lines ? "line" : "kernel", learned.kernels == 1 ? "" : "s",
+        along_lines ? "values of the first parameter" : "thread counts", kMinLearningKernels);
     return learned;
   }
   const auto outcomes = run_backtests(backtests, learned.candidates, options);
@@ -331,6 +335,13 @@ LearnedExtrapolation learn_from_input(const Dataset& data, const ModelerOptions&
   return learned;
 }
 
+}  // namespace
+
+LearnedExtrapolation learn_from_input(const Dataset& data, const ModelerOptions& options) {
+  if (data.dimensions() > 1) return learn_from_single(lines_of_first(data), options, true);
+  return learn_from_single(data, options, false);
+}
+
 ModelerOptions with_learned(ModelerOptions options, const LearnedExtrapolation& learned) {
   if (learned.strategy_learned) options = options_of(options, learned.candidates[learned.chosen]);
   if (learned.law_change_learned) {
@@ -342,10 +353,17 @@ ModelerOptions with_learned(ModelerOptions options, const LearnedExtrapolation& 
 std::string LearnedExtrapolation::describe() const {
   if (!reason.empty()) return "Nothing learnt from the input: " + reason + ".";
   const LearningCandidate& c = candidates[chosen];
-  std::string text = fmt::format(
-      "Learnt from {} backtests of {} kernels (each fitted on its "
-      "smaller thread counts, predicting its larger ones): ",
-      predictions, kernels);
+  std::string text =
+      along_lines
+          ? fmt::format(
+                "Learnt from {} backtests of {} lines along the first parameter (each fitted on "
+                "its smaller values, predicting its larger ones; the two-parameter fits model "
+                "their slices this way): ",
+                predictions, kernels)
+          : fmt::format(
+                "Learnt from {} backtests of {} kernels (each fitted on its "
+                "smaller thread counts, predicting its larger ones): ",
+                predictions, kernels);
   if (candidates.size() > 1) {
     text += fmt::format("{} extrapolates best on this input (median error {:.1f}%, p90 {:.1f}%",
                         c.name, 100.0 * c.median_error, 100.0 * c.p90_error);

@@ -37,8 +37,11 @@ struct LearnedExtrapolation {
   bool strategy_learned = false;    ///< the options' strategy was replaced by the chosen one
   bool law_change_learned = false;  ///< law_change_per_doubling was calibrated
   std::string reason;               ///< why nothing was learned, when nothing was
-  std::size_t kernels = 0;          ///< kernels backtested
-  std::size_t predictions = 0;      ///< held-out thread counts predicted
+  std::size_t kernels = 0;          ///< kernels backtested (lines, with several parameters)
+  /// The input has several parameters: its kernels' lines along the first one were backtested,
+  /// and what they teach models the two-parameter modeler's slices and its intervals.
+  bool along_lines = false;
+  std::size_t predictions = 0;                ///< held-out thread counts predicted
   std::vector<LearningCandidate> candidates;  ///< the options' own way first
   std::size_t chosen = 0;                     ///< index into candidates
   /// The allowance for a change of law per doubling the fits use: the smallest that holds the
@@ -61,6 +64,8 @@ struct LearnedExtrapolation {
 
 /// Learns from `data` what `options.learn` allows (nothing for one kernel too few: fewer than
 /// kMinLearningKernels backtested kernels keep the options as they are, and `reason` says so).
+/// With several parameters it learns from every kernel's lines along the first parameter
+/// (multi_fit.h: lines_of_first), which the two-parameter modeler models as slices.
 /// Fits run in parallel over `options.threads`.
 LearnedExtrapolation learn_from_input(const Dataset& data, const ModelerOptions& options);
 inline constexpr std::size_t kMinLearningKernels = 5;

@@ -311,6 +311,32 @@ std::vector<std::string> fold_sparse_parameters(Dataset& dataset, std::size_t mi
   return notes;
 }
 
+Dataset lines_of_first(const Dataset& dataset) {
+  const std::vector<std::string> names = dataset.parameter_names();
+  Dataset lines;
+  lines.parameter = names.front();
+  lines.key_columns = dataset.key_columns;
+  lines.key_columns.insert(lines.key_columns.end(), names.begin() + 1, names.end());
+  lines.sources = dataset.sources;
+  for (const Kernel& kernel : dataset.kernels) {
+    std::map<std::vector<double>, std::vector<Sample>> by_others;
+    for (std::size_t i = 0; i < kernel.size(); ++i) {
+      std::vector<double> others;
+      for (std::size_t d = 1; d < kernel.dimensions(); ++d)
+        others.push_back(kernel.coordinate(i, d));
+      for (double v : kernel.repetitions(i))
+        by_others[others].push_back({kernel.coordinate(i, 0), v});
+    }
+    for (auto& [others, samples] : by_others) {
+      std::vector<std::string> key;
+      for (std::string_view part : kernel.key_values()) key.emplace_back(part);
+      for (double v : others) key.push_back(fmt::format("{:g}", v));
+      lines.kernels.push_back(Kernel::from_samples(key, std::move(samples)));
+    }
+  }
+  return lines;
+}
+
 Dataset lines_along_first(const Dataset& dataset, const std::vector<MultiResult>& multi,
                           std::vector<KernelResult>& results) {
   const std::vector<std::string> names = dataset.parameter_names();

@@ -91,6 +91,11 @@ void predict_along_first(MultiResult& result, const std::vector<double>& at,
 Dataset lines_along_first(const Dataset& dataset, const std::vector<MultiResult>& multi,
                           std::vector<KernelResult>& results);
 
+/// Every kernel's lines along the first parameter, one single-parameter kernel per measured
+/// combination of the others (its values added to the key, named after their parameters): what
+/// learning from an input with several parameters backtests (learning/learn_from_input.h).
+Dataset lines_of_first(const Dataset& dataset);
+
 /// Models every kernel of a dataset with several parameters (Dataset::dimensions() >= 2).
 /// ModelerOptions::predict_at and ::budget apply along the first parameter, at every measured
 /// combination of the others. Thread-count classes (ModelerOptions::class_mode) apply to the

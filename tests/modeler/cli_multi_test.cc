@@ -177,6 +177,12 @@ TEST_F(CliMulti, PredictionsWithSeveralParametersHaveIntervals) {
   const Outcome text = run(fit);
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_THAT(text.out, HasSubstr("interval"));
+  // The input would teach the fits first, from its lines along the threads (one per size): four
+  // are too few, and the report says so.
+  EXPECT_THAT(text.out, HasSubstr("4 lines with 4 or more values of the first parameter"));
+  const auto learned = nlohmann::json::parse(r.out).at("options").at("learned");
+  EXPECT_EQ(learned.at("along_lines"), true);
+  EXPECT_EQ(learned.at("kernels"), 4);
 
   json_args.insert(json_args.end(), {"--preset", "extrap"});
   const Outcome extrap = run(json_args);

@@ -7,11 +7,13 @@
 #include <cmath>
 #include <functional>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "modeler/learning/backtests.h"
 #include "modeler/learning/learn_from_input.h"
+#include "modeler/multi/multi_fit.h"
 
 namespace ompscale::modeler {
 namespace {
@@ -197,6 +199,47 @@ TEST(Learning, TheAllowanceGrowsWithWhatTheBacktestsMiss) {
   EXPECT_GE(bends.coverage, options.confidence);
   EXPECT_GT(bends.overshoot_per_doubling, 0.0);  // decaying efficiency: fits run high
   EXPECT_NE(bends.example.find("too high"), std::string::npos) << bends.example;
+}
+
+// Several parameters: each kernel's lines along the first parameter, one per measured value of
+// the others, are what learning backtests (the two-parameter modeler's slices).
+Dataset over_threads_and_size(int kernels) {
+  Dataset data;
+  data.parameter = "threads";
+  data.parameters = {"threads", "size"};
+  data.key_columns = {"kernel"};
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int k = 0; k < kernels; ++k) {
+    std::vector<double> flat;
+    for (double t : kLinear) {
+      for (double size : {100.0, 400.0, 1600.0}) {
+        for (int r = 0; r < 5; ++r)
+          flat.insert(flat.end(), {t, size, (1.0 + k + size / 100.0 * t) * (1.0 + 0.02 * u(rng))});
+      }
+    }
+    data.kernels.push_back(Kernel::from_points({fmt::format("k{}", k)}, 2, flat));
+  }
+  return data;
+}
+
+TEST(Learning, SeveralParametersLearnFromTheLinesAlongTheFirst) {
+  const Dataset data = over_threads_and_size(3);
+  const Dataset lines = lines_of_first(data);
+  ASSERT_EQ(lines.kernels.size(), 9u);  // 3 kernels x 3 sizes
+  EXPECT_EQ(lines.dimensions(), 1u);
+  EXPECT_EQ(lines.key_columns, (std::vector<std::string>{"kernel", "size"}));
+  EXPECT_EQ(lines.kernels[1].key_value(1), "400");
+  const std::span<const double> threads = lines.kernels[1].params();
+  EXPECT_EQ(std::vector<double>(threads.begin(), threads.end()), kLinear);
+  EXPECT_EQ(lines.kernels[1].repetitions(0).size(), 5u);
+
+  const LearnedExtrapolation learned = learn_from_input(data, ModelerOptions{});
+  ASSERT_TRUE(learned.reason.empty()) << learned.reason;
+  EXPECT_TRUE(learned.along_lines);
+  EXPECT_EQ(learned.kernels, 9u);
+  EXPECT_NE(learned.describe().find("9 lines along the first parameter"), std::string::npos)
+      << learned.describe();
 }
 
 TEST(Learning, DescriptionSaysWhatWasLearntAndFromHowMuch) {
