@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <utility>
 
@@ -208,7 +209,8 @@ double coverage_with(const std::vector<Backtest>& backtests, std::vector<Outcome
                             law_change, level);
     }
   }
-  return total == 0 ? 0.0 : static_cast<double>(inside) / static_cast<double>(total);
+  return total == 0 ? std::numeric_limits<double>::quiet_NaN()
+                    : static_cast<double>(inside) / static_cast<double>(total);
 }
 
 /// Whether `measured` lies inside the central interval at `level` of `distribution` at t when
@@ -385,6 +387,12 @@ std::string LearnedExtrapolation::describe() const {
         "Too few backtests reach the top of the range to calibrate the intervals: they allow the "
         "{:.0f}% per doubling learnt from public measurements ({:.0f}% of the backtests inside).",
         100.0 * law_change_prior, 100.0 * coverage);
+  } else {
+    text += fmt::format(
+        "No backtest trained on {} or more thread counts reaches the top of the range to "
+        "calibrate the intervals: they allow the {:.0f}% per doubling learnt from public "
+        "measurements.",
+        kMinCalibrationTraining, 100.0 * law_change_prior);
   }
   return text;
 }

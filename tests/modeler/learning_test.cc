@@ -164,7 +164,12 @@ TEST(Learning, TooFewEdgeBacktestsKeepThePriorAllowance) {
   EXPECT_TRUE(learned.reason.empty());
   EXPECT_FALSE(learned.law_change_learned);
   EXPECT_EQ(with_learned(options, learned).law_change_per_doubling, 0.123);
-  EXPECT_NE(learned.describe().find("Too few backtests"), std::string::npos) << learned.describe();
+  // Trained on 1, 2, 4, none of the backtests calibrates: said so, not as "0% inside".
+  EXPECT_NE(learned.describe().find("No backtest trained on 4 or more thread counts"),
+            std::string::npos)
+      << learned.describe();
+  EXPECT_EQ(learned.describe().find("% of the backtests inside"), std::string::npos);
+  EXPECT_TRUE(std::isnan(learned.coverage));
 }
 
 TEST(Learning, TheExtrapPresetLearnsNothing) {
