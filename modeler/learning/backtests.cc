@@ -44,12 +44,17 @@ void add_backtest(const Dataset& data, std::size_t k, std::size_t count,
 std::vector<Backtest> make_backtests(const Dataset& data, const BacktestPlan& plan) {
   std::vector<Backtest> out;
   if (data.dimensions() != 1 || data.kernels.empty() || plan.max_kernels == 0) return out;
-  const std::size_t total = data.kernels.size();
-  const std::size_t picked = std::min(total, plan.max_kernels);
+  // The kernels that can be backtested, then an even sample of them: short kernels (a sparse
+  // design's lines along the first parameter) take no places in the sample.
+  std::vector<std::size_t> usable;
+  for (std::size_t k = 0; k < data.kernels.size(); ++k) {
+    if (data.kernels[k].size() > plan.min_training && data.kernels[k].params().front() > 0.0)
+      usable.push_back(k);
+  }
+  const std::size_t picked = std::min(usable.size(), plan.max_kernels);
   for (std::size_t i = 0; i < picked; ++i) {
-    const std::size_t k = i * total / picked;  // evenly spread, deterministic
+    const std::size_t k = usable[i * usable.size() / picked];  // evenly spread, deterministic
     const std::size_t n = data.kernels[k].size();
-    if (n <= plan.min_training || data.kernels[k].params().front() <= 0.0) continue;
     const std::size_t half = std::max(plan.min_training, (n + 1) / 2);
     add_backtest(data, k, half, out);
     if (n - 1 > half) add_backtest(data, k, n - 1, out);

@@ -32,9 +32,9 @@ struct BacktestPlan {
   std::size_t min_training = 3;
 };
 
-/// The backtests of every kernel (of `plan.max_kernels`, spread evenly) with more than
-/// `plan.min_training` thread counts and one parameter. Held-out counts whose median is 0 have
-/// no relative error and are left out.
+/// The backtests of every kernel with more than `plan.min_training` thread counts and one
+/// parameter (of at most `plan.max_kernels` of them, spread evenly). Held-out counts whose median
+/// is 0 have no relative error and are left out.
 std::vector<Backtest> make_backtests(const Dataset& data, const BacktestPlan& plan = {});
 
 }  // namespace ompscale::modeler

@@ -332,14 +332,23 @@ LearnedExtrapolation learn_from_single(const Dataset& data, const ModelerOptions
   learned.chosen = options.learn.strategy ? choose(backtests, outcomes) : 0;
   learned.strategy_learned = learned.chosen != 0;
   describe_overshoot(backtests, outcomes[learned.chosen], learned);
-  if (options.learn.law_change && options.strategy != Strategy::kExtrap)
+  if (options.learn.law_change && options.strategy != Strategy::kExtrap) {
+    learned.law_change_tried = true;
     calibrate_law_change(backtests, outcomes[learned.chosen], options.confidence, learned);
+  }
   return learned;
 }
 
 }  // namespace
 
 LearnedExtrapolation learn_from_input(const Dataset& data, const ModelerOptions& options) {
+  if (data.dimensions() > 2) {
+    // Three or more parameters are modeled with Extra-P's method (multi_fit.h): only the
+    // intervals' allowance applies.
+    ModelerOptions allowance_only = options;
+    allowance_only.learn.strategy = false;
+    return learn_from_single(lines_of_first(data), allowance_only, true);
+  }
   if (data.dimensions() > 1) return learn_from_single(lines_of_first(data), options, true);
   return learn_from_single(data, options, false);
 }
@@ -359,8 +368,7 @@ std::string LearnedExtrapolation::describe() const {
       along_lines
           ? fmt::format(
                 "Learnt from {} backtests of {} lines along the first parameter (each fitted on "
-                "its smaller values, predicting its larger ones; the two-parameter fits model "
-                "their slices this way): ",
+                "its smaller values, predicting its larger ones): ",
                 predictions, kernels)
           : fmt::format(
                 "Learnt from {} backtests of {} kernels (each fitted on its "
@@ -382,17 +390,17 @@ std::string LearnedExtrapolation::describe() const {
         "smallest allowance that holds {:.0f}% of the backtests nearest the top of the range.",
         100.0 * law_change_per_doubling, 100.0 * coverage);
 
-  } else if (std::isfinite(coverage)) {
+  } else if (law_change_tried && std::isfinite(coverage)) {
     text += fmt::format(
         "Too few backtests reach the top of the range to calibrate the intervals: they allow the "
         "{:.0f}% per doubling learnt from public measurements ({:.0f}% of the backtests inside).",
         100.0 * law_change_prior, 100.0 * coverage);
-  } else {
+  } else if (law_change_tried) {
     text += fmt::format(
-        "No backtest trained on {} or more thread counts reaches the top of the range to "
-        "calibrate the intervals: they allow the {:.0f}% per doubling learnt from public "
-        "measurements.",
-        kMinCalibrationTraining, 100.0 * law_change_prior);
+        "No backtest trained on {} or more {} reaches the top of the range to calibrate the "
+        "intervals: they allow the {:.0f}% per doubling learnt from public measurements.",
+        kMinCalibrationTraining, along_lines ? "values of the first parameter" : "thread counts",
+        100.0 * law_change_prior);
   }
   return text;
 }

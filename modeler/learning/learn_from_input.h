@@ -36,6 +36,7 @@ struct LearningCandidate {
 struct LearnedExtrapolation {
   bool strategy_learned = false;    ///< the options' strategy was replaced by the chosen one
   bool law_change_learned = false;  ///< law_change_per_doubling was calibrated
+  bool law_change_tried = false;    ///< calibration was asked for (it may find too few backtests)
   std::string reason;               ///< why nothing was learned, when nothing was
   std::size_t kernels = 0;          ///< kernels backtested (lines, with several parameters)
   /// The input has several parameters: its kernels' lines along the first one were backtested,

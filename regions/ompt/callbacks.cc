@@ -421,8 +421,6 @@ void on_task_schedule(ompt_data_t* prior_task_data, ompt_task_status_t prior_tas
     return task_switch(*context, next_explicit);
 }
 
-// Every worksharing construct: its time on this thread, and its site, which the barrier that
-// follows belongs to.
 // The run-sched-var a loop site runs with, asked of the runtime once, at the site's first
 // execution: what a schedule(runtime) loop does (OMP_SCHEDULE, omp_set_schedule, or the
 // runtime's default), which its code does not say.
@@ -436,6 +434,8 @@ void note_schedule(TaskContext& context) {
   slot.store(encode_schedule(kind, chunk), std::memory_order_relaxed);
 }
 
+// Every worksharing construct: its time on this thread, and its site, which the barrier that
+// follows belongs to.
 void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_data_t* /*parallel_data*/,
              ompt_data_t* /*task_data*/, std::uint64_t count, const void* codeptr_ra) {
   TaskContext* context = tls_context;

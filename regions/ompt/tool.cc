@@ -92,6 +92,22 @@ void init_clock() {
 
 void at_exit();
 
+// omp_get_schedule of the runtime that started the tool (the library that holds `lookup`), not of
+// whichever library defines the name first. omp_sched_t is an enum of int size: the function
+// takes (omp_sched_t*, int*). The tool calls it from a work callback, once per loop site: LLVM's
+// libomp answers from the calling task's settings without a lock (docs/architecture.md).
+using GetSchedule = void (*)(int*, int*);
+GetSchedule runtime_get_schedule(ompt_function_lookup_t lookup) {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(lookup), &info) == 0 || info.dli_fname == nullptr)
+    return nullptr;
+  void* runtime = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  if (runtime == nullptr) return nullptr;
+  const auto get = reinterpret_cast<GetSchedule>(dlsym(runtime, "omp_get_schedule"));
+  dlclose(runtime);  // RTLD_NOLOAD took a reference; the runtime stays loaded
+  return get;
+}
+
 int initialize(ompt_function_lookup_t lookup, int /*initial_device_num*/,
                ompt_data_t* /*tool_data*/) {
   auto set_callback = reinterpret_cast<ompt_set_callback_t>(lookup("ompt_set_callback"));
@@ -106,8 +122,7 @@ int initialize(ompt_function_lookup_t lookup, int /*initial_device_num*/,
   g.raw_locations = locations != nullptr && std::strcmp(locations, "raw") == 0;
   if (!g.raw_locations) locate_symbolizer();
   init_clock();
-  // omp_sched_t is an enum of int size: the runtime's function takes (omp_sched_t*, int*).
-  g.get_schedule = reinterpret_cast<void (*)(int*, int*)>(dlsym(RTLD_DEFAULT, "omp_get_schedule"));
+  g.get_schedule = runtime_get_schedule(lookup);
   g.pid = getpid();
   g.init_ticks = sync::ticks();
   g.serial_start = g.init_ticks;

@@ -239,8 +239,8 @@ Hint imbalance_hint(const RegionPoint& at, const PointAnalysis& p, const SeriesA
   // so their sum can exceed it by the noise: a schedule removes at most what was imbalance.
   h.gain = std::min(net, p.cost.imbalance);
   h.nothing_pays = h.loops.empty();
-  // When nothing pays, the loops carry the best change with its (negative) net gain: what the
-  // report advises against.
+  // When nothing pays, the loops carry the best change with its net gain (negative, or within the
+  // runs' spread): what the report advises against.
   if (h.nothing_pays) h.loops = std::move(rejected);
   h.advice =
       fmt::format("balance the loops: {} (machine costs {})", fmt::join(loops, "; "), h.costs);

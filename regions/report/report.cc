@@ -46,8 +46,6 @@ std::vector<double> resolve_input_sizes(const Measurements& m, const ReportOptio
   return sizes;
 }
 
-// The outermost regions and serial gaps tile the process time: sampled estimates that add up to
-// something else are off by about that much.
 // Per thread count, the program's run-to-run spread in seconds (largest minus smallest wall
 // time of its repetitions): what a schedule change must save to be seen.
 std::map<int, double> run_spreads(const SeriesAnalysis& program) {
@@ -58,6 +56,8 @@ std::map<int, double> run_spreads(const SeriesAnalysis& program) {
   return out;
 }
 
+// The outermost regions and serial gaps tile the process time: sampled estimates that add up to
+// something else are off by about that much.
 void coverage_notes(Report& report) {
   std::vector<std::string> off;
   double worst = 0.0;

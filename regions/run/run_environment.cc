@@ -90,7 +90,7 @@ std::vector<std::string> run_environment(const std::vector<std::string>& base,
     ours.push_back("LD_LIBRARY_PATH=" + prepend(base, "LD_LIBRARY_PATH", settings.gomp_shim));
     // Measured runs keep the application's behaviour; a native run on libomp is what a user
     // who switches runtimes gets, libomp's default included.
-    if (!settings.native && !has(base, "OMP_SCHEDULE"))
+    if (settings.libgomp_schedule && !settings.native && !has(base, "OMP_SCHEDULE"))
       ours.push_back(std::string("OMP_SCHEDULE=") + kLibgompRuntimeSchedule);
   }
   ours.insert(ours.end(), settings.extra.begin(), settings.extra.end());

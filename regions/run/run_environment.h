@@ -14,11 +14,14 @@ std::string locate_tool(const std::string& option);
 
 struct RunSettings {
   int threads = 1;
-  std::string bind;            // OMP_PROC_BIND; "" = inherited
-  std::string places;          // OMP_PLACES; "" = inherited
-  std::string tool;            // libompscan.so
-  std::string profile;         // where the tool writes its profile (OMPSCAN_OUTPUT)
-  std::string gomp_shim;       // directory with libgomp.so.1 -> libomp; "" = not a GCC binary
+  std::string bind;       // OMP_PROC_BIND; "" = inherited
+  std::string places;     // OMP_PLACES; "" = inherited
+  std::string tool;       // libompscan.so
+  std::string profile;    // where the tool writes its profile (OMPSCAN_OUTPUT)
+  std::string gomp_shim;  // directory with libgomp.so.1 -> libomp; "" = not a GCC binary
+  // A GCC binary (not a script, whose children may be clang-built): its measured runs keep
+  // libgomp's schedule(runtime) default.
+  bool libgomp_schedule = false;
   double tsc_hz = 0;           // OMPSCAN_TSC_HZ for the tool (TSC ticks per second); 0 = not set
   bool raw_locations = false;  // OMPSCAN_LOCATIONS=raw: the caller resolves source lines
   bool native = false;  // without the tool: actuators only (and the shim when gomp_shim is set)
@@ -29,7 +32,8 @@ struct RunSettings {
 /// OMP_PROC_BIND/OMP_PLACES when set, OMP_TOOL=enabled and OMP_TOOL_LIBRARIES=<tool>, the tool
 /// first in LD_PRELOAD (the manual-region API of ompscan.h finds it with dlsym),
 /// OMPSCAN_OUTPUT, OMPSCAN_TSC_HZ when known, OMPSCAN_LOCATIONS=raw when asked, and the shim
-/// first in LD_LIBRARY_PATH with libgomp's OMP_SCHEDULE default unless `base` sets one (a GCC
+/// first in LD_LIBRARY_PATH with, for a GCC binary (`libgomp_schedule`), libgomp's
+/// OMP_SCHEDULE default unless `base` sets one (a GCC
 /// build's schedule(runtime) loops measured on libomp as they run on libgomp: gomp_abi.h). A native
 /// run gets the thread count, binding and places, its variant's variables, and the shim when it
 /// runs on libomp.

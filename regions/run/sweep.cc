@@ -148,6 +148,7 @@ RunSettings settings_for(const SweepContext& context, const Executable& executab
   const RunVariant* knob = native ? find_variant(variant) : nullptr;
   settings.gomp_shim =
       shimmed && (!native || (knob != nullptr && knob->on_libomp)) ? context.shim : "";
+  settings.libgomp_schedule = executable.gomp_abi;
   if (knob != nullptr && knob->environment[0] != '\0') settings.extra = {knob->environment};
   settings.tsc_hz = context.tsc_hz;
   settings.raw_locations = true;  // resolved here after the run (ProfileLocations)

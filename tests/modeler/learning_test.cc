@@ -7,6 +7,7 @@
 #include <cmath>
 #include <functional>
 #include <random>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -86,6 +87,19 @@ TEST(Backtests, AnEvenSampleOfAtMostTheirNumberOfKernels) {
   EXPECT_EQ(b[0].kernel, 0u);
   EXPECT_EQ(b[1].kernel, 5u);
   EXPECT_EQ(b[9].kernel, 45u);
+}
+
+// Kernels too short to backtest (a sparse design's lines) take no places in the sample: ten
+// long kernels among forty short ones are all backtested.
+TEST(Backtests, ShortKernelsTakeNoPlaceInTheSample) {
+  std::vector<ThreadLaw> laws(50, [](double t) { return 1.0 + t; });
+  Dataset data = input_of(laws, {1, 2, 4}, 2, 0.01);
+  const Dataset long_ones = input_of(std::vector<ThreadLaw>(10, laws[0]), kLinear, 2, 0.01);
+  for (std::size_t i = 0; i < 10; ++i) data.kernels[5 * i] = long_ones.kernels[i];
+  const std::vector<Backtest> b = make_backtests(data, {.max_kernels = 10});
+  std::set<std::size_t> kernels;
+  for (const Backtest& one : b) kernels.insert(one.kernel);
+  EXPECT_EQ(kernels.size(), 10u);
 }
 
 // --- the choice ------------------------------------------------------------------------------
@@ -170,6 +184,10 @@ TEST(Learning, TooFewEdgeBacktestsKeepThePriorAllowance) {
       << learned.describe();
   EXPECT_EQ(learned.describe().find("% of the backtests inside"), std::string::npos);
   EXPECT_TRUE(std::isnan(learned.coverage));
+  // An allowance the user fixed (`--law-change`) is not said to come from public measurements.
+  options.learn.law_change = false;
+  const std::string fixed = learn_from_input(one_thread_apart(6), options).describe();
+  EXPECT_EQ(fixed.find("public measurements"), std::string::npos) << fixed;
 }
 
 TEST(Learning, TheExtrapPresetLearnsNothing) {

@@ -79,6 +79,10 @@ TEST(RunEnvironment, BindingPlacesAndShimOverrideOrPrepend) {
 TEST(RunEnvironment, GccBuildsKeepLibgompsRuntimeSchedule) {
   RunSettings s = settings();
   s.gomp_shim = "/tmp/ompscan.x/gomp";
+  // A script gets the shim for what it starts, which may be clang-built: no schedule.
+  for (const std::string& entry : run_environment({}, s))
+    EXPECT_FALSE(entry.starts_with("OMP_SCHEDULE=")) << entry;
+  s.libgomp_schedule = true;
   EXPECT_THAT(run_environment({}, s), Contains("OMP_SCHEDULE=dynamic,1"));
   const std::vector<std::string> mine = run_environment({"OMP_SCHEDULE=guided,8"}, s);
   EXPECT_THAT(mine, Contains("OMP_SCHEDULE=guided,8"));

@@ -209,6 +209,7 @@ TEST_F(GompAbiTest, GccBuildKeepsItsRuntimeScheduleOnLibomp) {
   settings.tool = "/nonexistent/libompscan.so";  // not needed by this program's behaviour
   settings.profile = (*dir_ / "schedule.profile.json").string();
   settings.gomp_shim = shim;
+  settings.libgomp_schedule = true;
   std::vector<std::string> env = run_environment({}, settings);
   // Without the tool (this test checks the runtime's behaviour, not the tool's).
   std::erase_if(env, [](const std::string& e) {
