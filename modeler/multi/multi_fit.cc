@@ -173,6 +173,26 @@ MultiResult fit_one(const Dataset& dataset, std::size_t k, const Kernel& kernel,
   return result;
 }
 
+// A dataset of lines along the first parameter of `dataset`, without kernels yet: the other
+// parameters join the key.
+Dataset no_lines_yet(const Dataset& dataset) {
+  const std::vector<std::string> names = dataset.parameter_names();
+  Dataset lines;
+  lines.parameter = names.front();
+  lines.key_columns = dataset.key_columns;
+  lines.key_columns.insert(lines.key_columns.end(), names.begin() + 1, names.end());
+  lines.sources = dataset.sources;
+  return lines;
+}
+
+// The key of `kernel`'s line at the other parameters' values `others`.
+std::vector<std::string> line_key(const Kernel& kernel, const std::vector<double>& others) {
+  std::vector<std::string> key;
+  for (std::string_view part : kernel.key_values()) key.emplace_back(part);
+  for (double v : others) key.push_back(fmt::format("{:g}", v));
+  return key;
+}
+
 }  // namespace
 
 MultiUncertainty uncertainty_of(const MultiModel& model, const std::vector<MultiPoint>& points,
@@ -312,12 +332,7 @@ std::vector<std::string> fold_sparse_parameters(Dataset& dataset, std::size_t mi
 }
 
 Dataset lines_of_first(const Dataset& dataset) {
-  const std::vector<std::string> names = dataset.parameter_names();
-  Dataset lines;
-  lines.parameter = names.front();
-  lines.key_columns = dataset.key_columns;
-  lines.key_columns.insert(lines.key_columns.end(), names.begin() + 1, names.end());
-  lines.sources = dataset.sources;
+  Dataset lines = no_lines_yet(dataset);
   for (const Kernel& kernel : dataset.kernels) {
     std::map<std::vector<double>, std::vector<Sample>> by_others;
     for (std::size_t i = 0; i < kernel.size(); ++i) {
@@ -328,10 +343,7 @@ Dataset lines_of_first(const Dataset& dataset) {
         by_others[others].push_back({kernel.coordinate(i, 0), v});
     }
     for (auto& [others, samples] : by_others) {
-      std::vector<std::string> key;
-      for (std::string_view part : kernel.key_values()) key.emplace_back(part);
-      for (double v : others) key.push_back(fmt::format("{:g}", v));
-      lines.kernels.push_back(Kernel::from_samples(key, std::move(samples)));
+      lines.kernels.push_back(Kernel::from_samples(line_key(kernel, others), std::move(samples)));
     }
   }
   return lines;
@@ -339,12 +351,7 @@ Dataset lines_of_first(const Dataset& dataset) {
 
 Dataset lines_along_first(const Dataset& dataset, const std::vector<MultiResult>& multi,
                           std::vector<KernelResult>& results) {
-  const std::vector<std::string> names = dataset.parameter_names();
-  Dataset lines;
-  lines.parameter = names.front();
-  lines.key_columns = dataset.key_columns;
-  lines.key_columns.insert(lines.key_columns.end(), names.begin() + 1, names.end());
-  lines.sources = dataset.sources;
+  Dataset lines = no_lines_yet(dataset);
   for (const MultiResult& r : multi) {
     const Kernel& kernel = dataset.kernels.at(r.kernel);
     for (const std::vector<double>& others : other_values(r.points)) {
@@ -361,10 +368,7 @@ Dataset lines_along_first(const Dataset& dataset, const std::vector<MultiResult>
         if (!on_line) continue;
         for (double v : kernel.repetitions(i)) samples.push_back({kernel.coordinate(i, 0), v});
       }
-      std::vector<std::string> key;
-      for (std::string_view part : kernel.key_values()) key.emplace_back(part);
-      for (double v : others) key.push_back(fmt::format("{:g}", v));
-      lines.kernels.push_back(Kernel::from_samples(key, std::move(samples)));
+      lines.kernels.push_back(Kernel::from_samples(line_key(kernel, others), std::move(samples)));
       std::vector<double> x = {lines.kernels.back().param(0)};
       x.insert(x.end(), others.begin(), others.end());
       ClassModel m;
