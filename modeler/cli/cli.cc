@@ -476,8 +476,7 @@ std::string render(const std::string& format, const Dataset& data,
   if (format == "text") return format_text_report(data, results);
   if (format == "json") return format_models_json(data, results, options);
   if (format == "csv") return format_models_csv(data, results);
-  if (format == "extrap") return format_extrap_text(data);
-  throw UsageError(fmt::format("bad --format '{}': use text, json, csv or extrap", format));
+  throw UsageError(fmt::format("bad --format '{}': use text, json or csv", format));
 }
 
 bool any_worse_than_log(const std::vector<KernelResult>& results) {
@@ -493,13 +492,6 @@ bool any_worse_than_log(const std::vector<KernelResult>& results) {
 int run_fit_multi(const Dataset& data, const ModelerOptions& options, const std::string& learned,
                   const std::string& format, const std::string& output,
                   const std::string& options_json, std::size_t width) {
-  if (format == "extrap") {
-    write_output(output, format_extrap_text(data));
-    return 0;
-  }
-  if (format != "text" && format != "json" && format != "csv") {
-    throw UsageError(fmt::format("bad --format '{}': use text, json, csv or extrap", format));
-  }
   const auto results = fit_multi_dataset(data, options);
   if (format == "text") {
     write_output(output, format_multi_text(data, results, {learned}, width));
@@ -535,6 +527,10 @@ int run_fit(const FitArguments& a, const Output& to, bool fail_on_worse) {
   check_format(format, {"text", "json", "csv", "extrap"});
   ModelerOptions asked = make_options(a);
   const Dataset data = read_inputs(a);
+  if (format == "extrap") {  // the measurements in Extra-P's text format: nothing to fit
+    write_output(output, format_extrap_text(data));
+    return 0;
+  }
   asked.parameter = data.parameter;
   // The input teaches first (learning/learn_from_input.h), then every kernel is fitted with it.
   const LearnedExtrapolation learned = learn_from_input(data, asked);

@@ -287,12 +287,14 @@ Report build_report(const RunSet& runs, const ReportOptions& options) {
   AnalysisOptions analysis = options.analysis;
   analysis.machine_costs = read_machine_costs(runs.probes);
   analysis.runtime = report.runtime.gomp_abi ? "libgomp" : "libomp";
+  std::vector<std::map<int, double>> spreads;  // per input, as m.inputs
+  for (const SeriesAnalysis& program : report.program) spreads.push_back(run_spreads(program));
   for (const Region& region : m.regions) {
     RegionReport r;
     r.region = region;
     for (std::size_t i = 0; i < m.inputs.size(); ++i) {
       const InputInfo& in = m.inputs[i];
-      analysis.run_spread_s = run_spreads(report.program[i]);
+      analysis.run_spread_s = spreads[i];
       SeriesAnalysis s = analyse_region(region, in.name, analysis);
       if (s.points.empty()) continue;
       if (in.name == report.reference_input || r.series.empty() ||
