@@ -57,9 +57,9 @@ const std::map<std::string, HeldOutError> kSelections = {
 const std::map<std::string, Weighting> kWeightings = {{"noise", Weighting::kNoise},
                                                       {"uniform", Weighting::kUniform}};
 const std::map<std::string, LearnFromInput> kLearning = {
-    {"all", {.strategy = true, .law_change = true}},
-    {"intervals", {.strategy = false, .law_change = true}},
-    {"none", {.strategy = false, .law_change = false}}};
+    {"all", {.strategy = true, .law_change = true, .lines = true}},
+    {"intervals", {.strategy = false, .law_change = true, .lines = false}},
+    {"none", {.strategy = false, .law_change = false, .lines = false}}};
 const std::map<std::string, Loss> kLosses = {
     {"ls", Loss::kLeastSquares}, {"huber", Loss::kHuber}, {"cauchy", Loss::kCauchy}};
 
@@ -84,6 +84,7 @@ struct FitArguments {
   std::string selection;     // empty: the preset's (or learnt)
   std::string weighting;     // empty: the strategy's (or learnt)
   std::string learn;         // empty: the preset's
+  std::string lines;         // empty: learnt (two parameters)
   std::optional<int> folds;  // absent: the preset's
   std::vector<std::string> exponents;
   std::vector<int> log_exponents;
@@ -139,6 +140,10 @@ void add_fit_options(CLI::App& cmd, FitArguments& a) {
                  "all: learn from the input's own backtests which strategy extrapolates best and "
                  "how wide intervals must be (default); intervals: only the latter; none")
       ->check(CLI::IsMember(kLearning));
+  cmd.add_option("--lines", a.lines,
+                 "Two parameters: law (one law over both) or each (each measured line along the "
+                 "first modeled on its own, predicting along it); default: learnt from the input")
+      ->check(CLI::IsMember({"law", "each"}));
   cmd.add_option("--folds", a.folds, "0: leave-one-out (default); k >= 2: k-fold cross-validation");
   cmd.add_option("--exponents", a.exponents, "Polynomial exponents, e.g. 0,1/2,1,3/2,2")
       ->delimiter(',');
@@ -307,6 +312,10 @@ void apply_way_of_modeling(const FitArguments& a, ModelerOptions& o) {
   if (!a.selection.empty() || !a.weighting.empty() || !a.aggregation.empty())
     o.learn.strategy = false;
   if (a.law_change) o.learn.law_change = false;
+  if (!a.lines.empty()) {
+    o.model_each_line = a.lines == "each";
+    o.learn.lines = false;
+  }
 }
 
 bool same_thresholds(const std::vector<TopologyBoundary>& a,
@@ -416,6 +425,21 @@ std::string strategy_name(Strategy s) {
   return "?";
 }
 
+nlohmann::json finite_or_null(double value) {
+  return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json();
+}
+
+nlohmann::json candidates_json(const std::vector<LearningCandidate>& candidates) {
+  nlohmann::json tried = nlohmann::json::array();
+  for (const LearningCandidate& c : candidates) {
+    tried.push_back({{"name", c.name},
+                     {"loss", finite_or_null(c.loss)},
+                     {"median_error", finite_or_null(c.median_error)},
+                     {"p90_error", finite_or_null(c.p90_error)}});
+  }
+  return tried;
+}
+
 /// What learning tried and chose, for models.json (docs/output-formats.md, "learned").
 nlohmann::json learned_json(const LearnedExtrapolation& l) {
   nlohmann::json j;
@@ -426,16 +450,11 @@ nlohmann::json learned_json(const LearnedExtrapolation& l) {
   if (l.along_lines) j["along_lines"] = true;
   j["predictions"] = l.predictions;
   j["chosen"] = l.candidates[l.chosen].name;
-  nlohmann::json tried = nlohmann::json::array();
-  for (const LearningCandidate& c : l.candidates) {
-    tried.push_back({{"name", c.name},
-                     {"loss", std::isfinite(c.loss) ? nlohmann::json(c.loss) : nlohmann::json()},
-                     {"median_error", std::isfinite(c.median_error) ? nlohmann::json(c.median_error)
-                                                                    : nlohmann::json()},
-                     {"p90_error", std::isfinite(c.p90_error) ? nlohmann::json(c.p90_error)
-                                                              : nlohmann::json()}});
+  j["candidates"] = candidates_json(l.candidates);
+  if (!l.line_ways.empty()) {
+    j["line_ways"] = candidates_json(l.line_ways);
+    j["line_way"] = l.line_ways[l.line_way].name;
   }
-  j["candidates"] = tried;
   if (std::isfinite(l.coverage)) j["coverage"] = l.coverage;
   j["overshoot_per_doubling"] = l.overshoot_per_doubling;
   if (!l.example.empty()) j["example"] = l.example;
@@ -460,6 +479,7 @@ nlohmann::json options_json(const FitArguments& a, const ModelerOptions& o,
   j["refine_exponents"] = o.refine_exponents;
   j["confidence"] = o.confidence;
   j["law_change_per_doubling"] = o.law_change_per_doubling;
+  if (o.model_each_line) j["lines"] = "each";
   if (!o.boundaries.empty()) {
     j["law_change_past_boundary"] = o.law_change_past_boundary;
     for (const TopologyBoundary& b : o.boundaries)

@@ -173,6 +173,15 @@ void write_component(JsonStream& json, const PredictiveComponent& c) {
   json.end_object();
 }
 
+void write_predictive(JsonStream& json, const PredictiveDistribution& distribution) {
+  json.begin_object();
+  json.key("components");
+  json.begin_array();
+  for (const PredictiveComponent& c : distribution.components) write_component(json, c);
+  json.end_array();
+  json.end_object();
+}
+
 void write_strings(JsonStream& json, const std::vector<std::string>& strings) {
   json.begin_array();
   for (const std::string& s : strings) json.value(s);
@@ -207,12 +216,7 @@ void write_class_model(JsonStream& json, const ClassModel& m, const std::string&
   json.key("budget");
   write_budget(json, m.budget);
   json.key("predictive");
-  json.begin_object();
-  json.key("components");
-  json.begin_array();
-  for (const PredictiveComponent& c : m.predictive.components) write_component(json, c);
-  json.end_array();
-  json.end_object();
+  write_predictive(json, m.predictive);
   json.end_object();
 }
 
@@ -296,6 +300,13 @@ PredictiveComponent read_component(const Node& node) {
   return c;
 }
 
+PredictiveDistribution read_predictive_node(const Node& node) {
+  PredictiveDistribution distribution;
+  for (const Node& c : node.field("components").elements())
+    distribution.components.push_back(read_component(c));
+  return distribution;
+}
+
 ClassModel read_class_model(const Node& node) {
   ClassModel m;
   m.thread_class = node.field("class").string();
@@ -360,10 +371,7 @@ ClassModel read_class_model(const Node& node) {
     m.budget = b;
   }
   if (auto f = node.present_field("predictive")) {
-    for (const Node& c : f->field("components").elements()) {
-      m.predictive.components.push_back(read_component(c));
-    }
-
+    m.predictive = read_predictive_node(*f);
   } else if (m.has_model()) {
     // Without the predictive part the model itself is the prediction, with no uncertainty.
     PredictiveComponent only;
@@ -513,5 +521,22 @@ ModelsFile read_models_json(const std::string& path) {
   const std::string text = read_input(path);
   return parse_models_json(text, path == "-" ? std::string("<stdin>") : path);
 }
+
+namespace io_detail {
+
+std::string predictive_json(const PredictiveDistribution& distribution) {
+  std::string text;
+  {
+    JsonStream json(text);
+    write_predictive(json, distribution);
+  }
+  return text;
+}
+
+PredictiveDistribution read_predictive(const OrderedJsonNode& node) {
+  return read_predictive_node(node);
+}
+
+}  // namespace io_detail
 
 }  // namespace ompscale::modeler

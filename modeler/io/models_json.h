@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/json_input.h"
 #include "common/json_stream.h"
 #include "modeler/core/kernel.h"
 #include "modeler/core/result.h"
@@ -73,5 +74,12 @@ std::string format_models_json(const ModelsFile& file);
 ModelsFile read_models_json(const std::string& path);
 /// Parses models.json text; `name` is the file name used in error messages.
 ModelsFile parse_models_json(std::string_view text, const std::string& name);
+
+namespace io_detail {
+/// A predictive distribution as models.json writes it ({"components": [...]}), for the writer
+/// of several parameters' lines; and one read back (InputError naming the field when bad).
+std::string predictive_json(const PredictiveDistribution& distribution);
+PredictiveDistribution read_predictive(const OrderedJsonNode& node);
+}  // namespace io_detail
 
 }  // namespace ompscale::modeler

@@ -13,6 +13,7 @@
 #include "common/json_input.h"
 #include "common/message_groups.h"
 #include "common/text.h"
+#include "modeler/io/models_json.h"
 #include "modeler/io/write_common.h"
 
 namespace ompscale::modeler {
@@ -109,6 +110,41 @@ std::string predictions_table(const Dataset& dataset, const std::vector<MultiRes
   return table.rows() > 1 ? rendered(table, width) : "";
 }
 
+std::string lines_table(const Dataset& dataset, const std::vector<MultiResult>& results,
+                        const io_detail::KeyLabels& labels, std::size_t width) {
+  const std::vector<std::string> names = dataset.parameter_names();
+  std::vector<Align> align = {Align::kLeft};
+  std::vector<std::string> head = {"kernel"};
+  for (std::size_t d = 1; d < names.size(); ++d) {
+    align.push_back(Align::kRight);
+    head.push_back(names[d]);
+  }
+  align.push_back(Align::kLeft);
+  head.push_back("model along " + names[0]);
+  TextTable table(align);
+  table.add_row(head);
+  const bool classes = has_classes(results);
+  for (const MultiResult& r : results) {
+    for (const LineModel& line : r.lines) {
+      std::vector<std::string> row = {result_label(dataset, r, labels, classes)};
+      for (double v : line.others) row.push_back(format_significant(v, 6));
+      row.push_back(line.model.to_string(names[0], 4));
+      table.add_row(row);
+    }
+  }
+  return table.rows() > 1 ? rendered(table, width) : "";
+}
+
+Json lines_json(const Dataset& dataset, const MultiResult& r) {
+  Json lines = Json::array();
+  for (const LineModel& line : r.lines) {
+    lines.push_back({{"others", line.others},
+                     {"model", line.model.to_string(dataset.parameter_names().front(), 17)},
+                     {"predictive", Json::parse(io_detail::predictive_json(line.predictive))}});
+  }
+  return lines;
+}
+
 std::string budgets_table(const Dataset& dataset, const std::vector<MultiResult>& results,
                           const io_detail::KeyLabels& labels, std::size_t width) {
   const std::vector<std::string> names = dataset.parameter_names();
@@ -196,6 +232,7 @@ Json kernel_json(const Dataset& dataset, const MultiResult& r) {
             {"noise_sd_relative", r.uncertainty.noise_sd_relative},
             {"dof", r.uncertainty.dof},
             {"law_change_per_doubling", r.uncertainty.law_change_per_doubling}}},
+          {"lines", lines_json(dataset, r)},
           {"warnings", r.warnings}};
 }
 
@@ -211,6 +248,11 @@ std::string format_multi_text(const Dataset& dataset, const std::vector<MultiRes
       out += wrap("Every kernel has " + shared, width) + "\n";
   }
   out += models_table(dataset, results, labels, width);
+  if (const std::string l = lines_table(dataset, results, labels, width); !l.empty()) {
+    out += fmt::format(
+        "\nLines modeled on their own (predictions along {} at these values come from them):\n{}",
+        dataset.parameter_names().front(), l);
+  }
   if (const std::string p = predictions_table(dataset, results, labels, width); !p.empty()) {
     out += fmt::format("\nPredictions (along {}, the others at each measured value):\n{}",
                        dataset.parameter_names().front(), p);
@@ -279,6 +321,28 @@ MultiModel model_at(const Node& node, const Dataset& dataset) {
   }
 }
 
+// A kernel's lines modeled on their own; written since ModelerOptions::model_each_line.
+std::vector<LineModel> read_lines(const Node& node, const Dataset& dataset) {
+  std::vector<LineModel> lines;
+  for (const Node& entry : node.elements()) {
+    LineModel line;
+    const Node others = entry.field("others");
+    for (const Node& v : others.elements()) line.others.push_back(v.number());
+    if (line.others.size() + 1 != dataset.parameters.size())
+      others.fail(fmt::format("expected one value per parameter but the first ({}), found {}",
+                              dataset.parameters.size() - 1, line.others.size()));
+    const Node model = entry.field("model");
+    try {
+      line.model = parse_model(model.string());
+    } catch (const std::invalid_argument& e) {
+      model.fail(e.what());
+    }
+    line.predictive = io_detail::read_predictive(entry.field("predictive"));
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
 MultiResult read_multi_kernel(const Node& entry, const Dataset& dataset, std::size_t index) {
   MultiResult r;
   r.kernel = index;
@@ -302,15 +366,18 @@ MultiResult read_multi_kernel(const Node& entry, const Dataset& dataset, std::si
   }
   if (const auto u = entry.optional_field("uncertainty")) {
     // Written since predictions over several parameters have intervals; older files have none.
-    for (const Node& c : u->field("covariance").elements()) r.uncertainty.covariance.push_back(c.number());
+    for (const Node& c : u->field("covariance").elements())
+      r.uncertainty.covariance.push_back(c.number());
     const std::size_t p = r.model.terms.size() + 1;
     if (!r.uncertainty.covariance.empty() && r.uncertainty.covariance.size() != p * p)
-      u->field("covariance").fail(fmt::format("expected {} values ({} coefficients squared), found {}",
-                                              p * p, p, r.uncertainty.covariance.size()));
+      u->field("covariance")
+          .fail(fmt::format("expected {} values ({} coefficients squared), found {}", p * p, p,
+                            r.uncertainty.covariance.size()));
     r.uncertainty.noise_sd_relative = u->field("noise_sd_relative").number();
     r.uncertainty.dof = u->field("dof").number();
     r.uncertainty.law_change_per_doubling = u->field("law_change_per_doubling").number();
   }
+  if (const auto lines = entry.optional_field("lines")) r.lines = read_lines(*lines, dataset);
   if (const auto warnings = entry.optional_field("warnings")) r.warnings = warnings->strings();
   // Written since thread-count classes apply to several parameters; older files have one model.
   r.thread_class = entry.string_or("class", r.thread_class);

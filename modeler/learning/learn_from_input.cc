@@ -339,6 +339,74 @@ LearnedExtrapolation learn_from_single(const Dataset& data, const ModelerOptions
   return learned;
 }
 
+/// The kernel's points whose first parameter is at most `last`, over all parameters.
+Kernel up_to(const Kernel& kernel, double last) {
+  std::vector<double> flat;
+  for (std::size_t i = 0; i < kernel.size(); ++i) {
+    if (kernel.coordinate(i, 0) > last) continue;
+    for (double v : kernel.repetitions(i)) {
+      for (std::size_t d = 0; d < kernel.dimensions(); ++d) flat.push_back(kernel.coordinate(i, d));
+      flat.push_back(v);
+    }
+  }
+  std::vector<std::string> key;
+  for (std::string_view part : kernel.key_values()) key.emplace_back(part);
+  return Kernel::from_points(key, kernel.dimensions(), flat);
+}
+
+/// The law over all parameters, fitted on every line's values of the first parameter up to each
+/// backtest's training (one fit per kernel and training range), predicting each backtest.
+std::vector<Outcome> law_backtests(const Dataset& data, const std::vector<LineOrigin>& origins,
+                                   const std::vector<Backtest>& backtests, ModelerOptions options) {
+  options.model_each_line = false;
+  options.predict_at.clear();
+  options.budget.reset();
+  options.class_mode = ClassMode::kNone;
+  Dataset cuts = data;
+  cuts.kernels.clear();
+  std::map<std::pair<std::size_t, double>, std::size_t> cut_of;  // (kernel, last) -> index
+  std::vector<std::size_t> fit_of;                               // per backtest
+  for (const Backtest& b : backtests) {
+    const std::size_t kernel = origins.at(b.kernel).kernel;
+    const auto [it, added] =
+        cut_of.try_emplace({kernel, b.training.params().back()}, cuts.kernels.size());
+    if (added) cuts.kernels.push_back(up_to(data.kernels[kernel], b.training.params().back()));
+    fit_of.push_back(it->second);
+  }
+  const std::vector<MultiResult> fits = fit_multi_dataset(cuts, options);
+  std::vector<Outcome> outcomes(backtests.size());
+  for (std::size_t b = 0; b < backtests.size(); ++b) {
+    const std::vector<double>& others = origins.at(backtests[b].kernel).others;
+    for (double t : backtests[b].t) {
+      std::vector<double> x = {t};
+      x.insert(x.end(), others.begin(), others.end());
+      outcomes[b].predicted.push_back(
+          predicted_value(distribution_along_first(fits[fit_of[b]], x), t));
+    }
+  }
+  return outcomes;
+}
+
+/// Two parameters: one law over both against each line modeled on its own, on the backtests of
+/// the lines along the first parameter, each with what was learnt of the way of modeling. Each
+/// line replaces the law only when its kernels' losses are lower by more than their noise.
+void learn_line_way(const Dataset& data, const ModelerOptions& options,
+                    LearnedExtrapolation& learned) {
+  const Dataset lines = lines_of_first(data);
+  const std::vector<Backtest> backtests = make_backtests(lines);
+  const ModelerOptions fitted = with_learned(options, learned);
+  LearningCandidate law = learned.candidates[learned.chosen], each = law;
+  law.name = "one law over both parameters";
+  each.name = "each line on its own (" + each.name + ")";
+  std::vector<std::vector<Outcome>> outcomes = {
+      law_backtests(data, line_origins(data), backtests, fitted),
+      run_backtests(backtests, {each}, fitted).front()};
+  score(backtests, outcomes[0], law);
+  score(backtests, outcomes[1], each);
+  learned.line_ways = {law, each};
+  learned.line_way = choose(backtests, outcomes);
+}
+
 }  // namespace
 
 LearnedExtrapolation learn_from_input(const Dataset& data, const ModelerOptions& options) {
@@ -349,7 +417,12 @@ LearnedExtrapolation learn_from_input(const Dataset& data, const ModelerOptions&
     allowance_only.learn.strategy = false;
     return learn_from_single(lines_of_first(data), allowance_only, true);
   }
-  if (data.dimensions() > 1) return learn_from_single(lines_of_first(data), options, true);
+  if (data.dimensions() > 1) {
+    LearnedExtrapolation learned = learn_from_single(lines_of_first(data), options, true);
+    if (options.learn.lines && options.strategy != Strategy::kExtrap && learned.reason.empty())
+      learn_line_way(data, options, learned);
+    return learned;
+  }
   return learn_from_single(data, options, false);
 }
 
@@ -358,8 +431,33 @@ ModelerOptions with_learned(ModelerOptions options, const LearnedExtrapolation& 
   if (learned.law_change_learned) {
     options.law_change_per_doubling = learned.law_change_per_doubling;
   }
+  if (!learned.line_ways.empty()) options.model_each_line = learned.line_way == 1;
   return options;
 }
+
+namespace {
+
+std::string describe_line_ways(const std::vector<LearningCandidate>& ways, std::size_t chosen) {
+  const LearningCandidate& law = ways[0];
+  const LearningCandidate& each = ways[1];
+  if (chosen == 1) {
+    return fmt::format(
+        "Each line along the first parameter modeled on its own predicts its larger values "
+        "better than one law over both parameters (median error {:.1f}%, p90 {:.1f}%; one law "
+        "{:.1f}%, {:.1f}%): predictions along a measured line come from its own model, elsewhere "
+        "from the law. ",
+        100.0 * each.median_error, 100.0 * each.p90_error, 100.0 * law.median_error,
+        100.0 * law.p90_error);
+  }
+  return fmt::format(
+      "One law over both parameters predicts the lines' larger values at least as well as each "
+      "line modeled on its own (median error {:.1f}%, p90 {:.1f}%; each line {:.1f}%, {:.1f}%): "
+      "predictions come from the law. ",
+      100.0 * law.median_error, 100.0 * law.p90_error, 100.0 * each.median_error,
+      100.0 * each.p90_error);
+}
+
+}  // namespace
 
 std::string LearnedExtrapolation::describe() const {
   if (!reason.empty()) return "Nothing learnt from the input: " + reason + ".";
@@ -384,6 +482,7 @@ std::string LearnedExtrapolation::describe() const {
     text += "). ";
   }
   if (!example.empty()) text += "Its " + example + ". ";
+  if (!line_ways.empty()) text += describe_line_ways(line_ways, line_way);
   if (law_change_learned) {
     text += fmt::format(
         "Intervals allow a change of law of {:.1f}% per doubling beyond the measured range, the "

@@ -58,6 +58,12 @@ struct LearnedExtrapolation {
   /// The most common backtest, in words: "fits of 1..8 predicted 9..16 20% too high (median of
   /// 72 kernels)".
   std::string example;
+  /// Two parameters (LearnFromInput::lines): the two ways of predicting along a measured line,
+  /// scored on the same backtests of the lines: one law over both parameters, fitted on every
+  /// line's smaller values of the first parameter (first), and each line modeled on its own
+  /// with the chosen way (second). Empty when not compared.
+  std::vector<LearningCandidate> line_ways;
+  std::size_t line_way = 0;  ///< index into line_ways: 1 sets ModelerOptions::model_each_line
 
   /// A paragraph for a person: what was learnt, from how many backtests, what it means.
   std::string describe() const;

@@ -55,6 +55,43 @@ std::vector<Kernel> split_kernel(const Kernel& kernel, const std::vector<std::si
   return out;
 }
 
+/// The kernel's samples along the first parameter, by the other parameters' values.
+std::map<std::vector<double>, std::vector<Sample>> samples_by_line(const Kernel& kernel) {
+  std::map<std::vector<double>, std::vector<Sample>> by_others;
+  for (std::size_t i = 0; i < kernel.size(); ++i) {
+    std::vector<double> others;
+    for (std::size_t d = 1; d < kernel.dimensions(); ++d) others.push_back(kernel.coordinate(i, d));
+    for (double v : kernel.repetitions(i))
+      by_others[others].push_back({kernel.coordinate(i, 0), v});
+  }
+  return by_others;
+}
+
+/// Options for modeling one line inside a parallel loop over kernels: no predictions, budgets or
+/// classes (the caller makes them), one thread.
+ModelerOptions line_options(ModelerOptions options) {
+  options.predict_at.clear();
+  options.budget.reset();
+  options.class_mode = ClassMode::kNone;
+  options.threads = 1;
+  return options;
+}
+
+/// ModelerOptions::model_each_line: each line with kMinLineValues or more values of the first
+/// parameter, modeled on its own.
+std::vector<LineModel> fit_each_line(const Kernel& kernel, const ModelerOptions& options) {
+  const ModelerOptions single = line_options(options);
+  std::vector<LineModel> lines;
+  for (auto& [others, samples] : samples_by_line(kernel)) {
+    const Kernel line = Kernel::from_samples({}, std::move(samples));
+    if (line.size() < kMinLineValues) continue;
+    ClassModel m = fit_kernel(line, single).models.front();
+    if (!m.has_model()) continue;
+    lines.push_back({others, std::move(m.model), std::move(m.predictive)});
+  }
+  return lines;
+}
+
 std::vector<MultiPoint> aggregated(const Kernel& kernel, Aggregation aggregation) {
   const Points p = summarize(kernel, aggregation);  // values only; coordinates below
   std::vector<MultiPoint> points;
@@ -168,6 +205,8 @@ MultiResult fit_one(const Dataset& dataset, std::size_t k, const Kernel& kernel,
   result.points = points;
   if (options.strategy != Strategy::kExtrap)  // Extra-P gives no intervals
     result.uncertainty = uncertainty_of(result.model, points, options.law_change_per_doubling);
+  if (options.model_each_line && options.strategy != Strategy::kExtrap)
+    result.lines = fit_each_line(kernel, options);
   predict_along_first(result, options.predict_at, options.budget, budget, options.confidence,
                       options.budget_search_limit);
   return result;
@@ -233,8 +272,18 @@ MultiUncertainty uncertainty_of(const MultiModel& model, const std::vector<Multi
   return u;
 }
 
+const LineModel* line_at(const MultiResult& result, std::span<const double> x) {
+  for (const LineModel& line : result.lines) {
+    if (line.others.size() + 1 == x.size() &&
+        std::equal(line.others.begin(), line.others.end(), x.begin() + 1))
+      return &line;
+  }
+  return nullptr;
+}
+
 PredictiveDistribution distribution_along_first(const MultiResult& result,
                                                 std::span<const double> x) {
+  if (const LineModel* line = line_at(result, x)) return line->predictive;
   // One term along the line per term of the model (a term without the first parameter is
   // constant along it: shape t^0), so the line's coefficients are the model's, each scaled by
   // its other factors at x, and their covariance scales alike.
@@ -286,7 +335,8 @@ void predict_along_first(MultiResult& result, const std::vector<double>& at,
       std::vector<double> x = {t};
       x.insert(x.end(), others.begin(), others.end());
       const Prediction p = predict(distribution_along_first(result, x), t, confidence);
-      result.predictions.push_back({x, result.model.evaluate(x), p.interval, p.level});
+      const double value = line_at(result, x) != nullptr ? p.value : result.model.evaluate(x);
+      result.predictions.push_back({x, value, p.interval, p.level});
     }
   }
   result.budgets.clear();
@@ -334,19 +384,19 @@ std::vector<std::string> fold_sparse_parameters(Dataset& dataset, std::size_t mi
 Dataset lines_of_first(const Dataset& dataset) {
   Dataset lines = no_lines_yet(dataset);
   for (const Kernel& kernel : dataset.kernels) {
-    std::map<std::vector<double>, std::vector<Sample>> by_others;
-    for (std::size_t i = 0; i < kernel.size(); ++i) {
-      std::vector<double> others;
-      for (std::size_t d = 1; d < kernel.dimensions(); ++d)
-        others.push_back(kernel.coordinate(i, d));
-      for (double v : kernel.repetitions(i))
-        by_others[others].push_back({kernel.coordinate(i, 0), v});
-    }
-    for (auto& [others, samples] : by_others) {
+    for (auto& [others, samples] : samples_by_line(kernel))
       lines.kernels.push_back(Kernel::from_samples(line_key(kernel, others), std::move(samples)));
-    }
   }
   return lines;
+}
+
+std::vector<LineOrigin> line_origins(const Dataset& dataset) {
+  std::vector<LineOrigin> origins;
+  for (std::size_t k = 0; k < dataset.kernels.size(); ++k) {
+    for (const auto& [others, samples] : samples_by_line(dataset.kernels[k]))
+      origins.push_back({k, others});
+  }
+  return origins;
 }
 
 Dataset lines_along_first(const Dataset& dataset, const std::vector<MultiResult>& multi,
@@ -373,7 +423,8 @@ Dataset lines_along_first(const Dataset& dataset, const std::vector<MultiResult>
       x.insert(x.end(), others.begin(), others.end());
       ClassModel m;
       m.thread_class = r.thread_class;
-      m.model = r.model.along(0, x);
+      const LineModel* own = line_at(r, x);
+      m.model = own != nullptr ? own->model : r.model.along(0, x);
       m.points = summarize(lines.kernels.back(), Aggregation::kTrimmedMean).summary;
       m.growth = m.model.growth();
       m.stats = r.stats;
@@ -423,15 +474,8 @@ Kernel class_part(const Kernel& kernel, const std::vector<std::string>& class_of
 
 /// The kernel's lines along the first parameter (one per combination of the others).
 std::vector<Kernel> lines_of(const Kernel& kernel) {
-  std::map<std::vector<double>, std::vector<Sample>> samples_by_line;
-  for (std::size_t i = 0; i < kernel.size(); ++i) {
-    std::vector<double> others;
-    for (std::size_t d = 1; d < kernel.dimensions(); ++d) others.push_back(kernel.coordinate(i, d));
-    for (double v : kernel.repetitions(i))
-      samples_by_line[others].push_back({kernel.coordinate(i, 0), v});
-  }
   std::vector<Kernel> lines;
-  for (auto& [others, samples] : samples_by_line)
+  for (auto& [others, samples] : samples_by_line(kernel))
     lines.push_back(Kernel::from_samples({}, std::move(samples)));
   return lines;
 }
@@ -446,10 +490,8 @@ struct ClassChoice {
 ClassChoice choose_classes(const Kernel& kernel, const ModelerOptions& options,
                            const std::string& first_name) {
   constexpr std::size_t kLineValues = 8;  // two classes of 4, as a single-parameter split needs
-  ModelerOptions single = options;
-  single.predict_at.clear();
-  single.budget.reset();
-  single.threads = 1;
+  ModelerOptions single = line_options(options);
+  single.class_mode = options.class_mode;
   std::map<std::vector<std::string>, std::size_t> partitions;
   std::size_t judged = 0, lines = 0;
   for (const Kernel& line : lines_of(kernel)) {

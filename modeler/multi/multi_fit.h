@@ -51,6 +51,15 @@ struct MultiBudget {
   BudgetCrossing crossing;
 };
 
+/// One measured line along the first parameter modeled on its own (ModelerOptions::
+/// model_each_line): the single-parameter model of its measurements and its predictive
+/// distribution.
+struct LineModel {
+  std::vector<double> others;  ///< the other parameters' values (parameter order, first omitted)
+  Model model;
+  PredictiveDistribution predictive;
+};
+
 struct MultiResult {
   std::size_t kernel = 0;  ///< index into Dataset::kernels
   /// The class of the first parameter's values the model covers ("all" without --classes).
@@ -64,7 +73,18 @@ struct MultiResult {
   std::vector<MultiPrediction> predictions;
   std::vector<MultiBudget> budgets;
   MultiUncertainty uncertainty;
+  /// With ModelerOptions::model_each_line: a model per measured line along the first parameter
+  /// with enough values of it (kMinLineValues); predictions along such a line come from it.
+  std::vector<LineModel> lines;
 };
+
+/// Values of the first parameter a line needs to be modeled on its own: as many as a backtest
+/// of it needs (learning/backtests.h), so that learning has seen how such lines extrapolate.
+inline constexpr std::size_t kMinLineValues = 4;
+
+/// The line model of `result` at the other parameters' values of `x` (x[0] is ignored), or null
+/// when predictions there come from the law over all parameters.
+const LineModel* line_at(const MultiResult& result, std::span<const double> x);
 
 /// The uncertainty of `model` fitted to `points`: empty covariance when the points leave no
 /// degree of freedom or a point or the model is not positive.
@@ -72,8 +92,9 @@ MultiUncertainty uncertainty_of(const MultiModel& model, const std::vector<Multi
                                 double law_change_per_doubling);
 
 /// The predictive distribution along the first parameter with the others at `x` (x[0] is
-/// ignored): the model along the line, its coefficients' covariance, the measurement spread and
-/// the change-of-law allowance beyond the first parameter's measured range.
+/// ignored): the line's own (line_at), or the model along the line, its coefficients'
+/// covariance, the measurement spread and the change-of-law allowance beyond the first
+/// parameter's measured range.
 PredictiveDistribution distribution_along_first(const MultiResult& result,
                                                 std::span<const double> x);
 
@@ -86,8 +107,8 @@ void predict_along_first(MultiResult& result, const std::vector<double>& at,
 
 /// The models as lines along the first parameter, one per measured combination of the others:
 /// a single-parameter dataset whose key adds the other parameters, with each line's
-/// measurements, and single-parameter results (the model along the line, without uncertainty),
-/// so plots and single-parameter reports can draw them.
+/// measurements, and single-parameter results (the line's own model or the model along the line,
+/// without uncertainty), so plots and single-parameter reports can draw them.
 Dataset lines_along_first(const Dataset& dataset, const std::vector<MultiResult>& multi,
                           std::vector<KernelResult>& results);
 
@@ -95,6 +116,13 @@ Dataset lines_along_first(const Dataset& dataset, const std::vector<MultiResult>
 /// combination of the others (its values added to the key, named after their parameters): what
 /// learning from an input with several parameters backtests (learning/learn_from_input.h).
 Dataset lines_of_first(const Dataset& dataset);
+
+/// Where each line of lines_of_first(dataset) comes from, in the same order.
+struct LineOrigin {
+  std::size_t kernel = 0;      ///< index into Dataset::kernels
+  std::vector<double> others;  ///< the other parameters' values
+};
+std::vector<LineOrigin> line_origins(const Dataset& dataset);
 
 /// Models every kernel of a dataset with several parameters (Dataset::dimensions() >= 2).
 /// ModelerOptions::predict_at and ::budget apply along the first parameter, at every measured

@@ -16,7 +16,7 @@ ModelerOptions ModelerOptions::extrap() {
   options.folds = 0;
   options.law_change_per_doubling = 0.0;  // Extra-P gives no intervals
   options.law_change_past_boundary = 0.0;
-  options.learn = {.strategy = false, .law_change = false};
+  options.learn = {.strategy = false, .law_change = false, .lines = false};
   return options;
 }
 
@@ -51,6 +51,9 @@ std::string ModelerOptions::validate() const {
     if (loss != Loss::kLeastSquares || refine_exponents)
       return "loss: the Extra-P strategy fits by least squares with the space's exponents (no "
              "robust loss, no refined exponents)";
+    if (model_each_line)
+      return "lines each: the Extra-P strategy models one law over all parameters, as Extra-P "
+             "does";
   }
   return {};
 }

@@ -62,6 +62,9 @@ struct LearnFromInput {
   bool strategy = true;
   /// Calibrate law_change_per_doubling so that the backtests' intervals hold their level.
   bool law_change = true;
+  /// With two parameters: choose between one law over both and a model per line along the first
+  /// (ModelerOptions::model_each_line), by which predicts the lines' larger values better.
+  bool lines = true;
 };
 
 /// Loss function of the fit; robust losses down-weight outliers (fitted with Ceres).
@@ -121,6 +124,11 @@ struct ModelerOptions {
   /// input sees only the measured range, so past an uncrossed boundary the interval allows at
   /// least the change the public real sets show across such boundaries. Default preset only.
   double law_change_past_boundary = 0.08;
+  /// With two parameters: each measured value of the second parameter's line along the first is
+  /// also modeled on its own (one parameter, these options), and predictions along a measured
+  /// line come from its model; elsewhere from the law over both. Default: one law over both, as
+  /// Extra-P; learning from the input chooses (LearnFromInput::lines).
+  bool model_each_line = false;
   /// Thread counts to predict at.
   std::vector<double> predict_at;
   std::optional<BudgetSpec> budget;

@@ -2,6 +2,7 @@
 // text, generic CSV with --param threads,size, ompbench results with --param threads,param_value
 // (and the note when a parameter has too few values to model).
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -319,6 +320,68 @@ TEST_F(CliMulti, OmpbenchArraySizeWithTwoThreadCountsIsModeledAlone) {
   ASSERT_EQ(threads.status, 0) << threads.err;
   EXPECT_THAT(threads.out, HasSubstr("Models over threads"));
   EXPECT_THAT(threads.out, HasSubstr("param_value=19683"));
+}
+
+// --lines each: every measured size's line along the threads gets its own model; models.json
+// keeps them, and `predict` from it predicts along each line as `fit` did. --lines law keeps one
+// law; Extra-P's preset has no lines.
+TEST_F(CliMulti, EachLineModeledOnItsOwnThroughModelsJson) {
+  std::string csv = "kernel,threads,size,time\n";
+  for (int t : {1, 2, 3, 4, 5, 6, 7, 8}) {
+    for (int n : {100, 400, 1600}) {
+      const double per_size = n == 100   ? 1.0 + 0.5 * t
+                              : n == 400 ? 2.0 + 3.0 * std::log2(t)
+                                         : 5.0 + 0.1 * t * t;
+      for (int r = 0; r < 3; ++r)
+        csv += fmt::format("copy,{},{},{}\n", t, n, per_size * (1.0 + 0.01 * (r - 1)));
+    }
+  }
+  const fs::path in = write("lines.csv", csv);
+  const std::vector<std::string> fit = {
+      "fit",    in.string(), "--param", "threads,size", "--value", "time",     "--key",
+      "kernel", "--predict", "16",      "--lines",      "each",    "--format", "json"};
+  const Outcome r = run(fit);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json models = nlohmann::json::parse(r.out);
+  EXPECT_EQ(models.at("options").at("lines"), "each");
+  const auto& kernel = models.at("kernels").at(0);
+  ASSERT_EQ(kernel.at("lines").size(), 3u);
+  EXPECT_EQ(kernel.at("lines").at(2).at("others"), nlohmann::json::array({1600}));
+  const auto predictions = kernel.at("predictions");
+  ASSERT_EQ(predictions.size(), 3u);  // at 16 threads, one per size
+  EXPECT_NEAR(predictions.at(2).at("value").get<double>(), 5.0 + 0.1 * 256, 1.5);
+  EXPECT_NEAR(predictions.at(1).at("value").get<double>(), 2.0 + 3.0 * 4, 1.0);
+
+  ompscale::test_support::spit(dir_ / "models.json", r.out);
+  const Outcome again =
+      run({"predict", (dir_ / "models.json").string(), "--at", "16", "--format", "json"});
+  ASSERT_EQ(again.status, 0) << again.err;
+  const auto repredicted = nlohmann::json::parse(again.out).at("kernels").at(0).at("predictions");
+  ASSERT_EQ(repredicted.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    for (const char* field : {"value", "low", "high"})
+      EXPECT_NEAR(repredicted.at(i).at(field).get<double>(),
+                  predictions.at(i).at(field).get<double>(),
+                  1e-9 * predictions.at(i).at("value").get<double>())
+          << field;
+  }
+  std::vector<std::string> text = fit;
+  text.resize(text.size() - 2);
+  const Outcome report = run(text);
+  ASSERT_EQ(report.status, 0) << report.err;
+  EXPECT_THAT(report.out, HasSubstr("Lines modeled on their own"));
+
+  std::vector<std::string> law = fit;
+  law.at(11) = "law";
+  const Outcome one = run(law);
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_TRUE(nlohmann::json::parse(one.out).at("kernels").at(0).at("lines").empty());
+
+  std::vector<std::string> extrap = fit;
+  extrap.insert(extrap.end(), {"--preset", "extrap"});
+  const Outcome refused = run(extrap);
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_THAT(refused.err, HasSubstr("--lines each"));
 }
 
 }  // namespace

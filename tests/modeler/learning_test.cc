@@ -15,6 +15,7 @@
 #include "modeler/learning/backtests.h"
 #include "modeler/learning/learn_from_input.h"
 #include "modeler/multi/multi_fit.h"
+#include "modeler/prediction/predict.h"
 
 namespace ompscale::modeler {
 namespace {
@@ -263,6 +264,72 @@ TEST(Learning, SeveralParametersLearnFromTheLinesAlongTheFirst) {
   EXPECT_EQ(learned.kernels, 9u);
   EXPECT_NE(learned.describe().find("9 lines along the first parameter"), std::string::npos)
       << learned.describe();
+}
+
+// Each size's line along the threads follows its own law (a bandwidth limit changes the law
+// from one size to the next): no law over both parameters holds them all.
+Dataset a_law_per_size(int kernels) {
+  const std::vector<std::function<double(double, int)>> per_size = {
+      [](double t, int k) { return 1.0 + k + 0.5 * t; },
+      [](double t, int k) { return 2.0 + k + 3.0 * std::log2(t); },
+      [](double t, int k) { return 5.0 + k + 0.1 * t * t; }};
+  Dataset data;
+  data.parameter = "threads";
+  data.parameters = {"threads", "size"};
+  data.key_columns = {"kernel"};
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int k = 0; k < kernels; ++k) {
+    std::vector<double> flat;
+    for (double t : kLinear) {
+      for (std::size_t s = 0; s < per_size.size(); ++s) {
+        const double size = 100.0 * std::pow(4.0, static_cast<double>(s));
+        for (int r = 0; r < 5; ++r)
+          flat.insert(flat.end(), {t, size, per_size[s](t, k) * (1.0 + 0.02 * u(rng))});
+      }
+    }
+    data.kernels.push_back(Kernel::from_points({fmt::format("k{}", k)}, 2, flat));
+  }
+  return data;
+}
+
+TEST(Learning, TwoParametersModelEachLineWhenNoLawHoldsThemAll) {
+  const Dataset data = a_law_per_size(3);
+  const LearnedExtrapolation learned = learn_from_input(data, ModelerOptions{});
+  ASSERT_EQ(learned.line_ways.size(), 2u) << learned.describe();
+  EXPECT_EQ(learned.line_way, 1u) << learned.describe();
+  EXPECT_LT(learned.line_ways[1].median_error, learned.line_ways[0].median_error);
+  EXPECT_TRUE(with_learned(ModelerOptions{}, learned).model_each_line);
+  EXPECT_NE(learned.describe().find("Each line along the first parameter modeled on its own"),
+            std::string::npos)
+      << learned.describe();
+
+  // Its predictions along a measured size come from that size's line.
+  const std::vector<MultiResult> fits =
+      fit_multi_dataset(data, with_learned(ModelerOptions{}, learned));
+  ASSERT_EQ(fits.front().lines.size(), 3u);
+  const std::vector<double> at = {24.0, 1600.0};
+  const LineModel* line = line_at(fits.front(), at);
+  ASSERT_NE(line, nullptr);
+  EXPECT_NEAR(line->model.evaluate(24.0), 5.0 + 0.1 * 24.0 * 24.0, 0.05 * (5.0 + 57.6));
+  EXPECT_NEAR(predicted_value(distribution_along_first(fits.front(), at), 24.0),
+              line->model.evaluate(24.0), 1e-9 * line->model.evaluate(24.0));
+  // An unmeasured size has no line: the law over both predicts there.
+  const std::vector<double> between = {24.0, 800.0};
+  EXPECT_EQ(line_at(fits.front(), between), nullptr);
+}
+
+TEST(Learning, TwoParametersKeepOneLawThatHoldsEveryLine) {
+  const LearnedExtrapolation learned = learn_from_input(over_threads_and_size(6), ModelerOptions{});
+  ASSERT_EQ(learned.line_ways.size(), 2u) << learned.describe();
+  EXPECT_EQ(learned.line_way, 0u) << learned.describe();
+  EXPECT_FALSE(with_learned(ModelerOptions{}, learned).model_each_line);
+  EXPECT_NE(learned.describe().find("One law over both parameters predicts"), std::string::npos)
+      << learned.describe();
+
+  ModelerOptions asked;  // the user's choice is not learnt
+  asked.learn.lines = false;
+  EXPECT_TRUE(learn_from_input(over_threads_and_size(6), asked).line_ways.empty());
 }
 
 TEST(Learning, DescriptionSaysWhatWasLearntAndFromHowMuch) {
