@@ -137,8 +137,9 @@ void add_fit_options(CLI::App& cmd, FitArguments& a) {
                  "default: learnt from the input")
       ->check(CLI::IsMember(kWeightings));
   cmd.add_option("--learn", a.learn,
-                 "all: learn from the input's own backtests which strategy extrapolates best and "
-                 "how wide intervals must be (default); intervals: only the latter; none")
+                 "all: learn from the input's own backtests which strategy extrapolates best, how "
+                 "wide intervals must be and, with two parameters, whether its lines share one "
+                 "law (default); intervals: only the width; none")
       ->check(CLI::IsMember(kLearning));
   cmd.add_option("--lines", a.lines,
                  "Two parameters: law (one law over both) or each (each measured line along the "
@@ -541,12 +542,22 @@ struct Output {
   }
 };
 
+/// --lines chooses how two parameters are modeled; other inputs have no such choice.
+void check_lines_option(const FitArguments& a, const Dataset& data) {
+  if (a.lines.empty() || data.dimensions() == 2) return;
+  throw UsageError(fmt::format(
+      "--lines {}: the input has {} parameter(s); lines along the first parameter are modeled on "
+      "their own only with two (e.g. --param threads,size)",
+      a.lines, data.dimensions()));
+}
+
 int run_fit(const FitArguments& a, const Output& to, bool fail_on_worse) {
   const std::string& format = to.format;
   const std::string& output = to.path;
   check_format(format, {"text", "json", "csv", "extrap"});
   ModelerOptions asked = make_options(a);
   const Dataset data = read_inputs(a);
+  check_lines_option(a, data);
   if (format == "extrap") {  // the measurements in Extra-P's text format: nothing to fit
     write_output(output, format_extrap_text(data));
     return 0;
@@ -595,6 +606,7 @@ int run_fit(const FitArguments& a, const Output& to, bool fail_on_worse) {
 int run_plot(const FitArguments& a, const std::string& output, double extrapolate_to, bool log_y) {
   ModelerOptions options = make_options(a);
   const Dataset data = read_inputs(a);
+  check_lines_option(a, data);
   options.parameter = data.parameter;
   PlotOptions plot;
   if (extrapolate_to > 0.0) plot.extrapolate_to = extrapolate_to;

@@ -235,11 +235,13 @@ ClassModel line_model(const MultiModelsFile& file, const MultiResult& r,
   }
   std::vector<double> x = {m.points.empty() ? 1.0 : m.points.front().param};
   x.insert(x.end(), others.begin(), others.end());
-  m.model = r.model.along(0, x);
-  m.stats = r.stats;
+  // A line modeled on its own is compared by its own model, which its predictions come from.
+  const LineModel* own = line_at(r, x);
+  m.model = own != nullptr ? own->model : r.model.along(0, x);
+  m.stats = own != nullptr ? own->stats : r.stats;
   m.growth = m.model.growth();
-  m.valid = std::isfinite(r.stats.adjusted_r2) &&
-            r.stats.adjusted_r2 >= ModelerOptions{}.valid_adjusted_r2;
+  m.valid = std::isfinite(m.stats.adjusted_r2) &&
+            m.stats.adjusted_r2 >= ModelerOptions{}.valid_adjusted_r2;
   m.worse_than_log = m.valid && m.model.grows_faster_than_log();
   return m;
 }

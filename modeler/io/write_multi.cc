@@ -135,11 +135,17 @@ std::string lines_table(const Dataset& dataset, const std::vector<MultiResult>& 
   return table.rows() > 1 ? rendered(table, width) : "";
 }
 
+Json statistics_json(const FitStatistics& s) {
+  return {{"points", s.points},           {"rss", s.rss},     {"tss", s.tss},
+          {"adjusted_r2", s.adjusted_r2}, {"smape", s.smape}, {"cv_error", s.cv_error}};
+}
+
 Json lines_json(const Dataset& dataset, const MultiResult& r) {
   Json lines = Json::array();
   for (const LineModel& line : r.lines) {
     lines.push_back({{"others", line.others},
                      {"model", line.model.to_string(dataset.parameter_names().front(), 17)},
+                     {"statistics", statistics_json(line.stats)},
                      {"predictive", Json::parse(io_detail::predictive_json(line.predictive))}});
   }
   return lines;
@@ -217,13 +223,7 @@ Json kernel_json(const Dataset& dataset, const MultiResult& r) {
           {"model", r.model.to_string(names, 17)},
           {"constant", r.model.constant},
           {"terms", terms_json(r.model, names)},
-          {"statistics",
-           {{"points", r.stats.points},
-            {"rss", r.stats.rss},
-            {"tss", r.stats.tss},
-            {"adjusted_r2", r.stats.adjusted_r2},
-            {"smape", r.stats.smape},
-            {"cv_error", r.stats.cv_error}}},
+          {"statistics", statistics_json(r.stats)},
           {"points", std::move(points)},
           {"predictions", std::move(predictions)},
           {"budgets", std::move(budgets)},
@@ -321,6 +321,17 @@ MultiModel model_at(const Node& node, const Dataset& dataset) {
   }
 }
 
+FitStatistics read_statistics(const Node& stats) {
+  FitStatistics s;
+  s.points = stats.field("points").count();
+  s.rss = stats.field("rss").number();  // null (a non-finite value) reads as NaN
+  s.tss = stats.field("tss").number();
+  s.adjusted_r2 = stats.field("adjusted_r2").number();
+  s.smape = stats.field("smape").number();
+  s.cv_error = stats.field("cv_error").number();
+  return s;
+}
+
 // A kernel's lines modeled on their own; written since ModelerOptions::model_each_line.
 std::vector<LineModel> read_lines(const Node& node, const Dataset& dataset) {
   std::vector<LineModel> lines;
@@ -337,7 +348,15 @@ std::vector<LineModel> read_lines(const Node& node, const Dataset& dataset) {
     } catch (const std::invalid_argument& e) {
       model.fail(e.what());
     }
-    line.predictive = io_detail::read_predictive(entry.field("predictive"));
+    if (const auto stats = entry.optional_field("statistics")) line.stats = read_statistics(*stats);
+    const Node predictive = entry.field("predictive");
+    line.predictive = io_detail::read_predictive(predictive);
+    if (line.predictive.components.empty())
+      predictive.fail("expected at least one component: a line's predictions come from them");
+    const bool repeated = std::any_of(lines.begin(), lines.end(), [&](const LineModel& other) {
+      return other.others == line.others;
+    });
+    if (repeated) others.fail("a second line at the same values of the other parameters");
     lines.push_back(std::move(line));
   }
   return lines;
@@ -347,13 +366,7 @@ MultiResult read_multi_kernel(const Node& entry, const Dataset& dataset, std::si
   MultiResult r;
   r.kernel = index;
   r.model = model_at(entry.field("model"), dataset);
-  const Node stats = entry.field("statistics");
-  r.stats.points = stats.field("points").count();
-  r.stats.rss = stats.field("rss").number();  // null (a non-finite value) reads as NaN
-  r.stats.tss = stats.field("tss").number();
-  r.stats.adjusted_r2 = stats.field("adjusted_r2").number();
-  r.stats.smape = stats.field("smape").number();
-  r.stats.cv_error = stats.field("cv_error").number();
+  r.stats = read_statistics(entry.field("statistics"));
   for (const Node& p : entry.field("points").elements()) {
     MultiPoint point;
     const Node at = p.field("at");

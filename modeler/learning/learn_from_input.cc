@@ -362,8 +362,10 @@ std::vector<Outcome> law_backtests(const Dataset& data, const std::vector<LineOr
   options.predict_at.clear();
   options.budget.reset();
   options.class_mode = ClassMode::kNone;
-  Dataset cuts = data;
-  cuts.kernels.clear();
+  Dataset cuts;  // the data's names, and the kernels cut at each training range
+  cuts.parameter = data.parameter;
+  cuts.parameters = data.parameters;
+  cuts.key_columns = data.key_columns;
   std::map<std::pair<std::size_t, double>, std::size_t> cut_of;  // (kernel, last) -> index
   std::vector<std::size_t> fit_of;                               // per backtest
   for (const Backtest& b : backtests) {
@@ -389,20 +391,25 @@ std::vector<Outcome> law_backtests(const Dataset& data, const std::vector<LineOr
 
 /// Two parameters: one law over both against each line modeled on its own, on the backtests of
 /// the lines along the first parameter, each with what was learnt of the way of modeling. Each
-/// line replaces the law only when its kernels' losses are lower by more than their noise.
+/// line replaces the law only when the kernels' losses (a kernel's lines share one law, so their
+/// losses are not independent) are lower by more than their noise; with fewer than
+/// kMinLearningKernels kernels to pair, the lines' losses.
 void learn_line_way(const Dataset& data, const ModelerOptions& options,
                     LearnedExtrapolation& learned) {
-  const Dataset lines = lines_of_first(data);
-  const std::vector<Backtest> backtests = make_backtests(lines);
+  const std::vector<LineOrigin> origins = line_origins(data);
+  std::vector<Backtest> backtests = make_backtests(lines_of_first(data));
   const ModelerOptions fitted = with_learned(options, learned);
+  if (kernels_in(backtests) < kMinLearningKernels || fitted.strategy == Strategy::kExtrap) return;
   LearningCandidate law = learned.candidates[learned.chosen], each = law;
   law.name = "one law over both parameters";
   each.name = "each line on its own (" + each.name + ")";
-  std::vector<std::vector<Outcome>> outcomes = {
-      law_backtests(data, line_origins(data), backtests, fitted),
-      run_backtests(backtests, {each}, fitted).front()};
+  std::vector<std::vector<Outcome>> outcomes = {law_backtests(data, origins, backtests, fitted),
+                                                run_backtests(backtests, {each}, fitted).front()};
   score(backtests, outcomes[0], law);
   score(backtests, outcomes[1], each);
+  if (data.kernels.size() >= kMinLearningKernels) {
+    for (Backtest& b : backtests) b.kernel = origins.at(b.kernel).kernel;
+  }
   learned.line_ways = {law, each};
   learned.line_way = choose(backtests, outcomes);
 }
@@ -419,8 +426,7 @@ LearnedExtrapolation learn_from_input(const Dataset& data, const ModelerOptions&
   }
   if (data.dimensions() > 1) {
     LearnedExtrapolation learned = learn_from_single(lines_of_first(data), options, true);
-    if (options.learn.lines && options.strategy != Strategy::kExtrap && learned.reason.empty())
-      learn_line_way(data, options, learned);
+    if (options.learn.lines) learn_line_way(data, options, learned);
     return learned;
   }
   return learn_from_single(data, options, false);
@@ -450,9 +456,9 @@ std::string describe_line_ways(const std::vector<LearningCandidate>& ways, std::
         100.0 * law.p90_error);
   }
   return fmt::format(
-      "One law over both parameters predicts the lines' larger values at least as well as each "
-      "line modeled on its own (median error {:.1f}%, p90 {:.1f}%; each line {:.1f}%, {:.1f}%): "
-      "predictions come from the law. ",
+      "Each line along the first parameter modeled on its own does not predict its larger values "
+      "clearly better than one law over both parameters (median error {:.1f}%, p90 {:.1f}%; each "
+      "line {:.1f}%, {:.1f}%): predictions come from the law. ",
       100.0 * law.median_error, 100.0 * law.p90_error, 100.0 * each.median_error,
       100.0 * each.p90_error);
 }
@@ -460,6 +466,8 @@ std::string describe_line_ways(const std::vector<LearningCandidate>& ways, std::
 }  // namespace
 
 std::string LearnedExtrapolation::describe() const {
+  // The way of fitting and the intervals fixed by the user, the lines' choice learnt.
+  if (!reason.empty() && !line_ways.empty()) return describe_line_ways(line_ways, line_way);
   if (!reason.empty()) return "Nothing learnt from the input: " + reason + ".";
   const LearningCandidate& c = candidates[chosen];
   std::string text =

@@ -87,7 +87,7 @@ std::vector<LineModel> fit_each_line(const Kernel& kernel, const ModelerOptions&
     if (line.size() < kMinLineValues) continue;
     ClassModel m = fit_kernel(line, single).models.front();
     if (!m.has_model()) continue;
-    lines.push_back({others, std::move(m.model), std::move(m.predictive)});
+    lines.push_back({others, std::move(m.model), m.stats, std::move(m.predictive)});
   }
   return lines;
 }
@@ -205,7 +205,7 @@ MultiResult fit_one(const Dataset& dataset, std::size_t k, const Kernel& kernel,
   result.points = points;
   if (options.strategy != Strategy::kExtrap)  // Extra-P gives no intervals
     result.uncertainty = uncertainty_of(result.model, points, options.law_change_per_doubling);
-  if (options.model_each_line && options.strategy != Strategy::kExtrap)
+  if (options.model_each_line && options.strategy != Strategy::kExtrap && kernel.dimensions() == 2)
     result.lines = fit_each_line(kernel, options);
   predict_along_first(result, options.predict_at, options.budget, budget, options.confidence,
                       options.budget_search_limit);
@@ -427,7 +427,7 @@ Dataset lines_along_first(const Dataset& dataset, const std::vector<MultiResult>
       m.model = own != nullptr ? own->model : r.model.along(0, x);
       m.points = summarize(lines.kernels.back(), Aggregation::kTrimmedMean).summary;
       m.growth = m.model.growth();
-      m.stats = r.stats;
+      m.stats = own != nullptr ? own->stats : r.stats;
       PredictiveComponent only;
       only.model = m.model;
       m.predictive.components.push_back(std::move(only));

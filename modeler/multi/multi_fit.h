@@ -57,6 +57,7 @@ struct MultiBudget {
 struct LineModel {
   std::vector<double> others;  ///< the other parameters' values (parameter order, first omitted)
   Model model;
+  FitStatistics stats;  ///< of the model over the line's own points
   PredictiveDistribution predictive;
 };
 
@@ -79,7 +80,8 @@ struct MultiResult {
 };
 
 /// Values of the first parameter a line needs to be modeled on its own: as many as a backtest
-/// of it needs (learning/backtests.h), so that learning has seen how such lines extrapolate.
+/// of it needs (learning/backtests.h, BacktestPlan::min_training + 1), so that learning has seen
+/// how such lines extrapolate. Shorter lines predict from the law over all parameters.
 inline constexpr std::size_t kMinLineValues = 4;
 
 /// The line model of `result` at the other parameters' values of `x` (x[0] is ignored), or null

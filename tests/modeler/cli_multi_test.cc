@@ -377,6 +377,40 @@ TEST_F(CliMulti, EachLineModeledOnItsOwnThroughModelsJson) {
   ASSERT_EQ(one.status, 0) << one.err;
   EXPECT_TRUE(nlohmann::json::parse(one.out).at("kernels").at(0).at("lines").empty());
 
+  // compare goes by the models the predictions come from: each line's own against the law.
+  ompscale::test_support::spit(dir_ / "law.json", one.out);
+  const Outcome cmp = run({"compare", (dir_ / "models.json").string(), (dir_ / "law.json").string(),
+                           "--names", "each,law", "--wide"});
+  ASSERT_EQ(cmp.status, 0) << cmp.err;
+  EXPECT_THAT(cmp.out, HasSubstr("5 + 0.1 * threads^(2)"));
+  EXPECT_THAT(cmp.out, HasSubstr("2 + 3 * log2(threads)^(1)"));
+
+  // Budgets along a line come from its model: 5 + 0.1 t^2 passes 20 at 13 threads.
+  std::vector<std::string> budget = fit;
+  budget.insert(budget.end(), {"--budget", "20"});
+  const Outcome crossing = run(budget);
+  ASSERT_EQ(crossing.status, 0) << crossing.err;
+  const auto budgets = nlohmann::json::parse(crossing.out).at("kernels").at(0).at("budgets");
+  ASSERT_EQ(budgets.size(), 3u);
+  EXPECT_EQ(budgets.at(2).at("others"), nlohmann::json::array({1600}));
+  EXPECT_EQ(budgets.at(2).at("threads"), 13);
+
+  // A models.json whose line has no predictive component is refused, naming the place.
+  nlohmann::json broken = models;
+  broken["kernels"][0]["lines"][1]["predictive"]["components"] = nlohmann::json::array();
+  ompscale::test_support::spit(dir_ / "broken.json", broken.dump(1));
+  const Outcome bad = run({"predict", (dir_ / "broken.json").string(), "--at", "16"});
+  EXPECT_NE(bad.status, 0);
+  EXPECT_THAT(bad.err, HasSubstr("broken.json:"));
+  EXPECT_THAT(bad.err, HasSubstr("lines[1].predictive"));
+  EXPECT_THAT(bad.err, HasSubstr("expected at least one component"));
+
+  // One parameter has no lines to model on their own.
+  const Outcome single = run({"fit", in.string(), "--param", "threads", "--value", "time", "--key",
+                              "kernel,size", "--lines", "each"});
+  EXPECT_EQ(single.status, 2);
+  EXPECT_THAT(single.err, HasSubstr("--lines each: the input has 1 parameter"));
+
   std::vector<std::string> extrap = fit;
   extrap.insert(extrap.end(), {"--preset", "extrap"});
   const Outcome refused = run(extrap);

@@ -324,12 +324,26 @@ TEST(Learning, TwoParametersKeepOneLawThatHoldsEveryLine) {
   ASSERT_EQ(learned.line_ways.size(), 2u) << learned.describe();
   EXPECT_EQ(learned.line_way, 0u) << learned.describe();
   EXPECT_FALSE(with_learned(ModelerOptions{}, learned).model_each_line);
-  EXPECT_NE(learned.describe().find("One law over both parameters predicts"), std::string::npos)
+  EXPECT_NE(learned.describe().find("does not predict its larger values clearly better"),
+            std::string::npos)
       << learned.describe();
 
   ModelerOptions asked;  // the user's choice is not learnt
   asked.learn.lines = false;
   EXPECT_TRUE(learn_from_input(over_threads_and_size(6), asked).line_ways.empty());
+}
+
+// A user who fixes the way of fitting and the intervals still has the lines' choice learnt.
+TEST(Learning, TheLinesChoiceIsLearntWhenTheRestIsFixed) {
+  ModelerOptions fixed;
+  fixed.learn.strategy = false;
+  fixed.learn.law_change = false;
+  const LearnedExtrapolation learned = learn_from_input(a_law_per_size(3), fixed);
+  ASSERT_EQ(learned.line_ways.size(), 2u) << learned.describe();
+  EXPECT_EQ(learned.line_way, 1u);
+  EXPECT_TRUE(with_learned(fixed, learned).model_each_line);
+  EXPECT_EQ(learned.describe().find("Each line along the first parameter modeled on its own"), 0u)
+      << learned.describe();
 }
 
 TEST(Learning, DescriptionSaysWhatWasLearntAndFromHowMuch) {
