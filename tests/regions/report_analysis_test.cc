@@ -273,6 +273,26 @@ TEST(ReportAnalysis, MandelbrotBalancingGainPredictedWithinFifteenPercent) {
   }
 }
 
+// A schedule change must save more than the program's run-to-run spread at that thread count
+// to be advised: the report hands each loop's price the spread of the program's repetitions.
+TEST(ReportAnalysis, ALoopsPriceMustBeatTheProgramsRunToRunSpread) {
+  const Report& report = fixture_report("mandel-loop");
+  const SeriesAnalysis& mandel = region_by_label(report, "mandel.c:42 (main)").reference_series();
+  const PointAnalysis& program = point_at(report.program_reference(), 8);
+  ASSERT_EQ(program.repetitions, 3);
+  const double spread = program.time_max - program.time_min;
+  ASSERT_GT(spread, 0.0);
+  const auto loop = std::find_if(mandel.constructs.begin(), mandel.constructs.end(),
+                                 [](const ConstructAnalysis& c) { return c.kind == "loop"; });
+  ASSERT_NE(loop, mandel.constructs.end());
+  ASSERT_TRUE(loop->price.has_value());
+  ASSERT_TRUE(loop->price->priced) << loop->price->why;
+  EXPECT_DOUBLE_EQ(loop->price->least_net, spread);
+  // Mandelbrot's rows at 8 threads leave far more imbalance than the runs' spread: it pays.
+  ASSERT_NE(loop->price->best(), nullptr);
+  EXPECT_GT(loop->price->best()->net(), spread);
+}
+
 TEST(ReportAnalysis, LockRegionsClassifiedAsAlgorithmAndContention) {
   const Report& report = fixture_report("locks");
   const SeriesAnalysis& uncontended =

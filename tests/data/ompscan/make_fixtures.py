@@ -10,6 +10,8 @@ rerun after changing it and commit the output.
   mandel-static/   Mandelbrot rows, schedule(static): imbalance grows with threads; inputs 400 and
                    800, threads 1 2 4 8, 3 repetitions, plus a failed run and a run without profile
   mandel-dynamic/  the same application with schedule(dynamic,1), input 800
+  mandel-loop/     mandel-static at input 800 whose loop is also recorded as a construct (its
+                   threads' times and trip count: what a schedule change is priced from)
   locks/           two regions taking an OpenMP lock per iteration: private locks (uncontended)
                    and one shared lock (contended), threads 1 2 4 8, 2 repetitions
   stencil-inputs/  a balanced stencil over inputs 256 512 1024 2048, threads 1 2 4 8
@@ -63,9 +65,11 @@ class Run:
             "team_size": {"min": 1, "max": 1}, "wall_ns": round(wall_s * NS)})
 
     def parallel(self, rid, offset, loc, executions, measured, work, schedule="static",
-                 locks=None, iterations=None):
+                 locks=None, iterations=None, loop_construct=False):
         """work(t) -> seconds of work of thread t in one execution; locks: list of dicts with
-        per-thread acquisitions per execution, fastest and mean acquisition times (s)."""
+        per-thread acquisitions per execution, fastest and mean acquisition times (s);
+        loop_construct: the work is one loop, recorded as the region's construct too (its trip
+        count the sum of iterations(t))."""
         p = self.threads
         locks = locks or []
         fork = [1.5e-6 if t == 0 else 4e-6 + 0.8e-6 * t for t in range(p)]
@@ -97,6 +101,15 @@ class Run:
                 "kind": l["kind"], "codeptr": self.codeptr(l["offset"]), "location": l["location"],
                 "acquisitions": l["per_thread"] * p * m, "timed": timed,
                 "wait_ns": round(timed * l["mean"] * NS), "fastest_ns": round(l["fastest"] * NS)})
+        constructs = []
+        if loop_construct:
+            trip = sum(iterations(t) for t in range(p))
+            constructs.append({
+                "kind": "loop", "location": loc, "schedule": schedule,
+                "threads": [{"thread": t, "executions": m, "iterations": trip * m,
+                             "time_ns": round(w[t] * m * NS), "barriers": m,
+                             "imbalance_ns": round((last - arrival[t]) * m * NS)}
+                            for t in range(p)]})
         scaled_wall = wall * executions
         self.process_ns += scaled_wall * NS
         self.regions.append({
@@ -105,7 +118,8 @@ class Run:
             "executions_measured": m, "team_size": {"min": p, "max": p},
             "wall_ns": round(wall * m * NS), "threads": threads, "locks": lock_records,
             "loops": [{"schedule": schedule, "executions": m}] if schedule else [],
-            "tasks": {"created": 0, "executed": 0}})
+            "tasks": {"created": 0, "executed": 0}, **({"constructs": constructs} if constructs
+                                                         else {})})
 
     def write(self, directory, command, template):
         run_id = f"t{self.threads}-in{self.input}-r{self.repetition}"
@@ -186,7 +200,7 @@ def dynamic_work(costs, p, dispatch=0.15e-6):
     return work, rows
 
 
-def mandel_run(directory, p, n, index, rep, schedule, ids):
+def mandel_run(directory, p, n, index, rep, schedule, ids, loop_construct=False):
     seed = (schedule == "static") * 100000 + 1000 * p + n + 7 * rep
     run = Run("mandel", p, str(n), index, rep, seed)
     costs = row_costs(n)
@@ -204,7 +218,7 @@ def mandel_run(directory, p, n, index, rep, schedule, ids):
     run.serial(s_mandel, mandel, EXECUTIONS, 0.030 * (n / 800.0) ** 2 + 39 * 0.15e-3)
     run.parallel(mandel, 0x1233, location(MANDEL, 0x1233, "/home/user/apps/mandel.c", 42, "main"),
                  EXECUTIONS, MEASURED, lambda t: work[t], schedule,
-                 iterations=lambda t: rows[t])
+                 iterations=lambda t: rows[t], loop_construct=loop_construct)
     run.serial(s_color, color, EXECUTIONS, EXECUTIONS * 0.05e-3)
     frame = 0.02 * (n / 800.0) ** 2
     cnoise = [1.0 + 0.005 * (run.rng.random() * 2 - 1) for _ in range(p)]
@@ -216,7 +230,7 @@ def mandel_run(directory, p, n, index, rep, schedule, ids):
     return run
 
 
-def make_mandel(name, schedule, inputs, reps, extras):
+def make_mandel(name, schedule, inputs, reps, extras, loop_construct=False):
     directory = fresh(name)
     template = ["./mandel", "{input}", "{threads}"]
     for index, n in enumerate(inputs):
@@ -224,7 +238,7 @@ def make_mandel(name, schedule, inputs, reps, extras):
             for rep in range(reps):
                 # Region ids follow first encounter; vary them across runs as a real tool might.
                 ids = (1, 2, 3, 4) if rep != 1 else (5, 7, 2, 3)
-                run = mandel_run(directory, p, n, index, rep, schedule, ids)
+                run = mandel_run(directory, p, n, index, rep, schedule, ids, loop_construct)
                 run.write(directory, ["./mandel", str(n), str(p)], template)
     if extras:
         failed = Run("mandel", 8, "800", 1, 3, 1)
@@ -351,6 +365,7 @@ def make_tasks():
 if __name__ == "__main__":
     make_mandel("mandel-static", "static", (400, 800), 3, True)
     make_mandel("mandel-dynamic", "dynamic", (800,), 3, False)
+    make_mandel("mandel-loop", "static", (800,), 3, False, loop_construct=True)
     make_locks()
     make_stencil()
     make_tasks()
