@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cinttypes>
 #include <cmath>
@@ -16,6 +17,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "regions/ompt/aggregate.h"
@@ -194,19 +196,37 @@ std::string site_schedule(const Region& region, const void* codeptr) {
   return "";
 }
 
+// The kind of a schedule as OMP_SCHEDULE or schedule_text() writes it: "dynamic" for
+// "nonmonotonic:DYNAMIC, 4" and for "dynamic,4".
+std::string schedule_kind(std::string_view text) {
+  if (const auto colon = text.find(':'); colon != std::string_view::npos)
+    text.remove_prefix(colon + 1);
+  std::string kind;
+  for (char c : text.substr(0, text.find(','))) {
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      kind += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return kind;
+}
+
 // "schedule" (loop_schedule.h), "chunk" when the call passes a known one, and for a
-// schedule(runtime) loop "omp_schedule": the schedule it ran with (OMP_SCHEDULE, the program's
-// omp_set_schedule, or the runtime's default), else the process's OMP_SCHEDULE when set.
+// schedule(runtime) loop "omp_schedule": the schedule it ran with, and "omp_schedule_source":
+// "OMP_SCHEDULE" when the environment named that kind, else "program or runtime default" (the
+// program's omp_set_schedule, or the runtime's own choice); without what it ran with, the
+// process's OMP_SCHEDULE when set.
 void add_schedule(Json& entry, const Region& region, const void* codeptr) {
   const LoopSchedule schedule = loop_schedule_of(codeptr);
   entry["schedule"] = schedule.schedule;
   if (schedule.chunk != 0) entry["chunk"] = schedule.chunk;
-  if (std::strcmp(schedule.schedule, "runtime") == 0) {
-    if (const std::string ran = site_schedule(region, codeptr); !ran.empty()) {
-      entry["omp_schedule"] = ran;
-    } else if (const char* value = std::getenv("OMP_SCHEDULE")) {
-      entry["omp_schedule"] = value;
-    }
+  if (std::strcmp(schedule.schedule, "runtime") != 0) return;
+  const char* environment = std::getenv("OMP_SCHEDULE");
+  if (const std::string ran = site_schedule(region, codeptr); !ran.empty()) {
+    entry["omp_schedule"] = ran;
+    const bool named = environment != nullptr && schedule_kind(environment) == schedule_kind(ran);
+    entry["omp_schedule_source"] = named ? "OMP_SCHEDULE" : "program or runtime default";
+  } else if (environment != nullptr) {
+    entry["omp_schedule"] = environment;
+    entry["omp_schedule_source"] = "OMP_SCHEDULE";
   }
 }
 

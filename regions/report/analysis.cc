@@ -179,9 +179,9 @@ HintText loop_imbalance_hint(const RegionPoint& at, const PointAnalysis& p) {
 }
 
 bool balances_already(const std::string& schedule) {
+  const std::string ran = runtime_schedule_of(schedule);
   return schedule.starts_with("dynamic") || schedule.starts_with("guided") ||
-         schedule.find("OMP_SCHEDULE=dynamic") != std::string::npos ||
-         schedule.find("OMP_SCHEDULE=guided") != std::string::npos;
+         ran.starts_with("dynamic") || ran.starts_with("guided");
 }
 
 // "loop at x.cc:42" for a construct label "loop at x.cc:42".

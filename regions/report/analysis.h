@@ -196,9 +196,9 @@ SeriesAnalysis analyse_region(const Region& region, const std::string& input,
                               const AnalysisOptions& options = {});
 
 /// What to do about imbalance at loops of these schedules (schedule_words(): "static",
-/// "dynamic,64", "runtime (OMP_SCHEDULE unset: static)", "dispatch" for clang's undecoded
-/// dispatched loops), worded by what is known of them; `gomp_abi`: a GCC build, whose static
-/// loops are not seen.
+/// "dynamic,64", "runtime (OMP_SCHEDULE=guided)", "runtime (ran as static)", "dispatch" for
+/// clang's undecoded dispatched loops), worded by what is known of them; `gomp_abi`: a GCC build,
+/// whose static loops are not seen.
 std::string balance_advice(const std::vector<std::string>& schedules, bool gomp_abi);
 
 /// The constructs of the region's points at one input (ascending threads), hints at the last.

@@ -95,7 +95,11 @@ std::string read_schedule(const JsonNode& entry) {
   if (schedule.empty()) return schedule;
   const bool has_omp = entry.has("omp_schedule");
   const std::string omp_schedule = has_omp ? text(entry, "omp_schedule") : "";
-  return schedule_words(schedule, number(entry, "chunk"), has_omp ? &omp_schedule : nullptr);
+  // Profiles written before the source was recorded copied OMP_SCHEDULE.
+  const bool from_environment =
+      !entry.has("omp_schedule_source") || text(entry, "omp_schedule_source") == "OMP_SCHEDULE";
+  return schedule_words(schedule, number(entry, "chunk"), has_omp ? &omp_schedule : nullptr,
+                        from_environment);
 }
 
 // The numeric members of a record, each read as number() reads it (absent or null: 0).
@@ -279,13 +283,25 @@ std::string_view to_string(RegionKind kind) {
 }
 
 std::string schedule_words(const std::string& schedule, double chunk,
-                           const std::string* omp_schedule) {
+                           const std::string* omp_schedule, bool from_environment) {
   std::string out = schedule;
   if (chunk > 0.0) out += fmt::format(",{:.0f}", chunk);
   if (schedule == "runtime" && omp_schedule != nullptr && !omp_schedule->empty()) {
-    out += fmt::format(" (OMP_SCHEDULE={})", *omp_schedule);
+    out += from_environment ? fmt::format(" (OMP_SCHEDULE={})", *omp_schedule)
+                            : fmt::format(" (ran as {})", *omp_schedule);
   }
   return out;
+}
+
+std::string runtime_schedule_of(const std::string& words) {
+  if (!words.starts_with("runtime (")) return "";
+  for (const std::string_view marker : {"(OMP_SCHEDULE=", "(ran as "}) {
+    const std::size_t at = words.find(marker);
+    if (at == std::string::npos) continue;
+    const std::size_t from = at + marker.size();
+    return words.substr(from, words.find(')', from) - from);
+  }
+  return "";
 }
 
 double sampling_scale(const RegionRecord& region) {

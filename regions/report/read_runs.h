@@ -71,10 +71,17 @@ struct LockRecord {
   double wait_estimate_ns = 0.0;
 };
 
-/// A loop's schedule in words: "dynamic,64", "runtime (OMP_SCHEDULE=guided)", "runtime",
+/// A loop's schedule in words: "dynamic,64", "runtime (OMP_SCHEDULE=guided)", "runtime (ran as
+/// static)" (the program's omp_set_schedule or the runtime's default chose it), "runtime",
 /// "static", "dispatch" (clang, not decoded), from a profile's loop or construct entry.
+/// `omp_schedule`: what a schedule(runtime) loop ran with; `from_environment`: OMP_SCHEDULE
+/// named it.
 std::string schedule_words(const std::string& schedule, double chunk,
-                           const std::string* omp_schedule);
+                           const std::string* omp_schedule, bool from_environment = true);
+
+/// What a schedule(runtime) loop ran with, from schedule_words()' text ("guided" for "runtime
+/// (OMP_SCHEDULE=guided)" and for "runtime (ran as guided)"); empty when not known.
+std::string runtime_schedule_of(const std::string& words);
 
 struct LoopRecord {
   std::string schedule;  ///< schedule_words()

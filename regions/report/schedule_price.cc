@@ -11,6 +11,7 @@
 
 #include "common/text.h"
 #include "common/text_table.h"
+#include "regions/report/read_runs.h"
 
 namespace ompscale::regions::report {
 
@@ -94,13 +95,13 @@ double guided_chunk(double remaining, int threads, double min_chunk, const std::
   return std::max(min_chunk, std::ceil(share));
 }
 
-// "static", "runtime (OMP_SCHEDULE unset: static)", "runtime (OMP_SCHEDULE=static)": the loop
-// ran with a static schedule.
+// "static", "runtime" (OMP_SCHEDULE unset: libomp's default, static), "runtime
+// (OMP_SCHEDULE=static)", "runtime (ran as static)": the loop ran with a static schedule.
 bool ran_static(const std::string& schedule) {
   if (schedule.starts_with("static")) return true;
   if (!schedule.starts_with("runtime")) return false;
-  const std::size_t at = schedule.find("OMP_SCHEDULE=");
-  return at == std::string::npos || schedule.compare(at + 13, 6, "static") == 0;
+  const std::string ran = runtime_schedule_of(schedule);
+  return ran.empty() || ran.starts_with("static");
 }
 
 // The chunk of a dynamic loop: "dynamic,64", "runtime (OMP_SCHEDULE=dynamic,64)"; 0: not dynamic

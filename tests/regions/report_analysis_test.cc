@@ -184,7 +184,8 @@ TEST(ReportAnalysis, RuntimeChosenSchedulesMayBeStaticSoDynamicIsAdvised) {
   // schedule(runtime) reports "runtime" (GCC builds) or "dispatch" (clang builds, also for
   // dynamic and guided): under OMP_SCHEDULE=static these loops are static.
   for (const std::vector<std::string>& schedules : std::vector<std::vector<std::string>>{
-           {"dispatch"}, {"runtime"}, {"auto"}, {"dynamic", "runtime"}}) {
+           {"dispatch"}, {"runtime"}, {"auto"}, {"dynamic", "runtime"},
+           {"runtime (ran as static)"}}) {
     Region r = region_of({point(1, 8.0, 0.0), point(4, 3.0, 0.8)});
     r.points[1].schedules = schedules;
     const SeriesAnalysis s = analyse_region(r, "in");
@@ -194,6 +195,10 @@ TEST(ReportAnalysis, RuntimeChosenSchedulesMayBeStaticSoDynamicIsAdvised) {
   }
   Region guided = region_of({point(1, 8.0, 0.0), point(4, 3.0, 0.8)});
   guided.points[1].schedules = {"guided", "dynamic"};
+  EXPECT_NE(analyse_region(guided, "in").hints[0].advice.find("smaller chunks"), std::string::npos);
+  // A runtime loop that ran dynamic (the program's omp_set_schedule, or libgomp's default)
+  // balances already.
+  guided.points[1].schedules = {"runtime (ran as dynamic,1)"};
   EXPECT_NE(analyse_region(guided, "in").hints[0].advice.find("smaller chunks"), std::string::npos);
 }
 
