@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <random>
 
 namespace ompscale::stats {
 
@@ -60,6 +61,24 @@ double coefficient_of_variation(std::span<const double> x) {
   const double m = mean(x);
   if (x.size() < 2 || m == 0.0) return 0.0;
   return stddev(x) / std::fabs(m);
+}
+
+Interval paired_bootstrap_difference(std::span<const double> a, std::span<const double> b, double q,
+                                     double level, int replicates, unsigned seed) {
+  if (a.empty() || a.size() != b.size() || replicates < 1) return {std::nan(""), std::nan("")};
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<std::size_t> pick(0, a.size() - 1);
+  std::vector<double> ra(a.size()), rb(b.size()), differences;
+  for (int r = 0; r < replicates; ++r) {
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const std::size_t j = pick(rng);
+      ra[i] = a[j];
+      rb[i] = b[j];
+    }
+    differences.push_back(quantile(ra, q) - quantile(rb, q));
+  }
+  const double tail = (1.0 - level) / 2.0;
+  return {quantile(differences, tail), quantile(differences, 1.0 - tail)};
 }
 
 }  // namespace ompscale::stats

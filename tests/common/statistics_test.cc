@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -43,6 +44,25 @@ TEST(Statistics, EmptySampleGivesNaN) {
   const std::vector<double> empty;
   EXPECT_TRUE(std::isnan(mean(empty)));
   EXPECT_TRUE(std::isnan(median(empty)));
+}
+
+// Two ways whose errors differ by a constant: every resample's difference is that constant.
+// Two ways with the same errors shuffled: the interval holds 0.
+TEST(Statistics, PairedBootstrapDifferenceOfQuantiles) {
+  std::vector<double> a, b;
+  for (int i = 0; i < 200; ++i) {
+    a.push_back(0.01 * i);
+    b.push_back(0.01 * i + 0.5);
+  }
+  const stats::Interval shifted = stats::paired_bootstrap_difference(a, b, 0.5);
+  EXPECT_NEAR(shifted.low, -0.5, 1e-12);
+  EXPECT_NEAR(shifted.high, -0.5, 1e-12);
+  std::vector<double> c = a;
+  std::reverse(c.begin(), c.end());
+  const stats::Interval same = stats::paired_bootstrap_difference(a, c, 0.9);
+  EXPECT_LT(same.low, 0.0);
+  EXPECT_GT(same.high, 0.0);
+  EXPECT_TRUE(std::isnan(stats::paired_bootstrap_difference(a, {}, 0.5).low));
 }
 
 }  // namespace
