@@ -63,6 +63,21 @@ class Kernel {
 
   /// The repetitions of `other` (a kernel with the same key) added to this kernel's.
   void absorb(const Kernel& other);
+  /// The same key with the points whose index `keep` accepts, over all parameters.
+  template <class Predicate>
+  Kernel points_where(Predicate keep) const {
+    std::vector<double> flat;
+    for (std::size_t i = 0; i < size(); ++i) {
+      if (!keep(i)) continue;
+      for (double v : repetitions(i)) {
+        for (std::size_t d = 0; d < dimensions(); ++d) flat.push_back(coordinate(i, d));
+        flat.push_back(v);
+      }
+    }
+    std::vector<std::string> key;
+    for (std::string_view part : key_values()) key.emplace_back(part);
+    return from_points(key, dimensions(), flat);
+  }
   /// The key values joined, for comparing keys.
   const std::string& joined_key() const { return key_; }
 

@@ -110,19 +110,29 @@ std::string predictions_table(const Dataset& dataset, const std::vector<MultiRes
   return table.rows() > 1 ? rendered(table, width) : "";
 }
 
-std::string lines_table(const Dataset& dataset, const std::vector<MultiResult>& results,
-                        const io_detail::KeyLabels& labels, std::size_t width) {
-  const std::vector<std::string> names = dataset.parameter_names();
+// A table whose rows name the kernel and the other parameters' values, then the `tail` columns;
+// its header row added.
+TextTable table_over_others(const std::vector<std::string>& names,
+                            const std::vector<std::pair<Align, std::string>>& tail) {
   std::vector<Align> align = {Align::kLeft};
   std::vector<std::string> head = {"kernel"};
   for (std::size_t d = 1; d < names.size(); ++d) {
     align.push_back(Align::kRight);
     head.push_back(names[d]);
   }
-  align.push_back(Align::kLeft);
-  head.push_back("model along " + names[0]);
+  for (const auto& [a, name] : tail) {
+    align.push_back(a);
+    head.push_back(name);
+  }
   TextTable table(align);
   table.add_row(head);
+  return table;
+}
+
+std::string lines_table(const Dataset& dataset, const std::vector<MultiResult>& results,
+                        const io_detail::KeyLabels& labels, std::size_t width) {
+  const std::vector<std::string> names = dataset.parameter_names();
+  TextTable table = table_over_others(names, {{Align::kLeft, "model along " + names[0]}});
   const bool classes = has_classes(results);
   for (const MultiResult& r : results) {
     for (const LineModel& line : r.lines) {
@@ -154,16 +164,8 @@ Json lines_json(const Dataset& dataset, const MultiResult& r) {
 std::string budgets_table(const Dataset& dataset, const std::vector<MultiResult>& results,
                           const io_detail::KeyLabels& labels, std::size_t width) {
   const std::vector<std::string> names = dataset.parameter_names();
-  std::vector<Align> align = {Align::kLeft};
-  std::vector<std::string> head = {"kernel"};
-  for (std::size_t d = 1; d < names.size(); ++d) {
-    align.push_back(Align::kRight);
-    head.push_back(names[d]);
-  }
-  align.insert(align.end(), {Align::kRight, Align::kRight});
-  head.insert(head.end(), {"budget", "exceeded at " + names[0]});
-  TextTable table(align);
-  table.add_row(head);
+  TextTable table = table_over_others(
+      names, {{Align::kRight, "budget"}, {Align::kRight, "exceeded at " + names[0]}});
   const bool classes = has_classes(results);
   for (const MultiResult& r : results) {
     for (const MultiBudget& b : r.budgets) {

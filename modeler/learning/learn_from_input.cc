@@ -339,21 +339,6 @@ LearnedExtrapolation learn_from_single(const Dataset& data, const ModelerOptions
   return learned;
 }
 
-/// The kernel's points whose first parameter is at most `last`, over all parameters.
-Kernel up_to(const Kernel& kernel, double last) {
-  std::vector<double> flat;
-  for (std::size_t i = 0; i < kernel.size(); ++i) {
-    if (kernel.coordinate(i, 0) > last) continue;
-    for (double v : kernel.repetitions(i)) {
-      for (std::size_t d = 0; d < kernel.dimensions(); ++d) flat.push_back(kernel.coordinate(i, d));
-      flat.push_back(v);
-    }
-  }
-  std::vector<std::string> key;
-  for (std::string_view part : kernel.key_values()) key.emplace_back(part);
-  return Kernel::from_points(key, kernel.dimensions(), flat);
-}
-
 /// The law over all parameters, fitted on every line's values of the first parameter up to each
 /// backtest's training (one fit per kernel and training range), predicting each backtest.
 std::vector<Outcome> law_backtests(const Dataset& data, const std::vector<LineOrigin>& origins,
@@ -372,7 +357,12 @@ std::vector<Outcome> law_backtests(const Dataset& data, const std::vector<LineOr
     const std::size_t kernel = origins.at(b.kernel).kernel;
     const auto [it, added] =
         cut_of.try_emplace({kernel, b.training.params().back()}, cuts.kernels.size());
-    if (added) cuts.kernels.push_back(up_to(data.kernels[kernel], b.training.params().back()));
+    if (added) {
+      const Kernel& whole = data.kernels[kernel];
+      const double last = b.training.params().back();
+      cuts.kernels.push_back(
+          whole.points_where([&](std::size_t i) { return whole.coordinate(i, 0) <= last; }));
+    }
     fit_of.push_back(it->second);
   }
   const std::vector<MultiResult> fits = fit_multi_dataset(cuts, options);

@@ -456,22 +456,6 @@ std::vector<std::string> class_of_points(const Kernel& kernel,
   return names;
 }
 
-/// The kernel's points whose class is `name`, over all parameters.
-Kernel class_part(const Kernel& kernel, const std::vector<std::string>& class_of,
-                  const std::string& name) {
-  std::vector<double> flat;
-  for (std::size_t i = 0; i < kernel.size(); ++i) {
-    if (class_of[i] != name) continue;
-    for (double v : kernel.repetitions(i)) {
-      for (std::size_t d = 0; d < kernel.dimensions(); ++d) flat.push_back(kernel.coordinate(i, d));
-      flat.push_back(v);
-    }
-  }
-  std::vector<std::string> key;
-  for (std::string_view part : kernel.key_values()) key.emplace_back(part);
-  return Kernel::from_points(key, kernel.dimensions(), flat);
-}
-
 /// The kernel's lines along the first parameter (one per combination of the others).
 std::vector<Kernel> lines_of(const Kernel& kernel) {
   std::vector<Kernel> lines;
@@ -548,7 +532,9 @@ std::vector<MultiResult> fit_kernel_classes(const Dataset& dataset, std::size_t 
     out.push_back(fit_one(dataset, k, kernel, options, budget));
   } else {
     for (const std::string& name : classes) {
-      out.push_back(fit_one(dataset, k, class_part(kernel, class_of, name), options, budget));
+      out.push_back(fit_one(dataset, k,
+                            kernel.points_where([&](std::size_t i) { return class_of[i] == name; }),
+                            options, budget));
       out.back().thread_class = name;
     }
   }
