@@ -67,11 +67,15 @@ constexpr double kLevel = 0.9;
 /// One way of modeling over some predictions.
 struct Score {
   std::vector<double> errors;
+  /// The kernel of each error (a hash of its key, the same in both trainings): a kernel's
+  /// predictions are not independent, so the bootstrap resamples kernels.
+  std::vector<std::size_t> kernels;
   std::size_t inside = 0;
   std::size_t exact = 0, exact_known = 0;  ///< generating term found (generated sets)
 
   void add(const Score& o) {
     errors.insert(errors.end(), o.errors.begin(), o.errors.end());
+    kernels.insert(kernels.end(), o.kernels.begin(), o.kernels.end());
     inside += o.inside;
     exact += o.exact;
     exact_known += o.exact_known;
@@ -125,7 +129,9 @@ std::vector<KernelResult> fit_extrap(const Dataset& data, bool paper_space) {
   return fit_dataset(data, options);
 }
 
-void score_prediction(const ClassModel& m, double t, double truth, Score& score) {
+void score_prediction(const ClassModel& m, double t, double truth, const Kernel& kernel,
+                      Score& score) {
+  score.kernels.push_back(std::hash<std::string>{}(kernel.joined_key()));
   if (!m.has_model()) {
     score.errors.push_back(1.0);
     return;
@@ -201,8 +207,10 @@ Row evaluate_real(const std::string& name, const Dataset& data, bool po2) {
   for (std::size_t k = 0; k < held.size(); ++k) {
     const std::size_t from = row.ours.errors.size();
     for (std::size_t j = 0; j < held[k].t.size(); ++j) {
-      score_prediction(ours[k].models.front(), held[k].t[j], held[k].measured[j], row.ours);
-      score_prediction(extrap[k].models.front(), held[k].t[j], held[k].measured[j], row.extrap);
+      const Kernel& kernel = training.kernels[k];
+      score_prediction(ours[k].models.front(), held[k].t[j], held[k].measured[j], kernel, row.ours);
+      score_prediction(extrap[k].models.front(), held[k].t[j], held[k].measured[j], kernel,
+                       row.extrap);
     }
     print_kernel(training, training.kernels[k], ours[k].models.front(), extrap[k].models.front(),
                  row.ours, row.extrap, from);
@@ -314,6 +322,9 @@ Row evaluate_two_parameters(const std::string& name, const Dataset& data, bool p
       const double measured = held[k][j + 2];
       if (measured == 0.0) continue;
       const Prediction p = predict(distribution_along_first(ours[k], x), x[0], kLevel);
+      const std::size_t kernel = std::hash<std::string>{}(training.kernels[k].joined_key());
+      row.ours.kernels.push_back(kernel);
+      row.extrap.kernels.push_back(kernel);
       row.ours.errors.push_back(std::fabs(p.value - measured) / std::fabs(measured));
       if (measured >= p.interval.low && measured <= p.interval.high) ++row.ours.inside;
       row.extrap.errors.push_back(std::fabs(extrap[k].model.evaluate(x) - measured) /
@@ -340,8 +351,8 @@ Row evaluate_known(const std::string& name, const Dataset& data,
   const double target = 4.0 * data.kernels.front().params().back();
   for (std::size_t k = 0; k < truth.size(); ++k) {
     const double actual = truth[k].at(target);
-    score_prediction(ours[k].models.front(), target, actual, row.ours);
-    score_prediction(extrap[k].models.front(), target, actual, row.extrap);
+    score_prediction(ours[k].models.front(), target, actual, data.kernels[k], row.ours);
+    score_prediction(extrap[k].models.front(), target, actual, data.kernels[k], row.extrap);
     row.ours.exact += recovered(ours[k].models.front().model, truth[k]);
     row.extrap.exact += recovered(extrap[k].models.front().model, truth[k]);
     ++row.ours.exact_known;
@@ -422,7 +433,8 @@ std::string lost_figures(const Row& r) {
     const double ours = stats::quantile(r.ours.errors, q);
     const double theirs = stats::quantile(r.extrap.errors, q);
     if (ours < theirs) continue;
-    const stats::Interval d = stats::paired_bootstrap_difference(r.ours.errors, r.extrap.errors, q);
+    const stats::Interval d =
+        stats::paired_bootstrap_difference(r.ours.errors, r.extrap.errors, q, r.ours.kernels);
     out += fmt::format("{} {:.2f}% vs {:.2f}% (difference {:+.2f}..{:+.2f} points{}); ", name,
                        100.0 * ours, 100.0 * theirs, 100.0 * d.low, 100.0 * d.high,
                        d.low <= 0.0 ? ": within the luck of these points" : "");
@@ -430,9 +442,10 @@ std::string lost_figures(const Row& r) {
   return out;
 }
 
-/// The sets where ours is not ahead, and whether their measurements lie inside our intervals:
-/// a miss inside the interval is one the prediction said it could not rule out (a law that
-/// changes past the measured range), one outside is a defect of the method.
+/// The sets where ours is not ahead: the figures lost, and the share of the set's measurements
+/// inside our intervals (at their level or above, the misses are ones the predictions said
+/// they could not rule out, such as a law that changes past the measured range; below it, a
+/// defect of the method).
 void print_behind(const std::vector<Row>& judged) {
   std::vector<std::string> behind;
   for (const Row& r : judged) {

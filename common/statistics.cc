@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <unordered_map>
 
 namespace ompscale::stats {
 
@@ -63,17 +64,44 @@ double coefficient_of_variation(std::span<const double> x) {
   return stddev(x) / std::fabs(m);
 }
 
+namespace {
+
+// The elements of each group, groups in order of first sight; each element its own group
+// without `groups`.
+std::vector<std::vector<std::size_t>> members_by_group(std::size_t size,
+                                                       std::span<const std::size_t> groups) {
+  std::vector<std::vector<std::size_t>> members;
+  std::unordered_map<std::size_t, std::size_t> index;
+  for (std::size_t i = 0; i < size; ++i) {
+    const std::size_t id = groups.empty() ? i : groups[i];
+    const auto [it, added] = index.try_emplace(id, members.size());
+    if (added) members.emplace_back();
+    members[it->second].push_back(i);
+  }
+  return members;
+}
+
+}  // namespace
+
 Interval paired_bootstrap_difference(std::span<const double> a, std::span<const double> b, double q,
-                                     double level, int replicates, unsigned seed) {
-  if (a.empty() || a.size() != b.size() || replicates < 1) return {std::nan(""), std::nan("")};
+                                     std::span<const std::size_t> groups, double level,
+                                     int replicates, unsigned seed) {
+  const double nan = std::nan("");
+  if (a.empty() || a.size() != b.size() || replicates < 1) return {nan, nan};
+  if (!groups.empty() && groups.size() != a.size()) return {nan, nan};
+  const std::vector<std::vector<std::size_t>> members = members_by_group(a.size(), groups);
   std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<std::size_t> pick(0, a.size() - 1);
-  std::vector<double> ra(a.size()), rb(b.size()), differences;
+  std::uniform_int_distribution<std::size_t> pick(0, members.size() - 1);
+  std::vector<double> ra, rb, differences;
+  differences.reserve(static_cast<std::size_t>(replicates));
   for (int r = 0; r < replicates; ++r) {
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      const std::size_t j = pick(rng);
-      ra[i] = a[j];
-      rb[i] = b[j];
+    ra.clear();
+    rb.clear();
+    for (std::size_t g = 0; g < members.size(); ++g) {
+      for (std::size_t i : members[pick(rng)]) {
+        ra.push_back(a[i]);
+        rb.push_back(b[i]);
+      }
     }
     differences.push_back(quantile(ra, q) - quantile(rb, q));
   }

@@ -26,14 +26,19 @@ double coefficient_of_variation(std::span<const double> x);
 /// Sorted copy, for callers that need several order statistics.
 std::vector<double> sorted(std::span<const double> x);
 
-/// The central `level` interval of quantile(a, q) - quantile(b, q) over `replicates` paired
-/// bootstrap resamples (the same indices drawn from both: a[i] and b[i] measure one thing two
-/// ways), seeded for a repeatable answer. How far apart two ways' medians or p90s may lie by the
-/// luck of which points were measured. {NaN, NaN} when the samples differ in size or are empty.
+/// A range of values.
 struct Interval {
   double low = 0.0, high = 0.0;
 };
+
+/// The central `level` interval of quantile(a, q) - quantile(b, q) over `replicates` paired
+/// bootstrap resamples (the same indices drawn from both: a[i] and b[i] measure one thing two
+/// ways), seeded for a repeatable answer: how far apart two ways' medians or p90s may lie by
+/// the luck of which points were measured. With `groups` (one id per element), whole groups
+/// are drawn (a cluster bootstrap: elements of one group are not independent). {NaN, NaN} when
+/// the samples are empty or differ in size, `groups` in size, or `replicates` is below 1.
 Interval paired_bootstrap_difference(std::span<const double> a, std::span<const double> b, double q,
-                                     double level = 0.9, int replicates = 1000, unsigned seed = 1);
+                                     std::span<const std::size_t> groups = {}, double level = 0.9,
+                                     int replicates = 1000, unsigned seed = 1);
 
 }  // namespace ompscale::stats

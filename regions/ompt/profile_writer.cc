@@ -196,24 +196,32 @@ std::string site_schedule(const Region& region, const void* codeptr) {
   return "";
 }
 
-// The kind of a schedule as OMP_SCHEDULE or schedule_text() writes it: "dynamic" for
-// "nonmonotonic:DYNAMIC, 4" and for "dynamic,4".
-std::string schedule_kind(std::string_view text) {
+// A schedule as OMP_SCHEDULE or schedule_text() writes it, in schedule_text()'s form: "dynamic,4"
+// for "nonmonotonic:DYNAMIC, 4", "guided" for "GUIDED" (no modifier, no spaces, lower case).
+std::string normalized_schedule(std::string_view text) {
   if (const auto colon = text.find(':'); colon != std::string_view::npos)
     text.remove_prefix(colon + 1);
-  std::string kind;
-  for (char c : text.substr(0, text.find(','))) {
+  std::string out;
+  for (char c : text) {
     if (!std::isspace(static_cast<unsigned char>(c)))
-      kind += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
-  return kind;
+  return out;
+}
+
+// Whether OMP_SCHEDULE's `environment` names the schedule the loop ran with: its kind, and its
+// chunk when it names one (without, the runtime picks the kind's default chunk).
+bool environment_names(std::string_view environment, const std::string& ran) {
+  const std::string named = normalized_schedule(environment);
+  if (named.find(',') != std::string::npos) return named == ran;
+  return named == ran.substr(0, ran.find(','));
 }
 
 // "schedule" (loop_schedule.h), "chunk" when the call passes a known one, and for a
 // schedule(runtime) loop "omp_schedule": the schedule it ran with, and "omp_schedule_source":
-// "OMP_SCHEDULE" when the environment named that kind, else "program or runtime default" (the
-// program's omp_set_schedule, or the runtime's own choice); without what it ran with, the
-// process's OMP_SCHEDULE when set.
+// "OMP_SCHEDULE" when the environment named it, "program" when the environment named another
+// (the program's omp_set_schedule overrode it), "program or runtime default" when the
+// environment named none; without what it ran with, the process's OMP_SCHEDULE when set.
 void add_schedule(Json& entry, const Region& region, const void* codeptr) {
   const LoopSchedule schedule = loop_schedule_of(codeptr);
   entry["schedule"] = schedule.schedule;
@@ -222,10 +230,11 @@ void add_schedule(Json& entry, const Region& region, const void* codeptr) {
   const char* environment = std::getenv("OMP_SCHEDULE");
   if (const std::string ran = site_schedule(region, codeptr); !ran.empty()) {
     entry["omp_schedule"] = ran;
-    const bool named = environment != nullptr && schedule_kind(environment) == schedule_kind(ran);
-    entry["omp_schedule_source"] = named ? "OMP_SCHEDULE" : "program or runtime default";
+    entry["omp_schedule_source"] = environment == nullptr ? "program or runtime default"
+                                   : environment_names(environment, ran) ? "OMP_SCHEDULE"
+                                                                         : "program";
   } else if (environment != nullptr) {
-    entry["omp_schedule"] = environment;
+    entry["omp_schedule"] = normalized_schedule(environment);
     entry["omp_schedule_source"] = "OMP_SCHEDULE";
   }
 }

@@ -209,11 +209,11 @@ Hint imbalance_hint(const RegionPoint& at, const PointAnalysis& p, const SeriesA
     if (!c.price) continue;
     const bool runtime = c.schedule.starts_with("runtime");
     if (!c.price->priced) {
-      unpriced.push_back(fmt::format("{}: {}", loop_words(c), price_words(*c.price, runtime)));
+      unpriced.push_back(fmt::format("{}: {}", loop_words(c), price_words(*c.price, c.schedule)));
       continue;
     }
     any_priced = true;
-    loops.push_back(fmt::format("{}: {}", loop_words(c), price_words(*c.price, runtime)));
+    loops.push_back(fmt::format("{}: {}", loop_words(c), price_words(*c.price, c.schedule)));
     const ScheduleOption& top = c.price->options.front();
     const LoopRemedy remedy{c.location, c.schedule,  top.schedule, runtime,
                             top.chunks, top.removed, top.dispatch, top.locality};

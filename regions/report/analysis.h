@@ -110,7 +110,7 @@ struct LoopRemedy {
   Location location;      ///< the loop
   std::string now;        ///< its schedule now (schedule_words())
   std::string schedule;   ///< the schedule that pays most: "dynamic,64", "guided"
-  bool runtime = false;   ///< a schedule(runtime) loop: OMP_SCHEDULE sets it
+  bool runtime = false;   ///< a schedule(runtime) loop: OMP_SCHEDULE or omp_set_schedule sets it
   double chunks = 0.0;    ///< chunks per execution
   double removed = 0.0;   ///< imbalance removed (s)
   double dispatch = 0.0;  ///< what dispatching the chunks costs (s)

@@ -225,10 +225,10 @@ Hint construct_hint(const ConstructAnalysis& c, const ConstructCosts& at, double
       const ScheduleOption* best = c.price->best();
       h.gain = best != nullptr ? best->net() : 0.0;
       h.nothing_pays = best == nullptr;
-      h.advice = price_words(*c.price, c.schedule.starts_with("runtime"));
+      h.advice = price_words(*c.price, c.schedule);
     } else if (c.price) {
       h.priced = false;
-      h.advice += "; " + price_words(*c.price, false);
+      h.advice += "; " + price_words(*c.price, c.schedule);
     }
   } else if (sync >= at.task_wait) {
     h.kind = HintKind::kWalkthrough;

@@ -37,7 +37,7 @@ struct RunPop {
   int repetition = 0;
   PopEfficiencies parallel_regions;  ///< outermost parallel regions only
   PopEfficiencies whole_run;         ///< serial regions included, over the process time
-  double process = 0.0;  ///< the profile's process time (s), 0 when absent
+  double process = 0.0;              ///< the profile's process time (s), 0 when absent
   /// Outermost parallel regions + serial gaps, scaled, before calibration, over `process`: 1 when
   /// every execution was measured; sampled estimates show as a deviation.
   double coverage = 1.0;

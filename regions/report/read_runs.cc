@@ -95,11 +95,13 @@ std::string read_schedule(const JsonNode& entry) {
   if (schedule.empty()) return schedule;
   const bool has_omp = entry.has("omp_schedule");
   const std::string omp_schedule = has_omp ? text(entry, "omp_schedule") : "";
-  // Profiles written before the source was recorded copied OMP_SCHEDULE.
-  const bool from_environment =
-      !entry.has("omp_schedule_source") || text(entry, "omp_schedule_source") == "OMP_SCHEDULE";
+  // Profiles written before the source was recorded say only what the loop ran with.
+  const std::string source =
+      entry.has("omp_schedule_source") ? text(entry, "omp_schedule_source") : "";
   return schedule_words(schedule, number(entry, "chunk"), has_omp ? &omp_schedule : nullptr,
-                        from_environment);
+                        source == "OMP_SCHEDULE" ? ScheduleSource::kEnvironment
+                        : source == "program"    ? ScheduleSource::kProgram
+                                                 : ScheduleSource::kProgramOrDefault);
 }
 
 // The numeric members of a record, each read as number() reads it (absent or null: 0).
@@ -282,26 +284,48 @@ std::string_view to_string(RegionKind kind) {
   return "unknown";
 }
 
+namespace {
+
+// How schedule_words() introduces what a schedule(runtime) loop ran with, per source.
+constexpr std::array<std::pair<ScheduleSource, std::string_view>, 3> kScheduleMarkers = {{
+    {ScheduleSource::kEnvironment, " (OMP_SCHEDULE="},
+    {ScheduleSource::kProgram, " (omp_set_schedule: "},
+    {ScheduleSource::kProgramOrDefault, " (ran as "},
+}};
+constexpr std::string_view kRuntime = "runtime";
+
+}  // namespace
+
 std::string schedule_words(const std::string& schedule, double chunk,
-                           const std::string* omp_schedule, bool from_environment) {
+                           const std::string* omp_schedule, ScheduleSource source) {
   std::string out = schedule;
   if (chunk > 0.0) out += fmt::format(",{:.0f}", chunk);
-  if (schedule == "runtime" && omp_schedule != nullptr && !omp_schedule->empty()) {
-    out += from_environment ? fmt::format(" (OMP_SCHEDULE={})", *omp_schedule)
-                            : fmt::format(" (ran as {})", *omp_schedule);
+  if (schedule == kRuntime && omp_schedule != nullptr && !omp_schedule->empty()) {
+    for (const auto& [from, marker] : kScheduleMarkers) {
+      if (from == source) out += fmt::format("{}{})", marker, *omp_schedule);
+    }
   }
   return out;
 }
 
 std::string runtime_schedule_of(const std::string& words) {
-  if (!words.starts_with("runtime (")) return "";
-  for (const std::string_view marker : {"(OMP_SCHEDULE=", "(ran as "}) {
-    const std::size_t at = words.find(marker);
-    if (at == std::string::npos) continue;
-    const std::size_t from = at + marker.size();
-    return words.substr(from, words.find(')', from) - from);
+  if (!words.starts_with(kRuntime)) return "";
+  const std::string_view rest = std::string_view(words).substr(kRuntime.size());
+  for (const auto& [source, marker] : kScheduleMarkers) {
+    if (!rest.starts_with(marker)) continue;
+    const std::string_view ran = rest.substr(marker.size());
+    return std::string(ran.substr(0, ran.find(')')));
   }
   return "";
+}
+
+ScheduleSource schedule_source_of(const std::string& words) {
+  if (!words.starts_with(kRuntime)) return ScheduleSource::kProgramOrDefault;
+  const std::string_view rest = std::string_view(words).substr(kRuntime.size());
+  for (const auto& [source, marker] : kScheduleMarkers) {
+    if (rest.starts_with(marker)) return source;
+  }
+  return ScheduleSource::kProgramOrDefault;
 }
 
 double sampling_scale(const RegionRecord& region) {

@@ -71,17 +71,28 @@ struct LockRecord {
   double wait_estimate_ns = 0.0;
 };
 
-/// A loop's schedule in words: "dynamic,64", "runtime (OMP_SCHEDULE=guided)", "runtime (ran as
-/// static)" (the program's omp_set_schedule or the runtime's default chose it), "runtime",
-/// "static", "dispatch" (clang, not decoded), from a profile's loop or construct entry.
-/// `omp_schedule`: what a schedule(runtime) loop ran with; `from_environment`: OMP_SCHEDULE
-/// named it.
+/// Who chose the schedule a schedule(runtime) loop ran with (the profile's
+/// "omp_schedule_source").
+enum class ScheduleSource {
+  kEnvironment,       ///< OMP_SCHEDULE named it: "runtime (OMP_SCHEDULE=guided,7)"
+  kProgram,           ///< omp_set_schedule, over another OMP_SCHEDULE: "runtime (omp_set_schedule:
+                      ///< static)"
+  kProgramOrDefault,  ///< OMP_SCHEDULE unset (or not recorded): "runtime (ran as static)"
+};
+
+/// A loop's schedule in words: "dynamic,64", "static", "runtime" (what it ran with unknown),
+/// a schedule(runtime) loop with what it ran with and who chose it (ScheduleSource), "dispatch"
+/// (clang, not decoded), from a profile's loop or construct entry.
 std::string schedule_words(const std::string& schedule, double chunk,
-                           const std::string* omp_schedule, bool from_environment = true);
+                           const std::string* omp_schedule,
+                           ScheduleSource source = ScheduleSource::kEnvironment);
 
 /// What a schedule(runtime) loop ran with, from schedule_words()' text ("guided" for "runtime
-/// (OMP_SCHEDULE=guided)" and for "runtime (ran as guided)"); empty when not known.
+/// (OMP_SCHEDULE=guided)" and the other sources' words); empty when not known.
 std::string runtime_schedule_of(const std::string& words);
+
+/// Who chose it, from the same text; kProgramOrDefault when it does not say.
+ScheduleSource schedule_source_of(const std::string& words);
 
 struct LoopRecord {
   std::string schedule;  ///< schedule_words()

@@ -62,7 +62,7 @@ struct Report {
   /// Analysed runs recorded as failed (another exit status than expected, a signal) whose
   /// profile is complete; their profiles are not kept here.
   std::vector<RunFile> exited_unexpectedly;
-  RuntimeReport runtime;                 ///< the runtime measured; the native runs' comparison
+  RuntimeReport runtime;  ///< the runtime measured; the native runs' comparison
   /// Runs whose teams differ from the requested count: analysed at the count the tool saw.
   std::vector<TeamMismatch> team_mismatches;
   /// The time-shared runs, one line each ("t2-r0 time-shared: 0.27 of 2 CPUs free ..."), at most

@@ -196,15 +196,20 @@ std::vector<double> guided_chunks(double iterations, int threads, double min_chu
   return out;
 }
 
-std::string schedule_request(const std::string& option, bool runtime_loop) {
-  if (runtime_loop) return "OMP_SCHEDULE=" + option;
+std::string schedule_request(const std::string& option, const std::string& now) {
   const std::size_t comma = option.find(',');
-  return comma == std::string::npos
-             ? fmt::format("schedule({})", option)
-             : fmt::format("schedule({}, {})", option.substr(0, comma), option.substr(comma + 1));
+  const std::string kind = option.substr(0, comma);
+  const std::string chunk = comma == std::string::npos ? "" : option.substr(comma + 1);
+  if (!now.starts_with("runtime"))
+    return chunk.empty() ? fmt::format("schedule({})", kind)
+                         : fmt::format("schedule({}, {})", kind, chunk);
+  // The program's omp_set_schedule overrides OMP_SCHEDULE: the request goes where it is set.
+  if (schedule_source_of(now) == ScheduleSource::kProgram)
+    return fmt::format("omp_set_schedule(omp_sched_{}, {})", kind, chunk.empty() ? "0" : chunk);
+  return "OMP_SCHEDULE=" + option;
 }
 
-std::string price_words(const LoopPrice& price, bool runtime_loop) {
+std::string price_words(const LoopPrice& price, const std::string& now) {
   if (!price.priced) return "not priced: " + price.why;
   const ScheduleOption& top = price.options.front();
   if (price.best() == nullptr && top.net() > 0.0) {
@@ -212,21 +217,21 @@ std::string price_words(const LoopPrice& price, bool runtime_loop) {
         "no schedule change pays measurably: the best, {}, would save {} net (removes {} of "
         "waiting, costs {} in {:.0f} chunk dispatches per execution and {} in cache lines at "
         "chunk boundaries), not more than the program's run-to-run spread of {}",
-        schedule_request(top.schedule, runtime_loop), format_seconds(top.net()),
-        format_seconds(top.removed), format_seconds(top.dispatch), top.chunks,
-        format_seconds(top.locality), format_seconds(price.least_net));
+        schedule_request(top.schedule, now), format_seconds(top.net()), format_seconds(top.removed),
+        format_seconds(top.dispatch), top.chunks, format_seconds(top.locality),
+        format_seconds(price.least_net));
   }
   if (price.best() == nullptr) {
     return fmt::format(
         "no schedule change pays: the best, {}, would remove {} of waiting but cost {} in {:.0f} "
         "chunk dispatches per execution and {} in cache lines at chunk boundaries",
-        schedule_request(top.schedule, runtime_loop), format_seconds(top.removed),
+        schedule_request(top.schedule, now), format_seconds(top.removed),
         format_seconds(top.dispatch), top.chunks, format_seconds(top.locality));
   }
   return fmt::format(
       "{}: removes {} of waiting, costs {} in {:.0f} chunk dispatches per execution and {} in "
       "cache lines at chunk boundaries, {} net",
-      schedule_request(top.schedule, runtime_loop), format_seconds(top.removed),
+      schedule_request(top.schedule, now), format_seconds(top.removed),
       format_seconds(top.dispatch), top.chunks, format_seconds(top.locality),
       format_seconds(top.net()));
 }

@@ -60,14 +60,16 @@ struct LoopPrice {
 /// a change pays when its net gain exceeds `least_net` (seconds, LoopPrice::least_net).
 LoopPrice price_loop(const LoopShape& loop, const MachineCosts& costs, double least_net = 0.0);
 
-/// How to ask for `option` ("dynamic,64", "guided"): "schedule(dynamic, 64)" in the code, or for
-/// a schedule(runtime) loop "OMP_SCHEDULE=dynamic,64".
-std::string schedule_request(const std::string& option, bool runtime_loop);
+/// How to ask for `option` ("dynamic,64", "guided") at a loop whose schedule is `now`
+/// (schedule_words()): "schedule(dynamic, 64)" in the code; for a schedule(runtime) loop
+/// "OMP_SCHEDULE=dynamic,64", or "omp_set_schedule(omp_sched_dynamic, 64)" when the program
+/// sets it (a chunk of 0: the runtime's default).
+std::string schedule_request(const std::string& option, const std::string& now);
 
 /// "schedule(dynamic, 64): removes 12.3 ms of waiting, costs 1.1 ms in 430 chunks per execution
 /// and 0.2 ms in cache lines at chunk boundaries, 11 ms net", or why no change pays (none saves
 /// anything, or none more than the runs' spread), or why the loop is not priced.
-std::string price_words(const LoopPrice& price, bool runtime_loop);
+std::string price_words(const LoopPrice& price, const std::string& now);
 
 /// Chunks a guided schedule with minimum chunk `min_chunk` deals for `iterations` iterations on
 /// `threads` threads, the runtime's way (libomp: a 1/(2 threads) share of what remains; libgomp:

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <vector>
 
 namespace ompscale::stats {
@@ -63,6 +64,23 @@ TEST(Statistics, PairedBootstrapDifferenceOfQuantiles) {
   EXPECT_LT(same.low, 0.0);
   EXPECT_GT(same.high, 0.0);
   EXPECT_TRUE(std::isnan(stats::paired_bootstrap_difference(a, {}, 0.5).low));
+  // Ten groups of twenty equal elements: the resamples vary as ten points would, more widely
+  // than two hundred independent ones.
+  std::vector<double> grouped_a, grouped_b;
+  std::vector<std::size_t> groups;
+  for (std::size_t g = 0; g < 10; ++g) {
+    for (int i = 0; i < 20; ++i) {
+      grouped_a.push_back(0.1 * static_cast<double>(g));
+      grouped_b.push_back(0.1 * static_cast<double>(9 - g));
+      groups.push_back(g);
+    }
+  }
+  const stats::Interval by_element = stats::paired_bootstrap_difference(grouped_a, grouped_b, 0.5);
+  const stats::Interval by_group =
+      stats::paired_bootstrap_difference(grouped_a, grouped_b, 0.5, groups);
+  EXPECT_GT(by_group.high - by_group.low, by_element.high - by_element.low);
+  const std::span<const std::size_t> too_few(groups.data(), 5);
+  EXPECT_TRUE(std::isnan(stats::paired_bootstrap_difference(a, b, 0.5, too_few).low));
 }
 
 }  // namespace

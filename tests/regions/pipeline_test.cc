@@ -517,9 +517,9 @@ TEST_P(PipelineTest, ReportNamesTheRuntimeAndComparesAGccBuildWithItsOwn) {
     return;
   }
   // Its own libgomp at each thread count, every runtime setting at the largest (issue 26).
-  EXPECT_EQ(native_ids, (std::vector<std::string>{"t1-native-r0", "t2-active-r0", "t2-libomp-r0",
-                                                  "t2-native-r0", "t2-passive-r0",
-                                                  "t2-spincount-r0"}));
+  EXPECT_EQ(native_ids,
+            (std::vector<std::string>{"t1-native-r0", "t2-active-r0", "t2-libomp-r0",
+                                      "t2-native-r0", "t2-passive-r0", "t2-spincount-r0"}));
   ASSERT_EQ(runtime["native"].size(), 6u);
   for (const Json& c : runtime["native"]) {
     EXPECT_GT(c["native_s"].get<double>(), 0) << c;
@@ -793,8 +793,8 @@ TEST_P(PipelineTest, ADynamicChunkLoopIsToldSmallerChunks) {
     // Issue 26: priced, a chunk smaller than 4096 (or that none pays).
     ASSERT_EQ((*imbalance)["loops"].size(), 1u) << imbalance->dump(1);
     const std::string schedule = (*imbalance)["loops"][0]["schedule"];
-    EXPECT_TRUE(schedule == "guided" || (schedule.starts_with("dynamic,") &&
-                                         std::stoi(schedule.substr(8)) < 4096))
+    EXPECT_TRUE(schedule == "guided" ||
+                (schedule.starts_with("dynamic,") && std::stoi(schedule.substr(8)) < 4096))
         << schedule;
   }
 }

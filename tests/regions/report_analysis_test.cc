@@ -183,9 +183,12 @@ TEST(ReportAnalysis, TheRuntimesStartIsTakenOutOfTheGapBeforeTheFirstRegion) {
 TEST(ReportAnalysis, RuntimeChosenSchedulesMayBeStaticSoDynamicIsAdvised) {
   // schedule(runtime) reports "runtime" (GCC builds) or "dispatch" (clang builds, also for
   // dynamic and guided): under OMP_SCHEDULE=static these loops are static.
-  for (const std::vector<std::string>& schedules : std::vector<std::vector<std::string>>{
-           {"dispatch"}, {"runtime"}, {"auto"}, {"dynamic", "runtime"},
-           {"runtime (ran as static)"}}) {
+  for (const std::vector<std::string>& schedules :
+       std::vector<std::vector<std::string>>{{"dispatch"},
+                                             {"runtime"},
+                                             {"auto"},
+                                             {"dynamic", "runtime"},
+                                             {"runtime (ran as static)"}}) {
     Region r = region_of({point(1, 8.0, 0.0), point(4, 3.0, 0.8)});
     r.points[1].schedules = schedules;
     const SeriesAnalysis s = analyse_region(r, "in");

@@ -24,7 +24,8 @@ RegionRecord region(long long id, RegionKind kind, double wall_ns, double se_ns,
 TEST(ReportCalibration, EveryExecutionMeasuredNeedsNone) {
   Profile p;
   p.process_ns = 1e9;
-  p.regions = {region(0, RegionKind::kParallel, 0.7e9, 0), region(1, RegionKind::kSerial, 0.3e9, 0)};
+  p.regions = {region(0, RegionKind::kParallel, 0.7e9, 0),
+               region(1, RegionKind::kSerial, 0.3e9, 0)};
   const Calibration c = calibrate(p);
   EXPECT_DOUBLE_EQ(c.coverage, 1.0);
   EXPECT_TRUE(c.factors.empty());
@@ -56,7 +57,8 @@ TEST(ReportCalibration, SampledRegionsTakeTheDifferenceInProportionToTheirVarian
 TEST(ReportCalibration, AnOverestimateShrinksButNeverBelowZero) {
   Profile p;
   p.process_ns = 1e9;
-  p.regions = {region(0, RegionKind::kParallel, 3e9, 1e9), region(1, RegionKind::kSerial, 0.5e9, 0)};
+  p.regions = {region(0, RegionKind::kParallel, 3e9, 1e9),
+               region(1, RegionKind::kSerial, 0.5e9, 0)};
   EXPECT_NEAR(calibrate(p).factor(0), 0.5 / 3, 1e-12);
   p.regions[1].wall_ns = 2e9;  // the full measurement alone exceeds the process time
   EXPECT_DOUBLE_EQ(calibrate(p).factor(0), 0.0);

@@ -53,7 +53,7 @@ TEST(SchedulePrice, DispatchCostingMoreThanTheImbalanceMeansNothingPays) {
   ASSERT_TRUE(price.priced);
   EXPECT_EQ(price.best(), nullptr);
   EXPECT_LT(price.options.front().net(), 0.0);
-  EXPECT_THAT(price_words(price, false), HasSubstr("no schedule change pays"));
+  EXPECT_THAT(price_words(price, "static"), HasSubstr("no schedule change pays"));
 }
 
 TEST(SchedulePrice, TheBestChunkBalancesDispatchAgainstWhatIsLeftOfTheImbalance) {
@@ -66,8 +66,11 @@ TEST(SchedulePrice, TheBestChunkBalancesDispatchAgainstWhatIsLeftOfTheImbalance)
   EXPECT_LT(best->net(), 0.1);
   EXPECT_GT(best->net(), 0.05);
   EXPECT_NEAR(best->dispatch, 100 * (best->chunks / 2) * 20e-6, 1e-9);
-  EXPECT_THAT(price_words(price, false), HasSubstr("schedule("));
-  EXPECT_THAT(price_words(price, true), HasSubstr("OMP_SCHEDULE="));
+  EXPECT_THAT(price_words(price, "static"), HasSubstr("schedule("));
+  EXPECT_THAT(price_words(price, "runtime (ran as static)"), HasSubstr("OMP_SCHEDULE="));
+  // A program that sets its schedule overrides OMP_SCHEDULE: the request goes there.
+  EXPECT_THAT(price_words(price, "runtime (omp_set_schedule: static)"),
+              HasSubstr("omp_set_schedule(omp_sched_dynamic, "));
 }
 
 TEST(SchedulePrice, AGainWithinTheRunsSpreadDoesNotPay) {
@@ -77,8 +80,8 @@ TEST(SchedulePrice, AGainWithinTheRunsSpreadDoesNotPay) {
   ASSERT_TRUE(price.priced);
   EXPECT_EQ(price.best(), nullptr);
   EXPECT_GT(price.options.front().net(), 0.09);
-  EXPECT_THAT(price_words(price, false), HasSubstr("no schedule change pays measurably"));
-  EXPECT_THAT(price_words(price, false), HasSubstr("run-to-run spread of 150 ms"));
+  EXPECT_THAT(price_words(price, "static"), HasSubstr("no schedule change pays measurably"));
+  EXPECT_THAT(price_words(price, "static"), HasSubstr("run-to-run spread of 150 ms"));
   // A spread below the gain leaves the advice as it was.
   EXPECT_NE(price_loop(three_to_one(), costs(0.0), 0.05).best(), nullptr);
 }
@@ -99,7 +102,7 @@ TEST(SchedulePrice, AnUnseenLoopIsNotPriced) {
   const LoopPrice price = price_loop(loop, costs(1e-9));
   EXPECT_FALSE(price.priced);
   EXPECT_THAT(price.why, HasSubstr("GCC"));
-  EXPECT_THAT(price_words(price, false), HasSubstr("not priced"));
+  EXPECT_THAT(price_words(price, "static"), HasSubstr("not priced"));
 }
 
 TEST(SchedulePrice, ADynamicLoopIsToldASmallerChunkWhenItPays) {

@@ -95,17 +95,24 @@ TEST(ReportReadRuns, ReadsTaskCountsAndTimeInTasks) {
       "runs/x.json:1: profile.regions[1].threads[1].task_ns: expected a number, found string");
 }
 
-// A schedule(runtime) loop says what it ran with and who chose it: OMP_SCHEDULE, or the
-// program or runtime (the tool's "omp_schedule_source"); profiles without it copied OMP_SCHEDULE.
+// A schedule(runtime) loop says what it ran with and who chose it (the tool's
+// "omp_schedule_source"), and both read back from the words.
 TEST(ReportReadRuns, RuntimeSchedulesSayWhoChoseThem) {
-  const std::string environment = "guided,7", ran = "static";
-  EXPECT_EQ(schedule_words("runtime", 0.0, &environment), "runtime (OMP_SCHEDULE=guided,7)");
-  EXPECT_EQ(schedule_words("runtime", 0.0, &ran, false), "runtime (ran as static)");
+  const std::string guided = "guided,7", ran = "static";
+  EXPECT_EQ(schedule_words("runtime", 0.0, &guided), "runtime (OMP_SCHEDULE=guided,7)");
+  EXPECT_EQ(schedule_words("runtime", 0.0, &ran, ScheduleSource::kProgram),
+            "runtime (omp_set_schedule: static)");
+  EXPECT_EQ(schedule_words("runtime", 0.0, &ran, ScheduleSource::kProgramOrDefault),
+            "runtime (ran as static)");
   EXPECT_EQ(schedule_words("runtime", 0.0, nullptr), "runtime");
   EXPECT_EQ(runtime_schedule_of("runtime (ran as dynamic,1)"), "dynamic,1");
+  EXPECT_EQ(runtime_schedule_of("runtime (omp_set_schedule: static)"), "static");
   EXPECT_EQ(runtime_schedule_of("runtime (OMP_SCHEDULE=guided,7)"), "guided,7");
   EXPECT_EQ(runtime_schedule_of("runtime"), "");
   EXPECT_EQ(runtime_schedule_of("dynamic,4"), "");
+  EXPECT_EQ(schedule_source_of("runtime (omp_set_schedule: static)"), ScheduleSource::kProgram);
+  EXPECT_EQ(schedule_source_of("runtime (OMP_SCHEDULE=guided,7)"), ScheduleSource::kEnvironment);
+  EXPECT_EQ(schedule_source_of("runtime"), ScheduleSource::kProgramOrDefault);
 }
 
 TEST(ReportReadRuns, LabelsFallBackToModuleAndOffset) {

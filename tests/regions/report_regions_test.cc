@@ -164,8 +164,7 @@ TEST(ReportRegions, RepetitionsCombineAsTheMedianRepetition) {
   EXPECT_DOUBLE_EQ(p->costs.time, repetitions[1].time);
   EXPECT_DOUBLE_EQ(p->time_min, repetitions[0].time);
   EXPECT_DOUBLE_EQ(p->time_max, repetitions[2].time);
-  EXPECT_DOUBLE_EQ(p->spread(),
-                   (repetitions[2].time - repetitions[0].time) / repetitions[1].time);
+  EXPECT_DOUBLE_EQ(p->spread(), (repetitions[2].time - repetitions[0].time) / repetitions[1].time);
   EXPECT_DOUBLE_EQ(p->costs.imbalance, repetitions[1].imbalance);
   EXPECT_DOUBLE_EQ(p->costs.walkthrough, repetitions[1].walkthrough);
   EXPECT_EQ(p->schedules, (std::vector<std::string>{"static"}));

@@ -134,7 +134,13 @@ class ToolProfileTest : public ::testing::Test {
               (scratch_ / "gomp").string() +
                   (old != nullptr && *old != '\0' ? ":" + std::string(old) : ""));
     }
-    for (const auto& [name, value] : options.env) env.set(name, value);
+    for (const auto& [name, value] : options.env) {
+      if (value.empty()) {
+        env.unset(name);  // an empty value in RunOptions::env: the variable is not set
+      } else {
+        env.set(name, value);
+      }
+    }
 
     const test_support::Outcome outcome = test_support::run_program(argv, scratch_);
     AppRun result;
@@ -517,9 +523,14 @@ TEST_P(ToolProfileEachCompiler, RuntimeLoopsNameTheScheduleTheyRanWith) {
            loop.value("omp_schedule_source", std::string("nowhere"));
   };
   // The program's omp_set_schedule, not the environment, chose the first two.
-  EXPECT_EQ(schedule_of("static", "guided,7"), "static from program or runtime default");
-  EXPECT_EQ(schedule_of("dynamic", "guided,7"), "dynamic,1 from program or runtime default");
+  EXPECT_EQ(schedule_of("static", "guided,7"), "static from program");
+  EXPECT_EQ(schedule_of("dynamic", "guided,7"), "dynamic,1 from program");
   EXPECT_EQ(schedule_of("runtime", "guided,7"), "guided,7 from OMP_SCHEDULE");
+  EXPECT_EQ(schedule_of("runtime", "NONMONOTONIC:GUIDED,7"), "guided,7 from OMP_SCHEDULE");
+  // The same kind with another chunk is the program's too.
+  EXPECT_EQ(schedule_of("dynamic", "dynamic,4"), "dynamic,1 from program");
+  // Without OMP_SCHEDULE the program or the runtime's default chose it.
+  EXPECT_EQ(schedule_of("static", ""), "static from program or runtime default");
 }
 
 // The "minor_faults=" figure an application printed on stderr, or -1.
