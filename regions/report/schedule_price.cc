@@ -204,9 +204,18 @@ std::string schedule_request(const std::string& option, const std::string& now) 
     return chunk.empty() ? fmt::format("schedule({})", kind)
                          : fmt::format("schedule({}, {})", kind, chunk);
   // The program's omp_set_schedule overrides OMP_SCHEDULE: the request goes where it is set.
-  if (schedule_source_of(now) == ScheduleSource::kProgram)
-    return fmt::format("omp_set_schedule(omp_sched_{}, {})", kind, chunk.empty() ? "0" : chunk);
-  return "OMP_SCHEDULE=" + option;
+  const std::string in_program =
+      fmt::format("omp_set_schedule(omp_sched_{}, {})", kind, chunk.empty() ? "0" : chunk);
+  switch (schedule_source_of(now)) {
+    case ScheduleSource::kProgram:
+      return in_program;
+    case ScheduleSource::kEnvironment:
+      return "OMP_SCHEDULE=" + option;
+    case ScheduleSource::kProgramOrDefault:
+      break;
+  }
+  return fmt::format("OMP_SCHEDULE={} (or {} where the program sets its schedule)", option,
+                     in_program);
 }
 
 std::string price_words(const LoopPrice& price, const std::string& now) {

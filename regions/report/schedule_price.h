@@ -62,8 +62,9 @@ LoopPrice price_loop(const LoopShape& loop, const MachineCosts& costs, double le
 
 /// How to ask for `option` ("dynamic,64", "guided") at a loop whose schedule is `now`
 /// (schedule_words()): "schedule(dynamic, 64)" in the code; for a schedule(runtime) loop
-/// "OMP_SCHEDULE=dynamic,64", or "omp_set_schedule(omp_sched_dynamic, 64)" when the program
-/// sets it (a chunk of 0: the runtime's default).
+/// "OMP_SCHEDULE=dynamic,64" when the environment set it, "omp_set_schedule(omp_sched_dynamic,
+/// 64)" when the program did (a chunk of 0: the runtime's default), and both when OMP_SCHEDULE
+/// was unset (the program or the runtime's default chose it).
 std::string schedule_request(const std::string& option, const std::string& now);
 
 /// "schedule(dynamic, 64): removes 12.3 ms of waiting, costs 1.1 ms in 430 chunks per execution
