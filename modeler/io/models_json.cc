@@ -307,19 +307,24 @@ PredictiveDistribution read_predictive_node(const Node& node) {
   return distribution;
 }
 
+FitStatistics read_statistics_node(const Node& stats) {
+  FitStatistics s;
+  s.points = stats.field("points").count();
+  s.rss = stats.field("rss").number();  // null (a non-finite value) reads as NaN
+  s.tss = stats.field("tss").number();
+  s.adjusted_r2 = stats.field("adjusted_r2").number();
+  s.smape = stats.field("smape").number();
+  s.cv_error = stats.field("cv_error").number();
+  return s;
+}
+
 ClassModel read_class_model(const Node& node) {
   ClassModel m;
   m.thread_class = node.field("class").string();
   m.model.constant = node.field("constant").number();
   m.model.terms = read_terms(node.field("terms"));
 
-  const Node stats = node.field("statistics");
-  m.stats.points = stats.field("points").count();
-  m.stats.rss = stats.field("rss").number();
-  m.stats.tss = stats.field("tss").number();
-  m.stats.adjusted_r2 = stats.field("adjusted_r2").number();
-  m.stats.smape = stats.field("smape").number();
-  m.stats.cv_error = stats.field("cv_error").number();
+  m.stats = read_statistics_node(node.field("statistics"));
 
   m.growth = read_growth(node.field("growth"));
   m.valid = node.field("valid").boolean();
@@ -535,6 +540,19 @@ std::string predictive_json(const PredictiveDistribution& distribution) {
 
 PredictiveDistribution read_predictive(const OrderedJsonNode& node) {
   return read_predictive_node(node);
+}
+
+std::string statistics_json(const FitStatistics& statistics) {
+  std::string text;
+  {
+    JsonStream json(text);
+    write_statistics(json, statistics);
+  }
+  return text;
+}
+
+FitStatistics read_statistics(const OrderedJsonNode& node) {
+  return read_statistics_node(node);
 }
 
 }  // namespace io_detail

@@ -76,10 +76,12 @@ ModelsFile read_models_json(const std::string& path);
 ModelsFile parse_models_json(std::string_view text, const std::string& name);
 
 namespace io_detail {
-/// A predictive distribution as models.json writes it ({"components": [...]}), for the writer
-/// of several parameters' lines; and one read back (InputError naming the field when bad).
+/// A predictive distribution and fit statistics as models.json writes them, for the writer of
+/// several parameters; and read back (InputError naming the field when bad).
 std::string predictive_json(const PredictiveDistribution& distribution);
 PredictiveDistribution read_predictive(const OrderedJsonNode& node);
+std::string statistics_json(const FitStatistics& statistics);
+FitStatistics read_statistics(const OrderedJsonNode& node);
 }  // namespace io_detail
 
 }  // namespace ompscale::modeler

@@ -145,17 +145,12 @@ std::string lines_table(const Dataset& dataset, const std::vector<MultiResult>& 
   return table.rows() > 1 ? rendered(table, width) : "";
 }
 
-Json statistics_json(const FitStatistics& s) {
-  return {{"points", s.points},           {"rss", s.rss},     {"tss", s.tss},
-          {"adjusted_r2", s.adjusted_r2}, {"smape", s.smape}, {"cv_error", s.cv_error}};
-}
-
 Json lines_json(const Dataset& dataset, const MultiResult& r) {
   Json lines = Json::array();
   for (const LineModel& line : r.lines) {
     lines.push_back({{"others", line.others},
                      {"model", line.model.to_string(dataset.parameter_names().front(), 17)},
-                     {"statistics", statistics_json(line.stats)},
+                     {"statistics", Json::parse(io_detail::statistics_json(line.stats))},
                      {"predictive", Json::parse(io_detail::predictive_json(line.predictive))}});
   }
   return lines;
@@ -225,7 +220,7 @@ Json kernel_json(const Dataset& dataset, const MultiResult& r) {
           {"model", r.model.to_string(names, 17)},
           {"constant", r.model.constant},
           {"terms", terms_json(r.model, names)},
-          {"statistics", statistics_json(r.stats)},
+          {"statistics", Json::parse(io_detail::statistics_json(r.stats))},
           {"points", std::move(points)},
           {"predictions", std::move(predictions)},
           {"budgets", std::move(budgets)},
@@ -323,17 +318,6 @@ MultiModel model_at(const Node& node, const Dataset& dataset) {
   }
 }
 
-FitStatistics read_statistics(const Node& stats) {
-  FitStatistics s;
-  s.points = stats.field("points").count();
-  s.rss = stats.field("rss").number();  // null (a non-finite value) reads as NaN
-  s.tss = stats.field("tss").number();
-  s.adjusted_r2 = stats.field("adjusted_r2").number();
-  s.smape = stats.field("smape").number();
-  s.cv_error = stats.field("cv_error").number();
-  return s;
-}
-
 // A kernel's lines modeled on their own; written since ModelerOptions::model_each_line.
 std::vector<LineModel> read_lines(const Node& node, const Dataset& dataset) {
   std::vector<LineModel> lines;
@@ -350,7 +334,8 @@ std::vector<LineModel> read_lines(const Node& node, const Dataset& dataset) {
     } catch (const std::invalid_argument& e) {
       model.fail(e.what());
     }
-    if (const auto stats = entry.optional_field("statistics")) line.stats = read_statistics(*stats);
+    if (const auto stats = entry.optional_field("statistics"))
+      line.stats = io_detail::read_statistics(*stats);
     const Node predictive = entry.field("predictive");
     line.predictive = io_detail::read_predictive(predictive);
     if (line.predictive.components.empty())
@@ -368,7 +353,7 @@ MultiResult read_multi_kernel(const Node& entry, const Dataset& dataset, std::si
   MultiResult r;
   r.kernel = index;
   r.model = model_at(entry.field("model"), dataset);
-  r.stats = read_statistics(entry.field("statistics"));
+  r.stats = io_detail::read_statistics(entry.field("statistics"));
   for (const Node& p : entry.field("points").elements()) {
     MultiPoint point;
     const Node at = p.field("at");
