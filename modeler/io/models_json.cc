@@ -527,15 +527,25 @@ ModelsFile read_models_json(const std::string& path) {
   return parse_models_json(text, path == "-" ? std::string("<stdin>") : path);
 }
 
-namespace io_detail {
+namespace {
 
-std::string predictive_json(const PredictiveDistribution& distribution) {
+// What `write` writes of `value`, as text (a JsonStream flushes when it ends).
+template <class Value>
+std::string written(void (*write)(JsonStream&, const Value&), const Value& value) {
   std::string text;
   {
     JsonStream json(text);
-    write_predictive(json, distribution);
+    write(json, value);
   }
   return text;
+}
+
+}  // namespace
+
+namespace io_detail {
+
+std::string predictive_json(const PredictiveDistribution& distribution) {
+  return written(write_predictive, distribution);
 }
 
 PredictiveDistribution read_predictive(const OrderedJsonNode& node) {
@@ -543,12 +553,7 @@ PredictiveDistribution read_predictive(const OrderedJsonNode& node) {
 }
 
 std::string statistics_json(const FitStatistics& statistics) {
-  std::string text;
-  {
-    JsonStream json(text);
-    write_statistics(json, statistics);
-  }
-  return text;
+  return written(write_statistics, statistics);
 }
 
 FitStatistics read_statistics(const OrderedJsonNode& node) {
