@@ -13,8 +13,12 @@
 // Followed: schedule hints (the report's "loops": the loop's pragma gets schedule(runtime) in a
 // copy of the source, built like the original, and OMP_SCHEDULE sets the schedule; loops that
 // are schedule(runtime) already need only OMP_SCHEDULE), and runtime settings of GCC builds
-// (OMP_WAIT_POLICY, GOMP_SPINCOUNT, libomp through a libgomp.so.1 link). Others (locks, serial
-// code, tasks) need a change of the code and are listed as such.
+// (OMP_WAIT_POLICY, GOMP_SPINCOUNT, libomp through a libgomp.so.1 link). A GCC build's
+// imbalance hints the report could not price (static loops call no runtime function) are
+// followed as the report advises: a schedule(runtime) build of the region's static loops is
+// scanned with OMP_SCHEDULE=static, and the hints its report prices are followed on the
+// original program. Others (locks, serial code, tasks) need a change of the code and are listed
+// as such.
 //
 //   build/bench/hint_trial [--reps 5] [--scan-reps 3] [--threads 2] [--apps all|a,b]
 //                          [--lulesh DIR] [--out DIR] [--withheld no|yes]
@@ -197,7 +201,10 @@ void measure(Trial& t, const std::vector<std::string>& base,
   }
 }
 
-json scan(const Case& c, const fs::path& binary, const Options& o, const fs::path& dir) {
+// `ompscan run` of `binary` and its report as JSON (null when either fails). `env` is set for
+// the program (OMP_SCHEDULE is otherwise unset).
+json scan(const Case& c, const fs::path& binary, const Options& o, const fs::path& dir,
+          const std::vector<std::string>& env = {}) {
   std::vector<std::string> argv = {OMPSCALE_OMPSCAN_BIN,
                                    "run",
                                    "--threads",
@@ -212,7 +219,9 @@ json scan(const Case& c, const fs::path& binary, const Options& o, const fs::pat
                                    "--",
                                    binary.string()};
   argv.insert(argv.end(), c.args.begin(), c.args.end());
-  const ompscale::CapturedRun ran = run(argv, {}, {"OMP_SCHEDULE"});
+  const ompscale::CapturedRun ran =
+      run(argv, env,
+          env.empty() ? std::vector<std::string>{"OMP_SCHEDULE"} : std::vector<std::string>{});
   if (ran.status.shell_code() != 0) {
     std::fprintf(stderr, "hint_trial: ompscan run of %s failed: %s\n", c.name.c_str(),
                  ran.err.c_str());
@@ -272,67 +281,199 @@ void follow_runtime_knob(const Case& c, const std::vector<std::string>& app, con
   trials.push_back(t);
 }
 
+// A priced imbalance hint as a trial: its loops that share the first loop's schedule, their
+// predicted net gain (0 when nothing pays: its best rejected change is followed), and the lines
+// of those loops that need a schedule(runtime) build.
+struct ScheduleTrial {
+  Trial trial;
+  std::string schedule;
+  std::map<std::string, std::vector<int>> lines;  // file name -> loop lines
+  bool all_runtime = true;
+};
+
+ScheduleTrial schedule_trial(const Case& c, const json& region, const json& hint, bool withheld) {
+  const json& loops = hint["loops"];
+  ScheduleTrial s;
+  s.schedule = loops[0]["schedule"];
+  Trial& t = s.trial;
+  t.app = c.name;
+  t.hint = region["label"].get<std::string>().substr(0, 60);
+  t.how = "OMP_SCHEDULE=" + s.schedule;
+  t.nothing_pays = hint.value("nothing_pays", false);
+  t.withheld = withheld;
+  for (const json& loop : loops) {
+    if (loop["schedule"] != s.schedule) continue;
+    t.predicted += loop["net_s"].get<double>();
+    s.all_runtime = s.all_runtime && loop.value("runtime_schedule", false);
+    if (loop["location"].contains("file")) {
+      s.lines[fs::path(loop["location"]["file"].get<std::string>()).filename().string()].push_back(
+          loop["location"]["line"]);
+    }
+  }
+  if (t.nothing_pays) t.predicted = 0;
+  return s;
+}
+
+// A copy of `c` whose loops at `lines` have schedule(runtime), built into `variant`/app; its
+// path, or empty (with the reason on stderr).
+fs::path runtime_schedule_build(const Case& c, const std::map<std::string, std::vector<int>>& lines,
+                                const fs::path& variant) {
+  int patched = 0;
+  const std::vector<fs::path> sources = runtime_schedule_sources(c, lines, variant, patched);
+  std::string error;
+  if (patched == 0 || !build(c, sources, variant / "app", error)) {
+    std::fprintf(stderr, "hint_trial: %s: no schedule(runtime) build (%d loops patched) %s\n",
+                 c.name.c_str(), patched, error.c_str());
+    return {};
+  }
+  return variant / "app";
+}
+
+// Follows one schedule trial: `app` as it is against a schedule(runtime) build (unless its loops
+// are schedule(runtime) already) run with OMP_SCHEDULE set to the trial's schedule.
+void follow_schedule(const Case& c, const std::vector<std::string>& app, ScheduleTrial s,
+                     const Options& o, const fs::path& dir, std::vector<Trial>& trials) {
+  std::vector<std::string> followed = app;
+  if (!s.all_runtime) {
+    const fs::path built =
+        runtime_schedule_build(c, s.lines, dir / ("runtime-" + std::to_string(trials.size())));
+    if (built.empty()) return;
+    followed[0] = built.string();
+    s.trial.how += " (schedule(runtime) build)";
+  }
+  measure(s.trial, app, {}, followed, {"OMP_SCHEDULE=" + s.schedule}, o.reps);
+  trials.push_back(s.trial);
+}
+
+// The top three parallel regions of a report.
+std::vector<const json*> top_regions(const json& report) {
+  std::vector<const json*> out;
+  for (const json& region : report["regions"]) {
+    if (region["kind"] == "parallel" && out.size() < 3) out.push_back(&region);
+  }
+  return out;
+}
+
+// Where a region's loops are written: the region's own line when it is a combined
+// `parallel for`, else the `omp for` lines with a static schedule (or none) inside its body
+// (the braces after the region's pragma). Empty when the source cannot be read.
+std::vector<int> static_loop_lines(const fs::path& source, int region_line) {
+  std::ifstream in(source);
+  std::vector<std::string> text;
+  for (std::string line; std::getline(in, line);) text.push_back(line);
+  if (region_line < 1 || region_line > static_cast<int>(text.size())) return {};
+  const auto is_for_pragma = [](const std::string& l) {
+    return l.find("#pragma omp") != std::string::npos && l.find(" for") != std::string::npos;
+  };
+  if (is_for_pragma(text[static_cast<std::size_t>(region_line - 1)])) return {region_line};
+  std::vector<int> out;
+  int depth = 0;
+  bool opened = false;
+  for (std::size_t i = static_cast<std::size_t>(region_line); i < text.size(); ++i) {
+    const std::string& l = text[i];
+    const bool balancing = l.find("schedule(dynamic") != std::string::npos ||
+                           l.find("schedule(guided") != std::string::npos;
+    if (opened && is_for_pragma(l) && !balancing) out.push_back(static_cast<int>(i) + 1);
+    for (char ch : l) {
+      if (ch == '{') ++depth, opened = true;
+      if (ch == '}') --depth;
+    }
+    if (opened && depth <= 0) break;
+  }
+  return out;
+}
+
+// A region's hints in its last series, each with whether the report withheld it (time-shared
+// runs); the withheld ones only with --withheld yes.
+std::vector<std::pair<json, bool>> hints_of(const json& region, const Options& o) {
+  const json& series = region["series"].back();
+  std::vector<std::pair<json, bool>> hints;
+  for (const json& h : series.value("hints", json::array())) hints.emplace_back(h, false);
+  if (o.withheld) {
+    for (const json& h : series.value("withheld_hints", json::array())) hints.emplace_back(h, true);
+  }
+  return hints;
+}
+
+// The same region in the report of a patched copy: the parallel region at the same line of a
+// file of the same name (the copy's sources live in another directory).
+const json* same_region(const json& report, const json& region) {
+  const auto file_name = [](const json& at) {
+    return fs::path(at.value("file", "")).filename().string();
+  };
+  const json& at = region["location"];
+  for (const json* r : top_regions(report)) {
+    const json& here = (*r)["location"];
+    if (file_name(here) == file_name(at) && here.value("line", 0) == at.value("line", -1)) return r;
+  }
+  return nullptr;
+}
+
+// A GCC build's imbalance hints that the report could not price (its static loops call no
+// runtime function): followed as the report advises, by a schedule(runtime) build of those
+// loops, scanned with OMP_SCHEDULE=static (the schedule they had), whose report prices them;
+// then each priced hint is followed on the original program.
+void follow_unpriced(const Case& c, const std::vector<std::string>& app, const json& report,
+                     const Options& o, const fs::path& dir, std::vector<Trial>& trials) {
+  std::vector<std::pair<const json*, bool>> regions;  // with an unpriced imbalance hint, withheld
+  std::map<std::string, std::vector<int>> lines;      // their loops
+  for (const json* region : top_regions(report)) {
+    const json& at = (*region)["location"];
+    for (const auto& [hint, withheld] : hints_of(*region, o)) {
+      if (hint["kind"] != "imbalance" || hint.value("priced", true) || !at.contains("file")) {
+        continue;
+      }
+      const fs::path file = at["file"].get<std::string>();
+      for (int line : static_loop_lines(file, at["line"]))
+        lines[file.filename().string()].push_back(line);
+      regions.emplace_back(region, withheld);
+    }
+  }
+  if (lines.empty()) return;
+  const fs::path built = runtime_schedule_build(c, lines, dir / "runtime-all");
+  if (built.empty()) return;
+  const json priced = scan(c, built, o, dir / "runs-runtime", {"OMP_SCHEDULE=static"});
+  if (priced.is_null()) return;
+  for (const auto& [region, withheld] : regions) {
+    const json* again = same_region(priced, *region);
+    bool followed = false;
+    for (const auto& [hint, withheld_again] :
+         again != nullptr ? hints_of(*again, o) : std::vector<std::pair<json, bool>>{}) {
+      if (hint["kind"] != "imbalance" || !hint.contains("loops")) continue;
+      ScheduleTrial s = schedule_trial(c, *again, hint, withheld || withheld_again);
+      s.all_runtime = false;                   // the original program's loops are static
+      s.trial.how += ", priced by a scan of";  // "... of (schedule(runtime) build)"
+      follow_schedule(c, app, s, o, dir, trials);
+      followed = true;
+    }
+    if (!followed) {
+      std::printf(
+          "  %-14s %-48.48s imbalance    not followed: the scan of its schedule(runtime) "
+          "build priced no schedule change\n",
+          c.name.c_str(), (*region)["label"].get<std::string>().c_str());
+    }
+  }
+}
+
 // The schedule hints of the top regions: one trial each (its loops sharing the first loop's
-// schedule), and the runtime setting of a GCC build.
+// schedule), the runtime setting of a GCC build, and the hints the report could not price.
 void follow_hints(const Case& c, const fs::path& binary, const json& report, const Options& o,
                   const fs::path& dir, std::vector<Trial>& trials) {
   std::vector<std::string> app = {binary.string()};
   app.insert(app.end(), c.args.begin(), c.args.end());
   follow_runtime_knob(c, app, report, o, dir, trials);
-  int region_rank = 0;
-  for (const json& region : report["regions"]) {
-    if (region["kind"] != "parallel" || ++region_rank > 3) continue;
-    const json& series = region["series"].back();
-    std::vector<std::pair<json, bool>> hints;  // with whether the report withheld it
-    for (const json& h : series.value("hints", json::array())) hints.emplace_back(h, false);
-    if (o.withheld) {
-      for (const json& h : series.value("withheld_hints", json::array()))
-        hints.emplace_back(h, true);
-    }
-    for (const auto& [hint, withheld] : hints) {
+  for (const json* region : top_regions(report)) {
+    for (const auto& [hint, withheld] : hints_of(*region, o)) {
       if (hint["kind"] != "imbalance" || !hint.contains("loops")) continue;
-      const json& loops = hint["loops"];
-      const std::string schedule = loops[0]["schedule"];
-      Trial t;
-      t.app = c.name;
-      t.hint = region["label"].get<std::string>().substr(0, 60);
-      t.how = "OMP_SCHEDULE=" + schedule;
-      t.nothing_pays = hint.value("nothing_pays", false);
-      t.withheld = withheld;
-      std::map<std::string, std::vector<int>> lines;
-      bool all_runtime = true;
-      for (const json& loop : loops) {
-        if (loop["schedule"] != schedule) continue;
-        t.predicted += loop["net_s"].get<double>();
-        all_runtime = all_runtime && loop.value("runtime_schedule", false);
-        if (loop["location"].contains("file")) {
-          lines[fs::path(loop["location"]["file"].get<std::string>()).filename().string()]
-              .push_back(loop["location"]["line"]);
-        }
-      }
-      if (t.nothing_pays) t.predicted = 0;
-      std::vector<std::string> followed = app;
-      if (!all_runtime) {
-        int patched = 0;
-        const fs::path variant = dir / ("runtime-" + std::to_string(trials.size()));
-        const std::vector<fs::path> sources = runtime_schedule_sources(c, lines, variant, patched);
-        std::string error;
-        if (patched == 0 || !build(c, sources, variant / "app", error)) {
-          std::fprintf(stderr, "hint_trial: %s: no schedule(runtime) build (%d loops patched) %s\n",
-                       c.name.c_str(), patched, error.c_str());
-          continue;
-        }
-        followed[0] = (variant / "app").string();
-        t.how += " (schedule(runtime) build)";
-      }
-      measure(t, app, {}, followed, {"OMP_SCHEDULE=" + schedule}, o.reps);
-      trials.push_back(t);
+      follow_schedule(c, app, schedule_trial(c, *region, hint, withheld), o, dir, trials);
     }
   }
+  follow_unpriced(c, app, report, o, dir, trials);
   // Hints that need the code changed: listed.
   for (const json& region : report["regions"]) {
     for (const json& hint : region["series"].back().value("hints", json::array())) {
-      if (hint["kind"] == "imbalance" && hint.contains("loops")) continue;
+      if (hint["kind"] == "imbalance" && (hint.contains("loops") || !hint.value("priced", true)))
+        continue;
       if (hint.value("gain_s", 0.0) <
           0.05 * report["program"].back()["points"].back()["time_s"].get<double>())
         continue;
@@ -434,13 +575,13 @@ int main(int argc, char** argv) {
     withheld += report_withheld(c, report);
     follow_hints(c, dir / "app", report, o, dir, trials);
   }
-  std::printf("\n%-16s %-40s %-44s %10s %10s %7s  %s\n", "app", "hint", "followed as", "predicted",
+  std::printf("\n%-16s %-40s %-66s %10s %10s %7s  %s\n", "app", "hint", "followed as", "predicted",
               "realised", "spread", "verdict");
   int bad = 0;
   int followed_withheld = 0;
   for (const Trial& t : trials) {
     followed_withheld += t.withheld ? 1 : 0;
-    std::printf("%-16s %-40.40s %-44.44s %9.4fs %9.4fs %6.1f%%  %s%s%s\n", t.app.c_str(),
+    std::printf("%-16s %-40.40s %-66.66s %9.4fs %9.4fs %6.1f%%  %s%s%s\n", t.app.c_str(),
                 t.hint.c_str(), t.how.c_str(), t.predicted, t.base - t.followed, 100 * t.spread,
                 t.verdict.c_str(), t.nothing_pays ? " (nothing pays)" : "",
                 t.withheld ? " (withheld: not counted)" : "");
