@@ -36,6 +36,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -219,9 +220,7 @@ json scan(const Case& c, const fs::path& binary, const Options& o, const fs::pat
                                    "--",
                                    binary.string()};
   argv.insert(argv.end(), c.args.begin(), c.args.end());
-  const ompscale::CapturedRun ran =
-      run(argv, env,
-          env.empty() ? std::vector<std::string>{"OMP_SCHEDULE"} : std::vector<std::string>{});
+  const ompscale::CapturedRun ran = run(argv, env, {"OMP_SCHEDULE"});  // `env` wins over unset
   if (ran.status.shell_code() != 0) {
     std::fprintf(stderr, "hint_trial: ompscan run of %s failed: %s\n", c.name.c_str(),
                  ran.err.c_str());
@@ -289,6 +288,7 @@ struct ScheduleTrial {
   std::string schedule;
   std::map<std::string, std::vector<int>> lines;  // file name -> loop lines
   bool all_runtime = true;
+  bool priced_by_rescan = false;  // priced by the scan of a schedule(runtime) build
 };
 
 ScheduleTrial schedule_trial(const Case& c, const json& region, const json& hint, bool withheld) {
@@ -339,7 +339,8 @@ void follow_schedule(const Case& c, const std::vector<std::string>& app, Schedul
         runtime_schedule_build(c, s.lines, dir / ("runtime-" + std::to_string(trials.size())));
     if (built.empty()) return;
     followed[0] = built.string();
-    s.trial.how += " (schedule(runtime) build)";
+    s.trial.how += s.priced_by_rescan ? " (schedule(runtime) build, priced by its scan)"
+                                      : " (schedule(runtime) build)";
   }
   measure(s.trial, app, {}, followed, {"OMP_SCHEDULE=" + s.schedule}, o.reps);
   trials.push_back(s.trial);
@@ -354,29 +355,40 @@ std::vector<const json*> top_regions(const json& report) {
   return out;
 }
 
-// Where a region's loops are written: the region's own line when it is a combined
-// `parallel for`, else the `omp for` lines with a static schedule (or none) inside its body
-// (the braces after the region's pragma). Empty when the source cannot be read.
+// Where a region's static loops are written: the region's own line when it is a combined
+// `parallel for`, else the `omp for` pragmas in its body (the braces after the region's pragma,
+// or the one statement when there are none), leaving out loops with a schedule the program can
+// already balance or choose at run time (dynamic, guided, auto, runtime). Empty when the source
+// cannot be read.
 std::vector<int> static_loop_lines(const fs::path& source, int region_line) {
   std::ifstream in(source);
   std::vector<std::string> text;
   for (std::string line; std::getline(in, line);) text.push_back(line);
   if (region_line < 1 || region_line > static_cast<int>(text.size())) return {};
-  const auto is_for_pragma = [](const std::string& l) {
-    return l.find("#pragma omp") != std::string::npos && l.find(" for") != std::string::npos;
+  static const std::regex for_pragma(R"(^\s*#\s*pragma\s+omp\b.*\bfor\b)");
+  static const std::regex chosen(
+      R"(\bschedule\s*\(\s*(\w+\s*(,\s*\w+\s*)?:\s*)?(dynamic|guided|auto|runtime)\b)");
+  const auto static_for = [&](const std::string& l) {
+    return std::regex_search(l, for_pragma) && !std::regex_search(l, chosen);
   };
-  if (is_for_pragma(text[static_cast<std::size_t>(region_line - 1)])) return {region_line};
+  const std::string& region = text[static_cast<std::size_t>(region_line - 1)];
+  if (std::regex_search(region, for_pragma)) {
+    return static_for(region) ? std::vector<int>{region_line} : std::vector<int>{};
+  }
   std::vector<int> out;
-  int depth = 0;
+  int depth = 0, parentheses = 0;
   bool opened = false;
   for (std::size_t i = static_cast<std::size_t>(region_line); i < text.size(); ++i) {
     const std::string& l = text[i];
-    const bool balancing = l.find("schedule(dynamic") != std::string::npos ||
-                           l.find("schedule(guided") != std::string::npos;
-    if (opened && is_for_pragma(l) && !balancing) out.push_back(static_cast<int>(i) + 1);
+    if (static_for(l)) out.push_back(static_cast<int>(i) + 1);
+    if (!opened && std::regex_search(l, for_pragma)) break;  // a body of one worksharing loop
+    if (l.find('#') != std::string::npos) continue;          // other pragmas hold no braces
     for (char ch : l) {
+      if (ch == '(') ++parentheses;
+      if (ch == ')') --parentheses;
       if (ch == '{') ++depth, opened = true;
       if (ch == '}') --depth;
+      if (!opened && ch == ';' && parentheses == 0) return out;  // a body of one statement
     }
     if (opened && depth <= 0) break;
   }
@@ -402,63 +414,97 @@ const json* same_region(const json& report, const json& region) {
     return fs::path(at.value("file", "")).filename().string();
   };
   const json& at = region["location"];
-  for (const json* r : top_regions(report)) {
-    const json& here = (*r)["location"];
-    if (file_name(here) == file_name(at) && here.value("line", 0) == at.value("line", -1)) return r;
+  for (const json& r : report["regions"]) {
+    const json& here = r["location"];
+    if (r["kind"] == "parallel" && file_name(here) == file_name(at) &&
+        here.value("line", 0) == at.value("line", -1))
+      return &r;
   }
   return nullptr;
 }
 
-// A GCC build's imbalance hints that the report could not price (its static loops call no
-// runtime function): followed as the report advises, by a schedule(runtime) build of those
-// loops, scanned with OMP_SCHEDULE=static (the schedule they had), whose report prices them;
-// then each priced hint is followed on the original program.
-void follow_unpriced(const Case& c, const std::vector<std::string>& app, const json& report,
-                     const Options& o, const fs::path& dir, std::vector<Trial>& trials) {
-  std::vector<std::pair<const json*, bool>> regions;  // with an unpriced imbalance hint, withheld
-  std::map<std::string, std::vector<int>> lines;      // their loops
+// Whether `hint` is an imbalance hint the report could not price because the region's loops
+// were not seen (a GCC build's static loops call no runtime function).
+bool unpriced_imbalance(const json& hint) {
+  return hint["kind"] == "imbalance" && !hint.value("priced", true) && !hint.contains("loops");
+}
+
+// A line for a top region's unpriced imbalance hint that could not be followed.
+void not_followed(const Case& c, const json& region, const std::string& why) {
+  std::printf("  %-14s %-48.48s imbalance    not followed: %s\n", c.name.c_str(),
+              region["label"].get<std::string>().c_str(), why.c_str());
+}
+
+// A GCC build's imbalance hints that the report could not price, in its top regions: followed
+// as the report advises, by a schedule(runtime) build of the regions' static loops, scanned with
+// OMP_SCHEDULE=static (the schedule they had; loops of the program that were schedule(runtime)
+// already run static in that scan too), whose report prices them; then each priced hint is
+// followed on the original program. Every such region gets a trial or a line saying why not.
+// Returns the hints the rescan withheld (time-shared runs).
+int follow_unpriced(const Case& c, const std::vector<std::string>& app, const json& report,
+                    const Options& o, const fs::path& dir, std::vector<Trial>& trials) {
+  std::vector<std::pair<const json*, bool>> regions;  // followed, with whether withheld
+  std::map<std::string, std::vector<int>> lines;      // their static loops
   for (const json* region : top_regions(report)) {
-    const json& at = (*region)["location"];
     for (const auto& [hint, withheld] : hints_of(*region, o)) {
-      if (hint["kind"] != "imbalance" || hint.value("priced", true) || !at.contains("file")) {
-        continue;
+      if (!unpriced_imbalance(hint)) continue;
+      const json& at = (*region)["location"];
+      const std::vector<int> loops =
+          at.contains("file") ? static_loop_lines(at["file"].get<std::string>(), at["line"])
+                              : std::vector<int>{};
+      if (loops.empty()) {
+        not_followed(c, *region, "no static loop found in its source");
+      } else {
+        std::vector<int>& in_file = lines[fs::path(at["file"].get<std::string>()).filename()];
+        in_file.insert(in_file.end(), loops.begin(), loops.end());
+        regions.emplace_back(region, withheld);
       }
-      const fs::path file = at["file"].get<std::string>();
-      for (int line : static_loop_lines(file, at["line"]))
-        lines[file.filename().string()].push_back(line);
-      regions.emplace_back(region, withheld);
+      break;  // one trial per region
     }
   }
-  if (lines.empty()) return;
+  if (regions.empty()) return 0;
   const fs::path built = runtime_schedule_build(c, lines, dir / "runtime-all");
-  if (built.empty()) return;
-  const json priced = scan(c, built, o, dir / "runs-runtime", {"OMP_SCHEDULE=static"});
-  if (priced.is_null()) return;
+  const json priced = built.empty()
+                          ? json(nullptr)
+                          : scan(c, built, o, dir / "runs-runtime", {"OMP_SCHEDULE=static"});
+  int withheld_again = 0;
   for (const auto& [region, withheld] : regions) {
-    const json* again = same_region(priced, *region);
+    const json* again = priced.is_null() ? nullptr : same_region(priced, *region);
+    if (again == nullptr) {
+      not_followed(c, *region,
+                   priced.is_null() ? "no scan of a schedule(runtime) build"
+                                    : "not in the scan of its schedule(runtime) build");
+      continue;
+    }
     bool followed = false;
-    for (const auto& [hint, withheld_again] :
-         again != nullptr ? hints_of(*again, o) : std::vector<std::pair<json, bool>>{}) {
+    for (const auto& [hint, rescan_withheld] : hints_of(*again, o)) {
       if (hint["kind"] != "imbalance" || !hint.contains("loops")) continue;
-      ScheduleTrial s = schedule_trial(c, *again, hint, withheld || withheld_again);
-      s.all_runtime = false;                   // the original program's loops are static
-      s.trial.how += ", priced by a scan of";  // "... of (schedule(runtime) build)"
+      ScheduleTrial s = schedule_trial(c, *again, hint, withheld || rescan_withheld);
+      s.all_runtime = false;  // the original program's loops are static
+      s.priced_by_rescan = true;
       follow_schedule(c, app, s, o, dir, trials);
       followed = true;
+      break;
     }
+    const auto held = (*again)["series"].back().value("withheld_hints", json::array());
+    const bool held_back = std::any_of(held.begin(), held.end(), [](const json& h) {
+      return h["kind"] == "imbalance" && h.contains("loops");
+    });
+    if (!followed && held_back) ++withheld_again;
     if (!followed) {
-      std::printf(
-          "  %-14s %-48.48s imbalance    not followed: the scan of its schedule(runtime) "
-          "build priced no schedule change\n",
-          c.name.c_str(), (*region)["label"].get<std::string>().c_str());
+      not_followed(c, *region,
+                   held_back ? "the scan of its schedule(runtime) build withheld it (time-shared)"
+                             : "the scan of its schedule(runtime) build priced no schedule change");
     }
   }
+  return withheld_again;
 }
 
 // The schedule hints of the top regions: one trial each (its loops sharing the first loop's
-// schedule), the runtime setting of a GCC build, and the hints the report could not price.
-void follow_hints(const Case& c, const fs::path& binary, const json& report, const Options& o,
-                  const fs::path& dir, std::vector<Trial>& trials) {
+// schedule), the runtime setting of a GCC build, and the imbalance hints the report could not
+// price. Returns the hints withheld by the scans this made (time-shared runs).
+int follow_hints(const Case& c, const fs::path& binary, const json& report, const Options& o,
+                 const fs::path& dir, std::vector<Trial>& trials) {
   std::vector<std::string> app = {binary.string()};
   app.insert(app.end(), c.args.begin(), c.args.end());
   follow_runtime_knob(c, app, report, o, dir, trials);
@@ -468,12 +514,14 @@ void follow_hints(const Case& c, const fs::path& binary, const json& report, con
       follow_schedule(c, app, schedule_trial(c, *region, hint, withheld), o, dir, trials);
     }
   }
-  follow_unpriced(c, app, report, o, dir, trials);
-  // Hints that need the code changed: listed.
+  const int withheld = follow_unpriced(c, app, report, o, dir, trials);
+  // Hints that need the code changed: listed (follow_unpriced spoke of the top regions' unpriced
+  // imbalance).
+  const std::vector<const json*> top = top_regions(report);
   for (const json& region : report["regions"]) {
+    const bool in_top = std::find(top.begin(), top.end(), &region) != top.end();
     for (const json& hint : region["series"].back().value("hints", json::array())) {
-      if (hint["kind"] == "imbalance" && (hint.contains("loops") || !hint.value("priced", true)))
-        continue;
+      if (hint["kind"] == "imbalance" && (hint.contains("loops") || in_top)) continue;
       if (hint.value("gain_s", 0.0) <
           0.05 * report["program"].back()["points"].back()["time_s"].get<double>())
         continue;
@@ -483,6 +531,7 @@ void follow_hints(const Case& c, const fs::path& binary, const json& report, con
                   hint["advice"].get<std::string>().substr(0, 70).c_str());
     }
   }
+  return withheld;
 }
 
 std::vector<Case> cases(const Options& o) {
@@ -573,15 +622,15 @@ int main(int argc, char** argv) {
     const json report = scan(c, dir / "app", o, dir / "runs");
     if (report.is_null()) return 1;
     withheld += report_withheld(c, report);
-    follow_hints(c, dir / "app", report, o, dir, trials);
+    withheld += follow_hints(c, dir / "app", report, o, dir, trials);
   }
-  std::printf("\n%-16s %-40s %-66s %10s %10s %7s  %s\n", "app", "hint", "followed as", "predicted",
+  std::printf("\n%-16s %-40s %-72s %10s %10s %7s  %s\n", "app", "hint", "followed as", "predicted",
               "realised", "spread", "verdict");
   int bad = 0;
   int followed_withheld = 0;
   for (const Trial& t : trials) {
     followed_withheld += t.withheld ? 1 : 0;
-    std::printf("%-16s %-40.40s %-66.66s %9.4fs %9.4fs %6.1f%%  %s%s%s\n", t.app.c_str(),
+    std::printf("%-16s %-40.40s %-72.72s %9.4fs %9.4fs %6.1f%%  %s%s%s\n", t.app.c_str(),
                 t.hint.c_str(), t.how.c_str(), t.predicted, t.base - t.followed, 100 * t.spread,
                 t.verdict.c_str(), t.nothing_pays ? " (nothing pays)" : "",
                 t.withheld ? " (withheld: not counted)" : "");
