@@ -56,6 +56,15 @@ struct RuntimeReport {
   std::string knob_advice;
 };
 
+/// Of the runtime settings measured at one (input, thread count), `at` (the application's own
+/// runtime as it is among them, variant "libgomp"), the one that beats it: the fastest, faster
+/// beyond both measurements' spread (their ranges do not overlap), by 2% or more, and by more
+/// than the largest spread (max - min) of any setting compared there. The last guards against
+/// the luck of picking the fastest of several settings from a few runs each: a setting that
+/// gains less than one run of any of them can vary cannot be told from it. nullptr when none
+/// does, and never from a time-shared measurement.
+const NativeComparison* faster_setting(const std::vector<const NativeComparison*>& at);
+
 /// The runtime of the usable runs and the comparison with the native ones.
 RuntimeReport describe_runtime(const RunSet& runs, const Measurements& measurements,
                                const std::string& reference_input);

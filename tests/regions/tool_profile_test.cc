@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "regions/run/gomp_abi.h"
 #include "tests/apps/app_output.h"
 #include "tests/support/process.h"
 
@@ -32,7 +33,7 @@ using Json = nlohmann::json;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-constexpr const char* kLibomp = "/usr/lib/llvm-14/lib/libomp.so.5";
+const std::string kLoadedLibomp = default_libomp();  // the libomp ompscan run loads
 constexpr const char* kTool = OMPSCALE_OMPSCAN_TOOL;
 
 enum class Compiler { kGnu, kLlvm };
@@ -97,7 +98,7 @@ class ToolProfileTest : public ::testing::Test {
                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(scratch_);
     fs::create_directories(scratch_ / "gomp");
-    fs::create_symlink(kLibomp, scratch_ / "gomp" / "libgomp.so.1");
+    fs::create_symlink(kLoadedLibomp, scratch_ / "gomp" / "libgomp.so.1");
   }
   void TearDown() override { fs::remove_all(scratch_); }
 
@@ -114,7 +115,7 @@ class ToolProfileTest : public ::testing::Test {
     ScopedEnv env;
     env.set("OMP_NUM_THREADS", std::to_string(options.threads));
     env.unset("OMPSCAN_SAMPLING");
-    std::string preload = compiler == Compiler::kGnu ? kLibomp : "";
+    std::string preload = compiler == Compiler::kGnu ? kLoadedLibomp : std::string();
     if (options.tool) {
       preload += (preload.empty() ? "" : ":") + options.tool_library;
       env.set("OMP_TOOL_LIBRARIES", options.tool_library);
