@@ -113,6 +113,20 @@ bool build(const Case& c, const std::vector<fs::path>& sources, const fs::path& 
   return r.status.shell_code() == 0;
 }
 
+// A source file as its lines (none when it cannot be read).
+std::vector<std::string> source_lines(const fs::path& source) {
+  std::ifstream in(source);
+  std::vector<std::string> text;
+  for (std::string line; std::getline(in, line);) text.push_back(line);
+  return text;
+}
+
+// Whether a line is an OpenMP pragma with a `for` (a worksharing loop, combined or not).
+bool is_for_pragma(const std::string& line) {
+  static const std::regex for_pragma(R"(^\s*#\s*pragma\s+omp\b.*\bfor\b)");
+  return std::regex_search(line, for_pragma);
+}
+
 // A copy of the sources in `dir` whose loops at `lines` (file name -> lines) have
 // schedule(runtime): the nearest "#pragma omp ... for" at or above each line loses its schedule
 // clause and gains schedule(runtime).
@@ -123,17 +137,13 @@ std::vector<fs::path> runtime_schedule_sources(const Case& c,
   std::vector<fs::path> out;
   patched = 0;
   for (const fs::path& source : c.sources) {
-    std::ifstream in(source);
-    std::vector<std::string> text;
-    for (std::string line; std::getline(in, line);) text.push_back(line);
+    std::vector<std::string> text = source_lines(source);
     const auto it = lines.find(source.filename().string());
     for (int line : it == lines.end() ? std::vector<int>{} : it->second) {
       for (int at = std::min<int>(line, static_cast<int>(text.size())); at >= 1 && at > line - 8;
            --at) {
         std::string& l = text[static_cast<std::size_t>(at - 1)];
-        if (l.find("#pragma omp") == std::string::npos || l.find(" for") == std::string::npos) {
-          continue;
-        }
+        if (!is_for_pragma(l)) continue;
         if (l.find("schedule(runtime)") != std::string::npos) break;
         if (const std::size_t s = l.find("schedule("); s != std::string::npos) {
           l.erase(s, l.find(')', s) - s + 1);
@@ -361,18 +371,15 @@ std::vector<const json*> top_regions(const json& report) {
 // already balance or choose at run time (dynamic, guided, auto, runtime). Empty when the source
 // cannot be read.
 std::vector<int> static_loop_lines(const fs::path& source, int region_line) {
-  std::ifstream in(source);
-  std::vector<std::string> text;
-  for (std::string line; std::getline(in, line);) text.push_back(line);
+  const std::vector<std::string> text = source_lines(source);
   if (region_line < 1 || region_line > static_cast<int>(text.size())) return {};
-  static const std::regex for_pragma(R"(^\s*#\s*pragma\s+omp\b.*\bfor\b)");
   static const std::regex chosen(
       R"(\bschedule\s*\(\s*(\w+\s*(,\s*\w+\s*)?:\s*)?(dynamic|guided|auto|runtime)\b)");
   const auto static_for = [&](const std::string& l) {
-    return std::regex_search(l, for_pragma) && !std::regex_search(l, chosen);
+    return is_for_pragma(l) && !std::regex_search(l, chosen);
   };
   const std::string& region = text[static_cast<std::size_t>(region_line - 1)];
-  if (std::regex_search(region, for_pragma)) {
+  if (is_for_pragma(region)) {
     return static_for(region) ? std::vector<int>{region_line} : std::vector<int>{};
   }
   std::vector<int> out;
@@ -381,8 +388,8 @@ std::vector<int> static_loop_lines(const fs::path& source, int region_line) {
   for (std::size_t i = static_cast<std::size_t>(region_line); i < text.size(); ++i) {
     const std::string& l = text[i];
     if (static_for(l)) out.push_back(static_cast<int>(i) + 1);
-    if (!opened && std::regex_search(l, for_pragma)) break;  // a body of one worksharing loop
-    if (l.find('#') != std::string::npos) continue;          // other pragmas hold no braces
+    if (!opened && is_for_pragma(l)) break;          // a body of one worksharing loop
+    if (l.find('#') != std::string::npos) continue;  // other pragmas hold no braces
     for (char ch : l) {
       if (ch == '(') ++parentheses;
       if (ch == ')') --parentheses;

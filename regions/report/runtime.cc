@@ -113,10 +113,9 @@ void advise_knob(RuntimeReport& out, const std::vector<const NativeComparison*>&
                          : measured_words(*c));
   }
   const NativeComparison* best = faster_setting(at);
-  const bool beats = best != nullptr;
   out.summary += fmt::format(". Runtime settings at {} threads, without the tool: as it is {}; {}",
                              own->threads, measured_words(*own), fmt::join(others, "; "));
-  if (!beats) {
+  if (best == nullptr) {
     out.knob_advice =
         "keep the runtime's defaults: no setting measured faster beyond the runs' "
         "spread";
