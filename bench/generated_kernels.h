@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bench/bench_options.h"
+#include "common/statistics.h"
 #include "modeler/core/hypothesis.h"
 #include "modeler/core/kernel.h"
 
@@ -58,6 +59,17 @@ class KernelGenerator {
     return samples;
   }
 
+  /// A held-out measurement at `t`, drawn as measure() draws the training ones: the median of
+  /// `reps` repetitions. A prediction interval claims where such a measurement falls; the law's
+  /// own value is free of noise, so checking intervals against it would overstate coverage.
+  template <typename Law>
+  double held_out(const Law& law, double t, int reps, double noise, double systematic = 0.0) {
+    std::vector<double> values;
+    for (const modeler::Sample& s : measure(law, {t}, reps, noise, systematic))
+      values.push_back(s.value);
+    return stats::median(values);
+  }
+
   double unit() { return unit_(rng_); }
 
  private:
@@ -71,6 +83,21 @@ class KernelGenerator {
   std::uniform_real_distribution<double> unit_{0.0, 1.0};
   std::normal_distribution<double> normal_{0.0, 1.0};
 };
+
+/// A held-out measurement at `target` of a kernel whose law is known but whose noise is not (a
+/// reference set): the median of `reps` of its repetitions' ratios to the law, drawn at random,
+/// times the law at the target.
+inline double held_out_with_own_noise(const modeler::Kernel& kernel, const Truth& truth,
+                                      double target, int reps, std::mt19937_64& rng) {
+  std::vector<double> ratios;
+  for (std::size_t i = 0; i < kernel.size(); ++i) {
+    for (double v : kernel.repetitions(i)) ratios.push_back(v / truth.at(kernel.param(i)));
+  }
+  std::uniform_int_distribution<std::size_t> pick(0, ratios.size() - 1);
+  std::vector<double> drawn;
+  for (int r = 0; r < reps; ++r) drawn.push_back(ratios[pick(rng)]);
+  return stats::median(drawn) * truth.at(target);
+}
 
 /// The command-line settings of a generated set of kernels (model_accuracy, class_accuracy).
 struct GeneratorOptions {

@@ -81,6 +81,29 @@ std::vector<std::vector<std::size_t>> members_by_group(std::size_t size,
   return members;
 }
 
+// The central `level` interval of `statistic` over `replicates` cluster-bootstrap resamples of
+// the indices 0..size-1 (whole groups drawn); `statistic` gets each resample's indices.
+template <typename Statistic>
+Interval bootstrap_indices(std::size_t size, std::span<const std::size_t> groups, double level,
+                           int replicates, unsigned seed, Statistic statistic) {
+  const std::vector<std::vector<std::size_t>> members = members_by_group(size, groups);
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<std::size_t> pick(0, members.size() - 1);
+  std::vector<std::size_t> drawn;
+  std::vector<double> values;
+  values.reserve(static_cast<std::size_t>(replicates));
+  for (int r = 0; r < replicates; ++r) {
+    drawn.clear();
+    for (std::size_t g = 0; g < members.size(); ++g) {
+      const std::vector<std::size_t>& group = members[pick(rng)];
+      drawn.insert(drawn.end(), group.begin(), group.end());
+    }
+    values.push_back(statistic(drawn));
+  }
+  const double tail = (1.0 - level) / 2.0;
+  return {quantile(values, tail), quantile(values, 1.0 - tail)};
+}
+
 }  // namespace
 
 Interval paired_bootstrap_difference(std::span<const double> a, std::span<const double> b, double q,
@@ -89,24 +112,30 @@ Interval paired_bootstrap_difference(std::span<const double> a, std::span<const 
   const double nan = std::nan("");
   if (a.empty() || a.size() != b.size() || replicates < 1) return {nan, nan};
   if (!groups.empty() && groups.size() != a.size()) return {nan, nan};
-  const std::vector<std::vector<std::size_t>> members = members_by_group(a.size(), groups);
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<std::size_t> pick(0, members.size() - 1);
-  std::vector<double> ra, rb, differences;
-  differences.reserve(static_cast<std::size_t>(replicates));
-  for (int r = 0; r < replicates; ++r) {
-    ra.clear();
-    rb.clear();
-    for (std::size_t g = 0; g < members.size(); ++g) {
-      for (std::size_t i : members[pick(rng)]) {
-        ra.push_back(a[i]);
-        rb.push_back(b[i]);
-      }
-    }
-    differences.push_back(quantile(ra, q) - quantile(rb, q));
-  }
-  const double tail = (1.0 - level) / 2.0;
-  return {quantile(differences, tail), quantile(differences, 1.0 - tail)};
+  std::vector<double> ra, rb;
+  return bootstrap_indices(a.size(), groups, level, replicates, seed,
+                           [&](const std::vector<std::size_t>& drawn) {
+                             ra.clear();
+                             rb.clear();
+                             for (std::size_t i : drawn) {
+                               ra.push_back(a[i]);
+                               rb.push_back(b[i]);
+                             }
+                             return quantile(ra, q) - quantile(rb, q);
+                           });
+}
+
+Interval bootstrap_mean(std::span<const double> x, std::span<const std::size_t> groups,
+                        double level, int replicates, unsigned seed) {
+  const double nan = std::nan("");
+  if (x.empty() || replicates < 1) return {nan, nan};
+  if (!groups.empty() && groups.size() != x.size()) return {nan, nan};
+  return bootstrap_indices(x.size(), groups, level, replicates, seed,
+                           [&](const std::vector<std::size_t>& drawn) {
+                             double sum = 0.0;
+                             for (std::size_t i : drawn) sum += x[i];
+                             return sum / static_cast<double>(drawn.size());
+                           });
 }
 
 }  // namespace ompscale::stats

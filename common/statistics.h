@@ -41,4 +41,11 @@ Interval paired_bootstrap_difference(std::span<const double> a, std::span<const 
                                      std::span<const std::size_t> groups = {}, double level = 0.9,
                                      int replicates = 1000, unsigned seed = 1);
 
+/// The central `level` interval of mean(x) over `replicates` bootstrap resamples, seeded: how
+/// far a share (x of 0 and 1) or a mean may lie by the luck of which points were measured. With
+/// `groups`, whole groups are drawn (a cluster bootstrap). {NaN, NaN} when `x` is empty,
+/// `groups` differs in size, or `replicates` is below 1.
+Interval bootstrap_mean(std::span<const double> x, std::span<const std::size_t> groups = {},
+                        double level = 0.9, int replicates = 1000, unsigned seed = 1);
+
 }  // namespace ompscale::stats

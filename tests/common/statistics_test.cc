@@ -83,5 +83,33 @@ TEST(Statistics, PairedBootstrapDifferenceOfQuantiles) {
   EXPECT_TRUE(std::isnan(stats::paired_bootstrap_difference(a, b, 0.5, too_few).low));
 }
 
+// A share of 0s and 1s: the interval holds the share and narrows with more points; whole groups
+// drawn widen it when the groups' members agree.
+TEST(Statistics, BootstrapMeanOfAShare) {
+  std::vector<double> few, many;
+  for (int i = 0; i < 40; ++i) few.push_back(i % 10 == 0 ? 0.0 : 1.0);
+  for (int i = 0; i < 4000; ++i) many.push_back(i % 10 == 0 ? 0.0 : 1.0);
+  const stats::Interval a = stats::bootstrap_mean(few);
+  const stats::Interval b = stats::bootstrap_mean(many);
+  EXPECT_LE(a.low, 0.9);
+  EXPECT_GE(a.high, 0.9);
+  EXPECT_LT(b.high - b.low, a.high - a.low);
+  EXPECT_NEAR(0.5 * (b.low + b.high), 0.9, 0.01);
+  std::vector<std::size_t> groups;
+  std::vector<double> grouped;
+  for (std::size_t g = 0; g < 40; ++g) {
+    for (int i = 0; i < 10; ++i) {
+      grouped.push_back(g % 10 == 0 ? 0.0 : 1.0);
+      groups.push_back(g);
+    }
+  }
+  const stats::Interval by_element = stats::bootstrap_mean(grouped);
+  const stats::Interval by_group = stats::bootstrap_mean(grouped, groups);
+  EXPECT_GT(by_group.high - by_group.low, 2.0 * (by_element.high - by_element.low));
+  EXPECT_TRUE(std::isnan(stats::bootstrap_mean({}).low));
+  const std::span<const std::size_t> too_few(groups.data(), 5);
+  EXPECT_TRUE(std::isnan(stats::bootstrap_mean(grouped, too_few).low));
+}
+
 }  // namespace
 }  // namespace ompscale::stats
