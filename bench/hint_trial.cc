@@ -290,7 +290,7 @@ void follow_runtime_knob(const Case& c, const std::vector<std::string>& app, con
   trials.push_back(t);
 }
 
-// A priced imbalance hint as a trial: its loops that share the first loop's schedule, their
+// A priced imbalance hint as a trial: its loops that share the schedule gaining most, their
 // predicted net gain (0 when nothing pays: its best rejected change is followed), and the lines
 // of those loops that need a schedule(runtime) build.
 struct ScheduleTrial {
@@ -304,7 +304,13 @@ struct ScheduleTrial {
 ScheduleTrial schedule_trial(const Case& c, const json& region, const json& hint, bool withheld) {
   const json& loops = hint["loops"];
   ScheduleTrial s;
-  s.schedule = loops[0]["schedule"];
+  // One OMP_SCHEDULE serves every loop it reaches: the schedule whose loops gain most together,
+  // as a user would follow the largest of the hint's changes first.
+  std::map<std::string, double> net_by_schedule;
+  for (const json& loop : loops) net_by_schedule[loop["schedule"]] += loop["net_s"].get<double>();
+  s.schedule = std::max_element(net_by_schedule.begin(), net_by_schedule.end(),
+                                [](const auto& a, const auto& b) { return a.second < b.second; })
+                   ->first;
   Trial& t = s.trial;
   t.app = c.name;
   t.hint = region["label"].get<std::string>().substr(0, 60);
@@ -507,8 +513,8 @@ int follow_unpriced(const Case& c, const std::vector<std::string>& app, const js
   return withheld_again;
 }
 
-// The schedule hints of the top regions: one trial each (its loops sharing the first loop's
-// schedule), the runtime setting of a GCC build, and the imbalance hints the report could not
+// The schedule hints of the top regions: one trial each (its loops sharing the schedule that
+// gains most), the runtime setting of a GCC build, and the imbalance hints the report could not
 // price. Returns the hints withheld by the scans this made (time-shared runs).
 int follow_hints(const Case& c, const fs::path& binary, const json& report, const Options& o,
                  const fs::path& dir, std::vector<Trial>& trials) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <tuple>
 
+#include "common/statistics.h"
 #include "common/text_table.h"
 #include "regions/report/analysis.h"
 #include "regions/report/read_runs.h"
@@ -99,6 +100,7 @@ void add(ConstructCosts& into, const ConstructCosts& c) {
   into.iterations = std::max(into.iterations, c.iterations);
   add_per_thread(into.thread_time, c.thread_time);
   add_per_thread(into.thread_imbalance, c.thread_imbalance);
+  add_per_thread(into.thread_time_median, c.thread_time_median);
   if (into.schedule.empty()) into.schedule = c.schedule;
 }
 
@@ -184,6 +186,24 @@ void divide_constructs(std::vector<ConstructCosts>& constructs, double n) {
   }
 }
 
+void set_median_times(std::vector<ConstructCosts>& combined,
+                      const std::vector<const std::vector<ConstructCosts>*>& repetitions) {
+  for (ConstructCosts& c : combined) {
+    std::vector<std::vector<double>> per_thread;  // [thread][repetition]
+    for (const std::vector<ConstructCosts>* run : repetitions) {
+      const auto same = std::find_if(run->begin(), run->end(),
+                                     [&](const ConstructCosts& o) { return o.label == c.label; });
+      if (same == run->end()) continue;
+      if (per_thread.size() < same->thread_time.size()) per_thread.resize(same->thread_time.size());
+      for (std::size_t i = 0; i < same->thread_time.size(); ++i)
+        per_thread[i].push_back(same->thread_time[i]);
+    }
+    c.thread_time_median.clear();
+    for (const std::vector<double>& times : per_thread)
+      c.thread_time_median.push_back(stats::median(times));
+  }
+}
+
 }  // namespace ompscale::regions::report
 
 // ------------------------------------------------------------------------------------------------
@@ -254,6 +274,7 @@ LoopShape shape_of(const ConstructCosts& c, const RegionPoint& at) {
   loop.executions = c.executions;
   loop.iterations = c.iterations;
   loop.work_s = c.thread_time;
+  loop.work_median_s = c.thread_time_median;
   loop.waits_s = c.thread_imbalance;
   loop.waits_s.resize(static_cast<std::size_t>(std::max(at.threads, 0)), 0.0);
   loop.schedule = c.schedule;

@@ -27,6 +27,13 @@ struct ConstructCosts {
   /// barrier before the last arrival; the loop's price needs each thread's.
   std::vector<double> thread_time;
   std::vector<double> thread_imbalance;
+  /// Per thread number: the median of its thread_time over the point's repetitions (empty before
+  /// they are combined). A static schedule gives a thread the same iterations in every
+  /// repetition, so its own imbalance repeats, while a core slowed for a while (shared, or
+  /// slower than the other) slows one thread in one repetition and another in the next: a
+  /// static loop's price takes each thread's work from here, and an imbalance that a slow core
+  /// made in a minority of the repetitions is not priced as the loop's own.
+  std::vector<double> thread_time_median;
   // Per-thread means (s), scaled.
   double time = 0.0;  ///< inside the worksharing construct
   double imbalance = 0.0;
@@ -48,5 +55,10 @@ void add_constructs(std::vector<ConstructCosts>& into, const std::vector<Constru
 
 /// Divides every number by `n` (means over repetitions).
 void divide_constructs(std::vector<ConstructCosts>& constructs, double n);
+
+/// Sets each construct's thread_time_median: per thread, the median thread_time of the construct
+/// of the same label in `repetitions` (each one run's constructs), over the runs that have it.
+void set_median_times(std::vector<ConstructCosts>& combined,
+                      const std::vector<const std::vector<ConstructCosts>*>& repetitions);
 
 }  // namespace ompscale::regions::report

@@ -164,6 +164,9 @@ RegionPoint combine_repetitions(const Accumulator& acc) {
   const auto count = static_cast<double>(middle.size());
   divide_costs(p.costs, count);
   divide_constructs(p.constructs, count);
+  std::vector<const std::vector<ConstructCosts>*> kept;
+  for (std::size_t i : order) kept.push_back(&acc.runs[i].constructs);
+  set_median_times(p.constructs, kept);
   p.costs.time /= count;
   for (auto& [id, site] : locks) {
     site.acquisitions /= count;

@@ -7,7 +7,8 @@
 //
 // A loop the report saw with a static schedule (its threads' times and the trip count known:
 // clang's static loops, dispatched loops run static) is replayed: the iterations of thread t's
-// static block cost its measured time spread evenly over them, and the candidate schedule deals
+// static block cost its measured time (its median over the repetitions: the block is the same in
+// each, a core slowed for a while is not) spread evenly over them, and the candidate schedule deals
 // its chunks to whichever thread is free first, each chunk costing its iterations plus its
 // dispatch, the way the runtime does (libomp's guided chunks are a 1/(2p) share of the remaining
 // iterations, libgomp's a 1/p share). A loop already dynamic with a known chunk: what is left of
@@ -29,6 +30,9 @@ struct LoopShape {
   double iterations = 0.0;  ///< trip count of one execution; 0: not seen
   std::vector<double>
       work_s;  ///< per thread: time inside the loop, all executions; empty: not seen
+  /// Per thread: the median of work_s over the repetitions (ConstructCosts::thread_time_median);
+  /// a static loop is priced from it when every thread has one, from work_s otherwise.
+  std::vector<double> work_median_s;
   std::vector<double> waits_s;  ///< per thread: wait at its barrier before the last arrival
   std::string schedule;         ///< schedule_words(): "static", "dynamic,64", "runtime (...)", ""
 };

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "regions/report/constructs.h"
 #include "regions/report/machine_costs.h"
 #include "regions/report/schedule_price.h"
 
@@ -96,6 +97,38 @@ TEST(SchedulePrice, ABalancedLoopGainsNothing) {
   const LoopPrice price = price_loop(loop, costs(1e-9));
   ASSERT_TRUE(price.priced);
   EXPECT_EQ(price.best(), nullptr);
+}
+
+// A balanced loop whose threads ran slower by turns (a core shared for a while in some
+// repetitions): the repetition the report shows is imbalanced, but each thread's median time is
+// the same, and a schedule change could not repeat the gain.
+TEST(SchedulePrice, AnImbalanceThatASlowCoreMadeIsNotPriced) {
+  LoopShape loop = three_to_one();
+  loop.work_median_s = {100 * 1e-3, 100 * 1e-3};
+  const LoopPrice price = price_loop(loop, costs(1e-9));
+  ASSERT_TRUE(price.priced);
+  EXPECT_EQ(price.best(), nullptr);
+  EXPECT_LT(price.options.front().removed, 1e-3);
+  // Without a median time for every thread, the measured repetition is what is priced.
+  loop.work_median_s = {100 * 1e-3};
+  ASSERT_NE(price_loop(loop, costs(1e-9)).best(), nullptr);
+}
+
+// Per thread, the median time of a construct over the repetitions that have it: thread 0 slow
+// in one repetition, thread 1 in another.
+TEST(SchedulePrice, MedianTimesArePerThreadOverRepetitions) {
+  ConstructCosts a, b, c, combined_one, other;
+  a.label = b.label = c.label = combined_one.label = "loop at x.cc:3";
+  a.thread_time = {3.0, 1.0};
+  b.thread_time = {1.0, 2.5};
+  c.thread_time = {1.2, 1.1};
+  other.label = "loop at x.cc:9";
+  other.thread_time = {0.5, 0.5};
+  const std::vector<ConstructCosts> run1 = {a}, run2 = {b, other}, run3 = {other, c},
+                                    run4 = {other};
+  std::vector<ConstructCosts> combined = {combined_one};
+  set_median_times(combined, {&run1, &run2, &run3, &run4});
+  EXPECT_THAT(combined.front().thread_time_median, ::testing::ElementsAre(1.2, 1.1));
 }
 
 TEST(SchedulePrice, AnUnseenLoopIsNotPriced) {
