@@ -6,9 +6,9 @@
 //
 //   ok        the gain realised is within 25% of the predicted one;
 //   holds     the hint said no change pays, and following its best rejected change gained
-//             nothing beyond the runs' spread;
-//   MISSED    otherwise; SLOWER when following a hint made the program slower by more than the
-//             runs' spread.
+//             nothing beyond the runs' spread (or made the program slower, as the hint said);
+//   MISSED    otherwise; SLOWER when following a change the hint advised made the program
+//             slower by more than the runs' spread.
 //
 // Followed: schedule hints (the report's "loops": the loop's pragma gets schedule(runtime) in a
 // copy of the source, built like the original, and OMP_SCHEDULE sets the schedule; loops that
@@ -203,10 +203,12 @@ void measure(Trial& t, const std::vector<std::string>& base,
   t.spread = std::max(spread, spread_f);
   const double realised = t.base - t.followed;
   const double noise = t.spread * t.base;
-  if (realised < -noise) {
-    t.verdict = "SLOWER";
-  } else if (t.nothing_pays) {
+  // A hint that no change pays is followed through its best rejected change only to check it:
+  // that change making the program slower is what the hint said.
+  if (t.nothing_pays) {
     t.verdict = realised <= noise ? "holds" : "MISSED";
+  } else if (realised < -noise) {
+    t.verdict = "SLOWER";
   } else {
     t.verdict = std::abs(realised - t.predicted) <= 0.25 * std::abs(t.predicted) ? "ok" : "MISSED";
   }
