@@ -28,7 +28,8 @@
 #
 # overhead: LULESH and XSBench, both builds, 2 threads: rounds of a run without the tool and one
 # with it as `ompscan run` loads it, order alternating; prints each round's ratio, their median,
-# and the ratio of the fastest run with the tool to the fastest without (target: at most 2%).
+# with its 90% bootstrap interval, and the ratio of the fastest run with the tool to the fastest
+# without (target: at most 2%).
 # Wall times on a shared machine move by far more than that from run to run: the rounds' spread
 # is printed as the noise. The host's noise only ever adds time, so the fastest runs are the
 # steadier estimate; the median of the ratios is kept beside it.
@@ -230,6 +231,25 @@ seconds() {
   echo "$(( (end - start) / 1000 ))"
 }
 
+# "+a..+b": the 90% bootstrap interval, in percent above 1, of the median of the ratios on stdin
+# (2000 resamples, seeded): how far the median may lie by the luck of the rounds.
+median_interval() {
+  awk 'function sort_median(a, n,   i, j, t) {
+         for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+         return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+       }
+       { v[NR] = $1 }
+       END {
+         srand(1)
+         for (r = 1; r <= 2000; r++) {
+           for (i = 1; i <= NR; i++) s[i] = v[int(rand() * NR) + 1]
+           m[r] = sort_median(s, NR)
+         }
+         sort_median(m, 2000)
+         printf "%+.1f..%+.1f", (m[100] - 1) * 100, (m[1900] - 1) * 100
+       }'
+}
+
 overhead() {
   tool="$(dirname "$ompscan")/libompscan.so"
   [ -f "$tool" ] || die "no $tool next to $ompscan"
@@ -252,12 +272,13 @@ overhead() {
       tooled+=("$b")
       ratios+=("$(echo "scale=4; $b / $a" | bc)")
     done
-    local median spread fastest
+    local median interval spread fastest
     median=$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
+    interval=$(printf '%s\n' "${ratios[@]}" | median_interval)
     spread=$(printf '%s\n' "${bases[@]}" | sort -n | awk '{v[NR]=$1} END {printf "%.2f", v[NR]/v[1]}')
     fastest=$(echo "scale=6; $(printf '%s\n' "${tooled[@]}" | sort -n | head -1) / $(printf '%s\n' "${bases[@]}" | sort -n | head -1)" | bc)
-    printf '%-14s overhead %+.1f%% (fastest runs), %+.1f%% (median of %d rounds; ratios %s); runs without the tool: %.3f-%.3f s, spread %sx\n' \
-      "$bin" "$(echo "($fastest - 1) * 100" | bc -l)" "$(echo "($median - 1) * 100" | bc -l)" "$rounds" "$(IFS=,; echo "${ratios[*]}")" \
+    printf '%-14s overhead %+.1f%% (fastest runs), %+.1f%% (median of %d rounds, 90%% interval %s%%; ratios %s); runs without the tool: %.3f-%.3f s, spread %sx\n' \
+      "$bin" "$(echo "($fastest - 1) * 100" | bc -l)" "$(echo "($median - 1) * 100" | bc -l)" "$rounds" "$interval" "$(IFS=,; echo "${ratios[*]}")" \
       "$(printf '%s\n' "${bases[@]}" | sort -n | head -1 | awk '{print $1/1e6}')" \
       "$(printf '%s\n' "${bases[@]}" | sort -n | tail -1 | awk '{print $1/1e6}')" "$spread"
   done
