@@ -86,13 +86,17 @@ class KernelGenerator {
 
 /// A held-out measurement at `target` of a kernel whose law is known but whose noise is not (a
 /// reference set): the median of `reps` of its repetitions' ratios to the law, drawn at random,
-/// times the law at the target.
+/// times the law at the target; NaN (outside every interval) for a kernel without a repetition
+/// where the law is not 0.
 inline double held_out_with_own_noise(const modeler::Kernel& kernel, const Truth& truth,
                                       double target, int reps, std::mt19937_64& rng) {
   std::vector<double> ratios;
   for (std::size_t i = 0; i < kernel.size(); ++i) {
-    for (double v : kernel.repetitions(i)) ratios.push_back(v / truth.at(kernel.param(i)));
+    const double law = truth.at(kernel.param(i));
+    if (law == 0.0) continue;
+    for (double v : kernel.repetitions(i)) ratios.push_back(v / law);
   }
+  if (ratios.empty()) return std::nan("");
   std::uniform_int_distribution<std::size_t> pick(0, ratios.size() - 1);
   std::vector<double> drawn;
   for (int r = 0; r < reps; ++r) drawn.push_back(ratios[pick(rng)]);

@@ -273,7 +273,7 @@ overhead() {
       ratios+=("$(echo "scale=4; $b / $a" | bc)")
     done
     local median interval spread fastest
-    median=$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
+    median=$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{v[NR]=$1} END {print NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}')
     interval=$(printf '%s\n' "${ratios[@]}" | median_interval)
     spread=$(printf '%s\n' "${bases[@]}" | sort -n | awk '{v[NR]=$1} END {printf "%.2f", v[NR]/v[1]}')
     fastest=$(echo "scale=6; $(printf '%s\n' "${tooled[@]}" | sort -n | head -1) / $(printf '%s\n' "${bases[@]}" | sort -n | head -1)" | bc)
