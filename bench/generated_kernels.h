@@ -18,6 +18,12 @@
 
 namespace ompscale::bench {
 
+/// How model_accuracy and the scoreboard measure a generated kernel: these thread counts,
+/// kGeneratedReps repetitions each, predicted at kTargetFactor times the largest.
+inline const std::vector<double> kGeneratedThreads = {2, 4, 8, 16, 32, 64};
+inline constexpr int kGeneratedReps = 5;
+inline constexpr double kTargetFactor = 4.0;
+
 /// c0 + c1 * t^i * log2(t)^j; c1 = 0 for a constant kernel.
 struct Truth {
   double c0 = 0.0;

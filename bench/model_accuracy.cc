@@ -106,18 +106,18 @@ Dataset generate(std::size_t count, unsigned seed, double noise, double share_mi
   Dataset data;
   data.parameter = "t";
   data.key_columns = {"kernel"};
-  const std::vector<double> threads{2, 4, 8, 16, 32, 64};
   for (std::size_t k = 0; k < count; ++k) {
     const Truth tr = generator.draw(share_min, 64.0);
     const auto samples =
-        generator.measure([&](double t) { return tr.at(t); }, threads, 5, noise, systematic);
+        generator.measure([&](double t) { return tr.at(t); }, bench::kGeneratedThreads,
+                          bench::kGeneratedReps, noise, systematic);
     data.kernels.push_back(Kernel::from_samples({fmt::format("k{}", k)}, samples));
     truth.push_back(tr);
   }
   // Drawn after every kernel: the kernels stay those of earlier runs of a seed.
   for (const Truth& tr : truth)
-    held_out.push_back(
-        generator.held_out([&](double t) { return tr.at(t); }, target, 5, noise, systematic));
+    held_out.push_back(generator.held_out([&](double t) { return tr.at(t); }, target,
+                                          bench::kGeneratedReps, noise, systematic));
   return data;
 }
 
@@ -153,12 +153,14 @@ int main(int argc, char** argv) {
   std::vector<double> held_out;
   if (!reference.empty()) truth = read_truth(truth_path);
   // Constructed, not assigned: GCC 12 warns falsely (-Wrestrict) on the string move assignment.
-  const Dataset data = reference.empty() ? generate(g.kernels, g.seed, g.noise, share_min,
-                                                    g.systematic, 4.0 * 64.0, truth, held_out)
-                                         : read_dataset(reference, {});
+  const Dataset data =
+      reference.empty()
+          ? generate(g.kernels, g.seed, g.noise, share_min, g.systematic,
+                     bench::kTargetFactor * bench::kGeneratedThreads.back(), truth, held_out)
+          : read_dataset(reference, {});
   ModelerOptions options = preset_options(preset == "paper-smape" ? "extrap-paper" : preset);
   const double largest = data.kernels.front().params().back();
-  const double target = 4.0 * largest;
+  const double target = bench::kTargetFactor * largest;
   if (truth.size() != data.kernels.size()) {
     bad_truth(truth_path, 0,
               fmt::format("has {} laws for the {} kernels of {}", truth.size(), data.kernels.size(),
@@ -166,7 +168,8 @@ int main(int argc, char** argv) {
   }
   std::mt19937_64 rng(1);
   for (std::size_t k = held_out.size(); k < truth.size(); ++k)
-    held_out.push_back(bench::held_out_with_own_noise(data.kernels[k], truth[k], target, 5, rng));
+    held_out.push_back(bench::held_out_with_own_noise(data.kernels[k], truth[k], target,
+                                                      bench::kGeneratedReps, rng));
   options.predict_at = {target};
   options.confidence = 0.90;
   // As `modeler fit` does: the input teaches the default preset first.

@@ -433,12 +433,6 @@ Row evaluate_two_parameters(const std::string& name, const Dataset& data, bool p
 
 // --- generated sets -------------------------------------------------------------------------
 
-// bench/model_accuracy's measurements: these thread counts, repetitions each, predicted at
-// kTargetFactor times the largest.
-const std::vector<double> kThreads = {2, 4, 8, 16, 32, 64};
-constexpr int kReps = 5;
-constexpr double kTargetFactor = 4.0;
-
 bool recovered(const Model& model, const bench::Truth& truth) {
   if (truth.c1 == 0.0) return model.terms.empty();
   return model.terms.size() == 1 &&
@@ -476,17 +470,17 @@ Row evaluate_generated(std::size_t kernels, unsigned seed, double noise) {
   std::vector<bench::Truth> truth;
   for (std::size_t k = 0; k < kernels; ++k) {
     const bench::Truth tr = generator.draw(0.1, 64.0);
-    const auto samples =
-        generator.measure([&](double t) { return tr.at(t); }, kThreads, kReps, noise);
+    const auto samples = generator.measure([&](double t) { return tr.at(t); },
+                                           bench::kGeneratedThreads, bench::kGeneratedReps, noise);
     data.kernels.push_back(Kernel::from_samples({fmt::format("k{}", k)}, samples));
     truth.push_back(tr);
   }
   // Drawn after every kernel, so the kernels are those of bench/model_accuracy's seeds.
-  const double target = kTargetFactor * kThreads.back();
+  const double target = bench::kTargetFactor * bench::kGeneratedThreads.back();
   std::vector<double> held_out;
   for (const bench::Truth& tr : truth) {
-    held_out.push_back(
-        generator.held_out([&](double t) { return tr.at(t); }, target, kReps, noise));
+    held_out.push_back(generator.held_out([&](double t) { return tr.at(t); }, target,
+                                          bench::kGeneratedReps, noise));
   }
   return evaluate_known(fmt::format("generated, {:g}% noise, seed {}", 100.0 * noise, seed), data,
                         truth, held_out, target);
@@ -511,12 +505,12 @@ std::optional<Row> evaluate_synthetic_300() {
   }
   std::fclose(in);
   if (truth.size() != data.kernels.size()) return std::nullopt;
-  const double target = kTargetFactor * data.kernels.front().params().back();
+  const double target = bench::kTargetFactor * data.kernels.front().params().back();
   std::mt19937_64 rng(1);
   std::vector<double> held_out;
   for (std::size_t k = 0; k < truth.size(); ++k)
-    held_out.push_back(
-        bench::held_out_with_own_noise(data.kernels[k], truth[k], target, kReps, rng));
+    held_out.push_back(bench::held_out_with_own_noise(data.kernels[k], truth[k], target,
+                                                      bench::kGeneratedReps, rng));
   return evaluate_known("Extra-P synthetic_300", data, truth, held_out, target);
 }
 

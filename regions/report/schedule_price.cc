@@ -125,11 +125,11 @@ double mean(const std::vector<double>& v) {
 // the same to every thread's share.
 void price_static(const LoopShape& loop, const MachineCosts& costs, LoopPrice& out) {
   const double e = loop.executions;
-  const bool least = loop.work_median_s.size() == loop.work_s.size() &&
-                     std::all_of(loop.work_median_s.begin(), loop.work_median_s.end(),
-                                 [](double w) { return w > 0.0; });
+  const bool median_known = loop.work_median_s.size() == loop.work_s.size() &&
+                            std::all_of(loop.work_median_s.begin(), loop.work_median_s.end(),
+                                        [](double w) { return w > 0.0; });
   std::vector<double> blocks;
-  for (double w : least ? loop.work_median_s : loop.work_s) blocks.push_back(w / e);
+  for (double w : median_known ? loop.work_median_s : loop.work_s) blocks.push_back(w / e);
   const std::vector<CostDensity> densities = {CostDensity(loop.iterations, blocks, 0.0),
                                               CostDensity(loop.iterations, blocks, 1.0),
                                               CostDensity(loop.iterations, blocks, -1.0)};
