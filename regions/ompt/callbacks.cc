@@ -250,9 +250,10 @@ void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
     barrier_arrive(*context, ticks(), at);
     return;
   }
-  const std::uint64_t now = ticks();
   Instance& instance = *context->instance;
+  // A worker's departure from the end barrier of an execution that ended: no stamp needed.
   if (instance.generation.load(std::memory_order_acquire) != context->generation) return;
+  const std::uint64_t now = ticks();
   if (parallel_data == nullptr) {  // leaving the end-of-parallel barrier
     if (context->index == 0) instance.end_departure = now;
     context->in_barrier = false;

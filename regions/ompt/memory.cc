@@ -1,6 +1,7 @@
 #include "regions/ompt/memory.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
@@ -48,9 +49,11 @@ ChunkHeader* map_aligned(std::size_t size, std::uint64_t size_class) {
   if (mapping == MAP_FAILED) return nullptr;
   const auto start = reinterpret_cast<std::uintptr_t>(mapping);
   const std::uintptr_t aligned = (start + kChunk - 1) & ~(kChunk - 1);
-  // Trim the unaligned head and the tail beyond `size`, so only the aligned part stays mapped.
+  // Trim the unaligned head and the tail beyond `size` (whole pages: munmap wants a page-aligned
+  // start), so only the aligned part stays mapped.
   if (aligned > start) munmap(mapping, aligned - start);
-  const std::uintptr_t end = aligned + size;
+  const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const std::uintptr_t end = (aligned + size + page - 1) & ~(page - 1);
   if (start + length > end) munmap(reinterpret_cast<void*>(end), start + length - end);
   auto* header = reinterpret_cast<ChunkHeader*>(aligned);
   header->magic = kMagic;
