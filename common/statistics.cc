@@ -50,6 +50,15 @@ double stddev(std::span<const double> x) {
   return std::sqrt(ss / static_cast<double>(x.size() - 1));
 }
 
+double robust_stddev(std::span<const double> x) {
+  if (x.size() < 2) return 0.0;
+  const double center = median(x);
+  std::vector<double> deviations;
+  deviations.reserve(x.size());
+  for (double v : x) deviations.push_back(std::fabs(v - center));
+  return 1.4826 * median(deviations);
+}
+
 double trimmed_mean(std::span<const double> x, double fraction) {
   if (x.empty()) return std::nan("");
   const std::vector<double> s = sorted(x);

@@ -20,6 +20,10 @@ double quantile(std::span<const double> x, double q);
 /// Mean after dropping the `fraction` smallest and `fraction` largest values (rounded down, at
 /// least one value kept). fraction = 0.25 is the filter of the "too many threads" paper.
 double trimmed_mean(std::span<const double> x, double fraction = 0.25);
+/// A standard deviation that one outlying value does not move: 1.4826 times the median absolute
+/// deviation from the median (equal to the standard deviation for normal samples); 0 for fewer
+/// than two values.
+double robust_stddev(std::span<const double> x);
 /// stddev / |mean|; 0 when the mean is 0 or there is one value.
 double coefficient_of_variation(std::span<const double> x);
 

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include "common/statistics.h"
+
 namespace ompscale::dashboard {
 
 bool usable_pair(const AbRound& r, double state_factor) {
@@ -56,15 +58,6 @@ double median_of_sorted(const std::vector<double>& v) {
   return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-// A robust standard deviation: 1.4826 times the median absolute deviation from the median.
-double robust_sd(std::vector<double> d) {
-  std::sort(d.begin(), d.end());
-  const double center = median_of_sorted(d);
-  for (double& x : d) x = std::fabs(x - center);
-  std::sort(d.begin(), d.end());
-  return 1.4826 * median_of_sorted(d);
-}
-
 }  // namespace
 
 std::size_t pairs_needed(double significance) {
@@ -91,7 +84,7 @@ AbEstimate estimate_ab(std::span<const AbRound> rounds, const AbStatisticsOption
   const double center = median_of_sorted(walsh);
   e.change = std::expm1(center);
   if (ratios.size() < 2) return e;
-  e.detectable = ab_detectable_change(robust_sd(ratios), ratios.size(), options.significance);
+  e.detectable = ab_detectable_change(stats::robust_stddev(ratios), ratios.size(), options.significance);
   // The interval: the k-th smallest and largest Walsh averages, k - 1 the largest signed-rank
   // statistic no likelier than significance / 2 (none: too few pairs to exclude no change).
   const std::vector<double> cdf = signed_rank_cdf(ratios.size());

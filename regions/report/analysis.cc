@@ -7,6 +7,7 @@
 #include <cmath>
 #include <optional>
 
+#include "common/statistics.h"
 #include "common/text_table.h"
 
 namespace ompscale::regions::report {
@@ -538,6 +539,7 @@ SeriesAnalysis analyse_program(const Measurements& measurements, const std::stri
     p.time_min = pp.time_min;
     p.time_max = pp.time_max;
     p.spread = pp.repetitions > 1 && pp.time > 0.0 ? (pp.time_max - pp.time_min) / pp.time : 0.0;
+    p.time_noise = stats::robust_stddev(pp.times);
     out.points.push_back(p);
   }
   std::sort(out.points.begin(), out.points.end(),

@@ -62,6 +62,9 @@ struct PointAnalysis {
   double time_min = 0.0;
   double time_max = 0.0;
   double spread = 0.0;  ///< (max - min) / median of the repetitions
+  /// The program's rows: the repetitions' robust standard deviation (s), their run-to-run noise
+  /// with one slow repetition discounted (stats::robust_stddev).
+  double time_noise = 0.0;
   /// Standard error of `time` from sampling (0: every execution measured, or unknown); the 95%
   /// confidence interval of the scaled total is time +- 1.96 time_se.
   double time_se = 0.0;
@@ -185,9 +188,9 @@ struct AnalysisOptions {
   /// The runtime the program runs on when the user follows a hint: "libomp" (clang builds), or
   /// "libgomp" for a GCC build (measured on libomp, run on its own).
   std::string runtime = "libomp";
-  /// The program's run-to-run spread (largest minus smallest wall time of its repetitions, in
-  /// seconds) per thread count at the input analysed: a schedule change must save more than
-  /// this to be advised (LoopPrice::least_net). Empty: any positive net gain pays.
+  /// Per thread count at the input analysed, the least saving that the program's run-to-run
+  /// noise lets a user see (least_measurable_gain(), seconds): a schedule change must save more
+  /// than this to be advised (LoopPrice::least_net). Empty: any positive net gain pays.
   std::map<int, double> run_spread_s;
 };
 

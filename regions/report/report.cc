@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "common/error.h"
+#include "regions/report/schedule_price.h"
 
 namespace ompscale::regions::report {
 
@@ -46,12 +47,13 @@ std::vector<double> resolve_input_sizes(const Measurements& m, const ReportOptio
   return sizes;
 }
 
-// Per thread count, the program's run-to-run spread in seconds (largest minus smallest wall
-// time of its repetitions): what a schedule change must save to be seen.
+// Per thread count, what a schedule change must save to be seen beyond the program's
+// run-to-run noise. (The largest minus the smallest repetition was used before: one repetition
+// slowed by the machine then hid a real gain.)
 std::map<int, double> run_spreads(const SeriesAnalysis& program) {
   std::map<int, double> out;
   for (const PointAnalysis& p : program.points) {
-    if (p.repetitions > 1) out[p.threads] = p.time_max - p.time_min;
+    if (p.repetitions > 1) out[p.threads] = least_measurable_gain(p.time_noise, p.repetitions);
   }
   return out;
 }

@@ -228,7 +228,7 @@ std::string price_words(const LoopPrice& price, const std::string& now) {
     return fmt::format(
         "no schedule change pays measurably: the best, {}, would save {} net (removes {} of "
         "waiting, costs {} in {:.0f} chunk dispatches per execution and {} in cache lines at "
-        "chunk boundaries), not more than the program's run-to-run spread of {}",
+        "chunk boundaries), not more than the {} the program's run-to-run noise lets a run show",
         schedule_request(top.schedule, now), format_seconds(top.net()), format_seconds(top.removed),
         format_seconds(top.dispatch), top.chunks, format_seconds(top.locality),
         format_seconds(price.least_net));
@@ -251,6 +251,13 @@ std::string price_words(const LoopPrice& price, const std::string& now) {
 const ScheduleOption* LoopPrice::best() const {
   if (options.empty() || options.front().net() <= std::max(0.0, least_net)) return nullptr;
   return &options.front();
+}
+
+double least_measurable_gain(double noise, int repetitions) {
+  if (repetitions < 2 || !(noise > 0.0)) return 0.0;
+  // The median of n normal values has standard error 1.2533 sigma / sqrt(n).
+  constexpr double kMedianEfficiency = 1.2533;
+  return 2.0 * kMedianEfficiency * noise * std::sqrt(2.0 / repetitions);
 }
 
 LoopPrice price_loop(const LoopShape& loop, const MachineCosts& costs, double least_net) {

@@ -51,14 +51,21 @@ struct LoopPrice {
   bool priced = false;  ///< false: not enough is known (`why`)
   std::string why;
   double imbalance = 0.0;  ///< the loop's imbalance now (per-thread mean, all executions)
-  /// The least net gain that pays: the program's run-to-run spread at this thread count. A user
-  /// who follows a change that saves less cannot tell its gain from noise, and the price leaves
-  /// out what is hard to price (cache contents moved between threads), so it is not advised.
+  /// The least net gain that pays: least_measurable_gain() of the program's repetitions at this
+  /// thread count. A user who follows a change that saves less cannot tell its gain from noise,
+  /// and the price leaves out what is hard to price (cache contents moved between threads), so
+  /// it is not advised.
   double least_net = 0.0;
   std::vector<ScheduleOption> options;  ///< every candidate, best net gain first
   /// The best option with a net gain above least_net (and 0), or nullptr: no change pays.
   const ScheduleOption* best() const;
 };
+
+/// The least saving a user sees beyond run-to-run noise when comparing the medians of
+/// `repetitions` runs before and after a change, the runs' robust standard deviation being
+/// `noise` seconds: twice the standard error of the difference of two such medians,
+/// 2 x 1.2533 noise sqrt(2 / repetitions). 0 for fewer than two repetitions.
+double least_measurable_gain(double noise, int repetitions);
 
 /// Prices the candidate schedules of `loop` with `costs` (the runtime the program will run on);
 /// a change pays when its net gain exceeds `least_net` (seconds, LoopPrice::least_net).

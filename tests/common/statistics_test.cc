@@ -41,6 +41,15 @@ TEST(Statistics, StddevUsesSampleDenominator) {
   EXPECT_NEAR(coefficient_of_variation(x), std::sqrt(32.0 / 7.0) / 5.0, 1e-12);
 }
 
+TEST(Statistics, RobustStddevIgnoresOneOutlyingValue) {
+  const std::vector<double> normal_like{9, 10, 11};
+  EXPECT_NEAR(robust_stddev(normal_like), 1.4826, 1e-12);
+  const std::vector<double> one_outlier{9, 10, 11, 50};  // median 10.5; deviations 0.5, 0.5, 1.5, 39.5
+  EXPECT_NEAR(robust_stddev(one_outlier), 1.4826, 1e-12);
+  EXPECT_GT(stddev(one_outlier), 19.0);
+  EXPECT_EQ(robust_stddev(std::vector<double>{3.0}), 0.0);
+}
+
 TEST(Statistics, EmptySampleGivesNaN) {
   const std::vector<double> empty;
   EXPECT_TRUE(std::isnan(mean(empty)));
