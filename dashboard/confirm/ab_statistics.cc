@@ -84,7 +84,8 @@ AbEstimate estimate_ab(std::span<const AbRound> rounds, const AbStatisticsOption
   const double center = median_of_sorted(walsh);
   e.change = std::expm1(center);
   if (ratios.size() < 2) return e;
-  e.detectable = ab_detectable_change(stats::robust_stddev(ratios), ratios.size(), options.significance);
+  e.detectable =
+      ab_detectable_change(stats::robust_stddev(ratios), ratios.size(), options.significance);
   // The interval: the k-th smallest and largest Walsh averages, k - 1 the largest signed-rank
   // statistic no likelier than significance / 2 (none: too few pairs to exclude no change).
   const std::vector<double> cdf = signed_rank_cdf(ratios.size());

@@ -44,7 +44,8 @@ TEST(Statistics, StddevUsesSampleDenominator) {
 TEST(Statistics, RobustStddevIgnoresOneOutlyingValue) {
   const std::vector<double> normal_like{9, 10, 11};
   EXPECT_NEAR(robust_stddev(normal_like), 1.4826, 1e-12);
-  const std::vector<double> one_outlier{9, 10, 11, 50};  // median 10.5; deviations 0.5, 0.5, 1.5, 39.5
+  const std::vector<double> one_outlier{9, 10, 11,
+                                        50};  // median 10.5; deviations 0.5, 0.5, 1.5, 39.5
   EXPECT_NEAR(robust_stddev(one_outlier), 1.4826, 1e-12);
   EXPECT_GT(stddev(one_outlier), 19.0);
   EXPECT_EQ(robust_stddev(std::vector<double>{3.0}), 0.0);
