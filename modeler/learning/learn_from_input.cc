@@ -179,10 +179,19 @@ std::size_t choose(const std::vector<Backtest>& backtests,
 }
 
 /// Whether a backtest calibrates the intervals: it starts from the top of its kernel's range,
-/// where a prediction starts, and its fit has two or more degrees of freedom (a fit of three
-/// points has one: its Student t interval is far wider than the whole kernel's fit would have).
+/// where a prediction starts.
 bool calibrates(const Backtest& b) {
-  return b.edge && b.training.size() >= kMinCalibrationTraining;
+  return b.edge;
+}
+
+/// An edge backtest's predictive distribution as the fit that predicts would have it: that fit
+/// has one thread count more, hence one residual degree of freedom more. Judged with its own,
+/// a fit of three counts (one degree of freedom for two coefficients) has a Student t interval
+/// so wide that any measurement falls inside without an allowance, and inputs measured at few
+/// thread counts (powers of two) could not calibrate at all.
+PredictiveDistribution as_predicting_fit(PredictiveDistribution distribution) {
+  for (PredictiveComponent& component : distribution.components) component.dof += 1.0;
+  return distribution;
 }
 
 std::size_t calibrating_predictions(const std::vector<Backtest>& backtests) {
@@ -205,8 +214,9 @@ double coverage_with(const std::vector<Backtest>& backtests, std::vector<Outcome
     if (!calibrates(backtests[b])) continue;
     for (std::size_t j = 0; j < backtests[b].t.size(); ++j) {
       ++total;
-      inside += inside_with(outcomes[b].distribution, backtests[b].t[j], backtests[b].measured[j],
-                            law_change, level);
+      PredictiveDistribution distribution = as_predicting_fit(outcomes[b].distribution);
+      inside +=
+          inside_with(distribution, backtests[b].t[j], backtests[b].measured[j], law_change, level);
     }
   }
   return total == 0 ? std::numeric_limits<double>::quiet_NaN()
@@ -241,11 +251,11 @@ double allowance_needed(PredictiveDistribution distribution, double t, double me
 /// The allowance per doubling that holds the edge backtests' measurements at `level`: the
 /// `level` quantile (interpolated, so a few backtests do not force the widest one) of the
 /// allowance each measurement needs to lie inside its interval. Fewer than
-/// kMinCalibrationBacktests edge predictions say too little of an input's own allowance: the
-/// prior stays.
+/// min_calibration_predictions() edge predictions say too little of an input's own allowance:
+/// the prior stays.
 void calibrate_law_change(const std::vector<Backtest>& backtests, std::vector<Outcome> outcomes,
                           double level, LearnedExtrapolation& learned) {
-  if (calibrating_predictions(backtests) < kMinCalibrationBacktests) {
+  if (calibrating_predictions(backtests) < min_calibration_predictions(level)) {
     learned.coverage = coverage_with(backtests, outcomes, learned.law_change_prior, level);
     return;
   }
@@ -253,8 +263,8 @@ void calibrate_law_change(const std::vector<Backtest>& backtests, std::vector<Ou
   for (std::size_t b = 0; b < backtests.size(); ++b) {
     if (!calibrates(backtests[b])) continue;
     for (std::size_t j = 0; j < backtests[b].t.size(); ++j) {
-      needed.push_back(allowance_needed(outcomes[b].distribution, backtests[b].t[j],
-                                        backtests[b].measured[j], level));
+      needed.push_back(allowance_needed(as_predicting_fit(outcomes[b].distribution),
+                                        backtests[b].t[j], backtests[b].measured[j], level));
     }
   }
   learned.law_change_per_doubling = stats::quantile(needed, level);
@@ -406,6 +416,11 @@ void learn_line_way(const Dataset& data, const ModelerOptions& options,
 
 }  // namespace
 
+std::size_t min_calibration_predictions(double level) {
+  if (!(level > 0.0 && level < 1.0)) return std::numeric_limits<std::size_t>::max();
+  return static_cast<std::size_t>(std::ceil(1.0 / (1.0 - level) - 1e-9));
+}
+
 LearnedExtrapolation learn_from_input(const Dataset& data, const ModelerOptions& options) {
   if (data.dimensions() > 2) {
     // Three or more parameters are modeled with Extra-P's method (multi_fit.h): only the
@@ -494,9 +509,8 @@ std::string LearnedExtrapolation::describe() const {
         100.0 * law_change_prior, 100.0 * coverage);
   } else if (law_change_tried) {
     text += fmt::format(
-        "No backtest trained on {} or more {} reaches the top of the range to calibrate the "
-        "intervals: they allow the {:.0f}% per doubling learnt from public measurements.",
-        kMinCalibrationTraining, along_lines ? "values of the first parameter" : "thread counts",
+        "No backtest reaches the top of the range to calibrate the intervals: they allow the "
+        "{:.0f}% per doubling learnt from public measurements.",
         100.0 * law_change_prior);
   }
   return text;

@@ -76,11 +76,11 @@ struct LearnedExtrapolation {
 /// Fits run in parallel over `options.threads`.
 LearnedExtrapolation learn_from_input(const Dataset& data, const ModelerOptions& options);
 inline constexpr std::size_t kMinLearningKernels = 5;
-/// Predictions of backtests that calibrate the change-of-law allowance (trained on all but the
-/// kernel's largest count, on kMinCalibrationTraining counts or more) needed to calibrate it;
-/// with fewer the prior stays.
-inline constexpr std::size_t kMinCalibrationBacktests = 5;
-inline constexpr std::size_t kMinCalibrationTraining = 4;
+/// Predictions of edge backtests (trained on all but the kernel's largest count) needed to
+/// calibrate the change-of-law allowance at interval level `level`: 1 / (1 - level), 10 at 90%.
+/// With fewer, no prediction is expected beyond the level's quantile, which is then the largest
+/// one's neighbourhood, and the prior stays.
+std::size_t min_calibration_predictions(double level);
 
 /// `options` with what was learned in them.
 ModelerOptions with_learned(ModelerOptions options, const LearnedExtrapolation& learned);
