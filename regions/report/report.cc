@@ -48,12 +48,13 @@ std::vector<double> resolve_input_sizes(const Measurements& m, const ReportOptio
 }
 
 // Per thread count, what a schedule change must save to be seen beyond the program's
-// run-to-run noise. (The largest minus the smallest repetition was used before: one repetition
-// slowed by the machine then hid a real gain.)
-std::map<int, double> run_spreads(const SeriesAnalysis& program) {
+// run-to-run noise (least_visible_gain). The largest minus the smallest repetition was used
+// before: one repetition slowed by the machine then hid a real gain.
+std::map<int, double> run_spreads(const SeriesAnalysis& program, double least_fraction) {
   std::map<int, double> out;
   for (const PointAnalysis& p : program.points) {
-    if (p.repetitions > 1) out[p.threads] = least_measurable_gain(p.time_noise, p.repetitions);
+    if (p.repetitions > 1)
+      out[p.threads] = least_visible_gain(p.time_noise, p.repetitions, p.time, least_fraction);
   }
   return out;
 }
@@ -290,7 +291,8 @@ Report build_report(const RunSet& runs, const ReportOptions& options) {
   analysis.machine_costs = read_machine_costs(runs.probes);
   analysis.runtime = report.runtime.gomp_abi ? "libgomp" : "libomp";
   std::vector<std::map<int, double>> spreads;  // per input, as m.inputs
-  for (const SeriesAnalysis& program : report.program) spreads.push_back(run_spreads(program));
+  for (const SeriesAnalysis& program : report.program)
+    spreads.push_back(run_spreads(program, analysis.min_hint_fraction));
   for (const Region& region : m.regions) {
     RegionReport r;
     r.region = region;

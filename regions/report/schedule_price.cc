@@ -260,6 +260,11 @@ double least_measurable_gain(double noise, int repetitions) {
   return 2.0 * kMedianEfficiency * noise * std::sqrt(2.0 / repetitions);
 }
 
+double least_visible_gain(double noise, int repetitions, double time, double least_fraction) {
+  if (repetitions < 2) return 0.0;
+  return std::max(least_measurable_gain(noise, repetitions), least_fraction * time);
+}
+
 LoopPrice price_loop(const LoopShape& loop, const MachineCosts& costs, double least_net) {
   LoopPrice out;
   out.least_net = least_net;

@@ -67,6 +67,12 @@ struct LoopPrice {
 /// 2 x 1.2533 noise sqrt(2 / repetitions). 0 for fewer than two repetitions.
 double least_measurable_gain(double noise, int repetitions);
 
+/// What a schedule change must save to be advised: least_measurable_gain(), and at least
+/// `least_fraction` of the program's `time` (a few repetitions can agree closely by chance, and
+/// a saving below the hints' threshold is lost in a user's next runs). 0 for fewer than two
+/// repetitions: then any positive net gain pays.
+double least_visible_gain(double noise, int repetitions, double time, double least_fraction);
+
 /// Prices the candidate schedules of `loop` with `costs` (the runtime the program will run on);
 /// a change pays when its net gain exceeds `least_net` (seconds, LoopPrice::least_net).
 LoopPrice price_loop(const LoopShape& loop, const MachineCosts& costs, double least_net = 0.0);
