@@ -212,9 +212,9 @@ double coverage_with(const std::vector<Backtest>& backtests, std::vector<Outcome
   std::size_t inside = 0, total = 0;
   for (std::size_t b = 0; b < backtests.size(); ++b) {
     if (!calibrates(backtests[b])) continue;
+    PredictiveDistribution distribution = as_predicting_fit(outcomes[b].distribution);
     for (std::size_t j = 0; j < backtests[b].t.size(); ++j) {
       ++total;
-      PredictiveDistribution distribution = as_predicting_fit(outcomes[b].distribution);
       inside +=
           inside_with(distribution, backtests[b].t[j], backtests[b].measured[j], law_change, level);
     }

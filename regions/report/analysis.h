@@ -189,10 +189,9 @@ struct AnalysisOptions {
   /// "libgomp" for a GCC build (measured on libomp, run on its own).
   std::string runtime = "libomp";
   /// Per thread count at the input analysed, the least saving that the program's run-to-run
-  /// noise lets a user see (least_measurable_gain(), seconds, and at least min_hint_fraction of
-  /// the program's time): a schedule change must save more than this to be advised
-  /// (LoopPrice::least_net). Empty: any positive net gain pays.
-  std::map<int, double> run_spread_s;
+  /// noise lets a user see (least_visible_gain(), seconds): a schedule change must save more
+  /// than this to be advised (LoopPrice::least_net). Empty: any positive net gain pays.
+  std::map<int, double> least_net_s;
 };
 
 /// The region at `input`; empty `points` when the region was not measured at that input.

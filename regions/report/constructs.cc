@@ -340,8 +340,8 @@ std::vector<ConstructAnalysis> analyse_constructs(const std::vector<const Region
   const RegionPoint& ref = *points.back();
   const MachineCosts costs = costs_for(options.machine_costs, options.runtime, ref.threads);
   const double threshold = options.min_hint_fraction * ref.costs.time;
-  const auto spread = options.run_spread_s.find(ref.threads);
-  const double least_net = spread == options.run_spread_s.end() ? 0.0 : spread->second;
+  const auto visible = options.least_net_s.find(ref.threads);
+  const double least_net = visible == options.least_net_s.end() ? 0.0 : visible->second;
   for (ConstructAnalysis& c : out) {
     const ConstructCosts* at = c.at(ref.threads);
     if (at == nullptr) continue;

@@ -50,7 +50,7 @@ std::vector<double> resolve_input_sizes(const Measurements& m, const ReportOptio
 // Per thread count, what a schedule change must save to be seen beyond the program's
 // run-to-run noise (least_visible_gain). The largest minus the smallest repetition was used
 // before: one repetition slowed by the machine then hid a real gain.
-std::map<int, double> run_spreads(const SeriesAnalysis& program, double least_fraction) {
+std::map<int, double> least_visible_gains(const SeriesAnalysis& program, double least_fraction) {
   std::map<int, double> out;
   for (const PointAnalysis& p : program.points) {
     if (p.repetitions > 1)
@@ -290,15 +290,15 @@ Report build_report(const RunSet& runs, const ReportOptions& options) {
   AnalysisOptions analysis = options.analysis;
   analysis.machine_costs = read_machine_costs(runs.probes);
   analysis.runtime = report.runtime.gomp_abi ? "libgomp" : "libomp";
-  std::vector<std::map<int, double>> spreads;  // per input, as m.inputs
+  std::vector<std::map<int, double>> least_nets;  // per input, as m.inputs
   for (const SeriesAnalysis& program : report.program)
-    spreads.push_back(run_spreads(program, analysis.min_hint_fraction));
+    least_nets.push_back(least_visible_gains(program, analysis.min_hint_fraction));
   for (const Region& region : m.regions) {
     RegionReport r;
     r.region = region;
     for (std::size_t i = 0; i < m.inputs.size(); ++i) {
       const InputInfo& in = m.inputs[i];
-      analysis.run_spread_s = spreads[i];
+      analysis.least_net_s = least_nets[i];
       SeriesAnalysis s = analyse_region(region, in.name, analysis);
       if (s.points.empty()) continue;
       if (in.name == report.reference_input || r.series.empty() ||

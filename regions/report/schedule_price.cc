@@ -228,7 +228,8 @@ std::string price_words(const LoopPrice& price, const std::string& now) {
     return fmt::format(
         "no schedule change pays measurably: the best, {}, would save {} net (removes {} of "
         "waiting, costs {} in {:.0f} chunk dispatches per execution and {} in cache lines at "
-        "chunk boundaries), not more than the {} the program's run-to-run noise lets a run show",
+        "chunk boundaries), not more than the least gain a user's runs would show ({}: beyond the "
+        "program's run-to-run noise, and at least the hints' share of its time)",
         schedule_request(top.schedule, now), format_seconds(top.net()), format_seconds(top.removed),
         format_seconds(top.dispatch), top.chunks, format_seconds(top.locality),
         format_seconds(price.least_net));

@@ -51,7 +51,7 @@ struct LoopPrice {
   bool priced = false;  ///< false: not enough is known (`why`)
   std::string why;
   double imbalance = 0.0;  ///< the loop's imbalance now (per-thread mean, all executions)
-  /// The least net gain that pays: least_measurable_gain() of the program's repetitions at this
+  /// The least net gain that pays: least_visible_gain() of the program's repetitions at this
   /// thread count. A user who follows a change that saves less cannot tell its gain from noise,
   /// and the price leaves out what is hard to price (cache contents moved between threads), so
   /// it is not advised.
