@@ -119,7 +119,8 @@ void add_thread_record(RegionStats& stats, const Record& r, std::uint64_t w) {
       return;
     case RecordType::kTeamStart:
       t.team_start_ticks += w * r.a;
-      if (r.sub == kWaitInnerBarrier) t.inner_barrier_ticks += w * r.a;  // inside the span
+      if (r.sub == kWaitInnerBarrier) t.inner_barrier_ticks += w * r.a;   // inside the span
+      if (r.sub == kTeamStartCpuWait) t.start_cpu_wait_ticks += w * r.a;  // inside it too
       return;
     case RecordType::kMasked:
       t.masked_executions += w;

@@ -20,7 +20,8 @@ struct ThreadStats {
   std::uint64_t executions = 0;  // spans: measured executions this thread took part in
   std::uint64_t span_ticks = 0;  // implicit-task begin -> arrival at the end barrier
   std::uint64_t fork_ticks = 0;
-  std::uint64_t team_start_ticks = 0;  // waiting for the runtime to start threads (record.h)
+  std::uint64_t team_start_ticks = 0;      // waiting for the runtime to start threads (record.h)
+  std::uint64_t start_cpu_wait_ticks = 0;  // of it, waiting for a CPU before the first barrier
   std::uint64_t barriers = 0;
   std::uint64_t imbalance_ticks = 0;
   std::uint64_t walkthrough_ticks = 0;

@@ -50,10 +50,22 @@ bool is_barrier(ompt_sync_region_t kind) {
 void on_thread_begin(ompt_thread_t type, ompt_data_t* thread_data) {
   ThreadState* ts = attach_thread(type == ompt_thread_initial);
   if (thread_data != nullptr) thread_data->ptr = ts;
+  if (type == ompt_thread_worker) g.workers_begun.fetch_add(1, std::memory_order_relaxed);
 }
 
 void on_thread_end(ompt_data_t* /*thread_data*/) {
-  if (ThreadState* ts = tls_thread) detach_thread(*ts);
+  ThreadState* ts = tls_thread;
+  if (ts == nullptr) return;
+  if (!ts->initial) g.workers_begun.fetch_sub(1, std::memory_order_relaxed);
+  detach_thread(*ts);
+}
+
+// Whether the runtime will likely start threads for a team of `requested`: more than the
+// workers that have begun, unless such guesses kept proving wrong.
+bool expects_team_start(unsigned int requested) {
+  constexpr std::uint32_t kMaxMissedGuesses = 8;
+  return requested > g.workers_begun.load(std::memory_order_relaxed) + 1 &&
+         g.start_guesses_missed.load(std::memory_order_relaxed) < kMaxMissedGuesses;
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -83,7 +95,11 @@ void on_parallel_begin(ompt_data_t* /*encountering_task_data*/,
   if (measure_execution(n, log2_period)) {
     now = ticks();
     instance = take_instance(*ts, requested_parallelism, region->id, log2_period, now);
-    if (instance == nullptr) g.unmeasured_no_memory.fetch_add(1, std::memory_order_relaxed);
+    if (instance == nullptr) {
+      g.unmeasured_no_memory.fetch_add(1, std::memory_order_relaxed);
+    } else {
+      instance->expect_start = expects_team_start(requested_parallelism);
+    }
   }
   if (outermost_on_initial) {
     // Only the initial thread writes it: no read-modify-write needed.
@@ -172,6 +188,8 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
     context.region = instance->record_region;
     context.region_ptr = region_by_id(instance->region);
     context.index = static_cast<std::uint16_t>(index);
+    if (fresh || (index == 0 && instance->expect_start)) [[unlikely]]
+      note_run_delay(*context.slot);
     context.slot->begin = ticks();
     instance->joined.fetch_add(1, std::memory_order_acq_rel);
     task_data->ptr = &context;

@@ -37,6 +37,11 @@ struct Globals {
   char runtime_version[256] = {};
 
   std::atomic<std::uint32_t> max_threads{0};  // largest team seen (measured executions)
+  // Worker threads begun and not ended: a parallel begin that requests more expects the runtime
+  // to start threads (Instance::expect_start). Nested teams are not told apart, and guesses that
+  // proved wrong (no thread started) stop the guessing after a few.
+  std::atomic<std::uint32_t> workers_begun{0};
+  std::atomic<std::uint32_t> start_guesses_missed{0};
   std::atomic<std::uint64_t> dropped_events{0};
   std::atomic<std::uint64_t> buffer_full_events{0};
   std::atomic<std::uint64_t> aggregation_ticks{0};     // spent emptying full buffers

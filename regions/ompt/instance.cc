@@ -7,6 +7,7 @@
 #include "regions/ompt/barrier_phases.h"
 #include "regions/ompt/globals.h"
 #include "regions/ompt/region_table.h"
+#include "regions/ompt/run_delay.h"
 #include "regions/ompt/thread_state.h"
 #include "sync/clock.h"
 
@@ -61,20 +62,27 @@ bool team_started(const Instance& instance) {
   return instance.team_started.load(std::memory_order_acquire);
 }
 
+// A slot's work before the first barrier: begin -> first arrival, less its wait for a CPU.
+std::uint64_t work_to_first_arrival(const ThreadSlot& slot) {
+  const std::uint64_t span = ticks_between(slot.begin, slot.arrival0);
+  return span - std::min(span, slot.cpu_wait);
+}
+
 // The part of `slot`'s wait before the last arrival at the execution's first barrier that was the
 // wait for the runtime to start threads (0 unless it started some in this execution). Had every
-// thread begun at parallel begin, the barrier would have waited only for the most work (arrival
-// - own begin): what the thread waited beyond its share of that is start-up. The slots' begin and
-// first arrival were written before anyone left that barrier.
+// thread begun at parallel begin with a CPU of its own, the barrier would have waited only for
+// the most work (arrival - own begin - own wait for a CPU): what the thread waited beyond its
+// share of that is start-up. The slots' begin, first arrival and wait for a CPU were written
+// before anyone left that barrier.
 std::uint64_t starting_wait(const Instance& instance, const ThreadSlot& slot,
                             std::uint64_t imbalance) {
   if (imbalance == 0 || !team_started(instance)) return 0;
   std::uint64_t most = 0;
   for (std::uint32_t i = 0; i < instance.team; ++i) {
     const ThreadSlot& other = instance.slots[i];
-    if (other.begin != 0) most = std::max(most, ticks_between(other.begin, other.arrival0));
+    if (other.begin != 0) most = std::max(most, work_to_first_arrival(other));
   }
-  const std::uint64_t own = ticks_between(slot.begin, slot.arrival0);
+  const std::uint64_t own = work_to_first_arrival(slot);
   return imbalance - std::min(imbalance, most - std::min(most, own));
 }
 
@@ -172,7 +180,16 @@ void barrier_arrive(TaskContext& context, std::uint64_t now, std::uint8_t site) 
     instance.board[(barrier + 2) % kBoardSize].reset();
   }
   ThreadSlot& slot = *context.slot;
-  if (barrier == 0) slot.arrival0 = now;
+  if (barrier == 0) {
+    slot.arrival0 = now;
+    if (slot.run_delay_known) [[unlikely]] {
+      const std::optional<std::uint64_t> delay = thread_run_delay_ns();
+      if (delay && *delay > slot.run_delay_begin_ns) {
+        slot.cpu_wait = static_cast<std::uint64_t>(
+            sync::ns_to_ticks(static_cast<double>(*delay - slot.run_delay_begin_ns)));
+      }
+    }
+  }
   slot.arrivals = barrier + 1;
   slot.arrival = now;
   slot.arrival_site = site;
@@ -182,6 +199,12 @@ void barrier_arrive(TaskContext& context, std::uint64_t now, std::uint8_t site) 
   context.in_barrier = true;
   context.barrier_task_ticks = 0;
   context.barrier_task_end = 0;
+}
+
+void note_run_delay(ThreadSlot& slot) {
+  const std::optional<std::uint64_t> delay = thread_run_delay_ns();
+  slot.run_delay_known = delay.has_value();
+  slot.run_delay_begin_ns = delay.value_or(0);
 }
 
 void barrier_depart(TaskContext& context, std::uint64_t now) {
@@ -235,9 +258,16 @@ void finish_instance(ThreadState& ts, Instance& instance, std::uint64_t end) {
     if (starting && fork != 0) {
       append(ts, RecordType::kTeamStart, instance.record_region, thread, kTeamStartFork, fork);
     }
+    if (starting && slot.cpu_wait != 0) {
+      append(ts, RecordType::kTeamStart, instance.record_region, thread, kTeamStartCpuWait,
+             slot.cpu_wait);
+    }
     append(ts, RecordType::kSpan, instance.record_region, thread, 0,
            ticks_between(slot.begin, span_end), starting ? 0 : fork,
            in_end_barrier ? end_tasks : 0);
+  }
+  if (instance.expect_start && !starting) {
+    g.start_guesses_missed.fetch_add(1, std::memory_order_relaxed);
   }
   const std::uint64_t wall = ticks_between(instance.begin, end);
   append(ts, RecordType::kInstance, instance.record_region, 0, 0, wall, team);

@@ -50,11 +50,16 @@ struct alignas(64) BarrierBoard {
 /// Written by its thread during the instance, read by the master at parallel end (after the
 /// runtime's join, which orders them). Plain fields except where another thread may still write.
 struct alignas(64) ThreadSlot {
-  std::uint64_t begin = 0;         // implicit-task begin; 0 = this thread did not join
-  std::uint64_t task_end = 0;      // implicit-task end (the master's only, seen before the join)
-  std::uint32_t arrivals = 0;      // barriers arrived at
-  std::uint64_t arrival = 0;       // the latest arrival
-  std::uint64_t arrival0 = 0;      // the arrival at the first barrier (team start-up, instance.cc)
+  std::uint64_t begin = 0;     // implicit-task begin; 0 = this thread did not join
+  std::uint64_t task_end = 0;  // implicit-task end (the master's only, seen before the join)
+  std::uint32_t arrivals = 0;  // barriers arrived at
+  std::uint64_t arrival = 0;   // the latest arrival
+  std::uint64_t arrival0 = 0;  // the arrival at the first barrier (team start-up, instance.cc)
+  // In an execution that starts threads: the thread's run delay (run_delay.h) at its begin, and
+  // how long it waited for a CPU from then to its first barrier arrival (ticks).
+  bool run_delay_known = false;
+  std::uint64_t run_delay_begin_ns = 0;
+  std::uint64_t cpu_wait = 0;
   std::uint8_t arrival_site = 0;   // its construct site (region_table.h)
   std::uint8_t departed_site = 0;  // that of the latest departed barrier
   // Explicit-task ticks since the latest arrival: at the end barrier, tasks may still finish
@@ -74,6 +79,8 @@ struct alignas(64) ThreadSlot {
     arrivals = 0;
     arrival = 0;
     arrival0 = 0;
+    run_delay_known = false;
+    cpu_wait = 0;
     arrival_task_ticks.store(0, std::memory_order_relaxed);
     arrival_task_end.store(0, std::memory_order_relaxed);
     departures = 0;
@@ -98,6 +105,9 @@ struct Instance {
   // and the part of the first barrier's waits the late start caused are recorded as team
   // start-up instead of fork and imbalance.
   std::atomic<bool> team_started{false};
+  // The master expects the runtime to start threads for this execution (more requested than
+  // workers have begun): it notes its run delay too, as the new threads may share its CPU.
+  bool expect_start = false;
   BarrierBoard board[kBoardSize];
 };
 
@@ -119,6 +129,10 @@ Instance* take_instance(ThreadState& ts, std::uint32_t team, std::uint32_t regio
 /// The calling thread arrives at its next barrier of the instance at `now`; the barrier belongs
 /// to construct site `site`.
 void barrier_arrive(TaskContext& context, std::uint64_t now, std::uint8_t site);
+
+/// Notes the calling thread's run delay at its implicit-task begin in `slot` (an execution that
+/// starts threads): its wait for a CPU up to its first barrier arrival is team start-up.
+void note_run_delay(ThreadSlot& slot);
 
 /// The calling thread leaves the barrier it arrived at last (not the end barrier) at `now`.
 void barrier_depart(TaskContext& context, std::uint64_t now);

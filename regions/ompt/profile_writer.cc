@@ -44,7 +44,8 @@
 //   task), "tasks_created" (explicit tasks this thread created).
 // - threads[]: "team_start_ns" (executions in which the runtime started threads: the thread's
 //   wait for them, its fork and its wait at the first barrier, counted here instead of in
-//   fork_ns and imbalance_ns).
+//   fork_ns and imbalance_ns); of it, "start_cpu_wait_ns": its wait for a CPU before the first
+//   barrier (run delay: a new thread sharing a CPU until the kernel moves it; not in work_ns).
 // - constructs[].threads[]: "iterations" (the runtime's work counts, summed: libomp reports a
 //   loop's trip count to every thread).
 // - locks[]: "hold_ns", "hold_timed" (acquired -> released of timed acquisitions);
@@ -142,12 +143,14 @@ Json parent_json(const Region& region) {
   return region.parent == kNoRegion ? Json(nullptr) : Json(region.parent);
 }
 
-// Work: the span minus barrier phases and task waits inside it, idle taskwaits and the estimated
-// lock waiting, plus explicit tasks run in the end barrier (outside the span).
+// Work: the span minus barrier phases and task waits inside it, idle taskwaits, a starting
+// team's wait for a CPU and the estimated lock waiting, plus explicit tasks run in the end
+// barrier (outside the span).
 std::uint64_t work_ticks(const ThreadStats& t) {
-  const double work = static_cast<double>(t.span_ticks) -
-                      static_cast<double>(t.inner_barrier_ticks + t.taskwait_ticks) -
-                      t.lock_wait_estimate_ticks + static_cast<double>(t.end_task_ticks);
+  const double work =
+      static_cast<double>(t.span_ticks) -
+      static_cast<double>(t.inner_barrier_ticks + t.taskwait_ticks + t.start_cpu_wait_ticks) -
+      t.lock_wait_estimate_ticks + static_cast<double>(t.end_task_ticks);
   return work > 0 ? static_cast<std::uint64_t>(work) : 0;
 }
 
@@ -167,6 +170,7 @@ Json parallel_threads(const RegionStats& stats) {
                        {"work_ns", ns(work_ticks(t))},
                        {"fork_ns", ns(t.fork_ticks)},
                        {"team_start_ns", ns(t.team_start_ticks)},
+                       {"start_cpu_wait_ns", ns(t.start_cpu_wait_ticks)},
                        {"imbalance_ns", ns(t.imbalance_ticks)},
                        {"walkthrough_ns", ns(t.walkthrough_ticks)},
                        {"startup_ns", ns(t.startup_ticks)},

@@ -33,7 +33,8 @@ enum class RecordType : std::uint8_t {
                   // tasks to end without running one, b = ticks running them;
                   // sub = wait_sub(kWait*, its construct site)
   kTeamStart,     // one thread of an execution in which the runtime started threads: a = ticks it
-                  // waited for the team to start; sub = kTeamStartFork (its fork) or the wait
+                  // waited for the team to start; sub = kTeamStartFork (its fork),
+                  // kTeamStartCpuWait (its wait for a CPU before the first barrier) or the wait
                   // kind of the first barrier (its wait there before the last arrival)
 };
 
@@ -42,6 +43,9 @@ inline constexpr std::uint8_t kWaitInnerBarrier = 0;  // a barrier inside the re
 inline constexpr std::uint8_t kWaitEndBarrier = 1;    // the region's end barrier
 inline constexpr std::uint8_t kWaitTaskwait = 2;      // a taskwait or the end of a taskgroup
 inline constexpr std::uint8_t kTeamStartFork = 3;     // a team start record's fork part
+// A team start record's wait for a CPU while working, before the first barrier (inside the span,
+// outside any barrier): new threads that share a CPU until the kernel moves them.
+inline constexpr std::uint8_t kTeamStartCpuWait = 4;
 
 // A barrier or task_wait record's sub: the wait kind (2 bits) and the construct site inside the
 // region it belongs to (6 bits, region_table.h: site_of()).

@@ -248,6 +248,42 @@ Hint imbalance_hint(const RegionPoint& at, const PointAnalysis& p, const SeriesA
   return h;
 }
 
+// New threads that waited for a CPU at least this share of their start-up: the kernel placed
+// them on a busy CPU, and binding (which places each at its start) is worth saying.
+constexpr double kCpuWaitShareWorthBinding = 0.5;
+
+bool start_waited_for_cpus(const RegionCosts& at) {
+  return at.team_start > 0.0 && at.start_cpu_wait >= kCpuWaitShareWorthBinding * at.team_start;
+}
+
+std::string team_start_problem(const RegionCosts& at, double loss) {
+  std::string problem = fmt::format(
+      "team start-up: threads waited {} on average for the runtime to start the team's threads, "
+      "in the executions in which it started them",
+      duration(loss));
+  if (at.start_cpu_wait > 0.0) {
+    problem += fmt::format(
+        "; of that, {} waiting for a CPU: new threads shared a CPU until the kernel moved them",
+        duration(at.start_cpu_wait));
+  }
+  return problem;
+}
+
+std::string team_start_advice(const RegionCosts& at) {
+  std::string advice =
+      "nothing to change in the region: the runtime starts each thread once per run, and a run "
+      "pays it once whatever the region does (a short run's share is large). A program that "
+      "makes larger teams later (a new team size, nested regions) pays it again: one team size "
+      "for the whole run avoids that. Waking threads that sleep between regions is not this: "
+      "that is fork time (OMP_WAIT_POLICY)";
+  if (start_waited_for_cpus(at)) {
+    advice +=
+        ". Bound threads (OMP_PROC_BIND=true or spread, OMP_PLACES=cores) start on CPUs of "
+        "their own instead of sharing one until the kernel balances them";
+  }
+  return advice;
+}
+
 void add_hints(const Region& region, const RegionPoint& at, const PointAnalysis& p,
                const AnalysisOptions& options, SeriesAnalysis& out) {
   const double threshold = options.min_hint_fraction * p.time;
@@ -325,15 +361,8 @@ void add_hints(const Region& region, const RegionPoint& at, const PointAnalysis&
                   duration(c.startup)),
       "threads are released slowly: OMP_WAIT_POLICY=active, bound threads (OMP_PROC_BIND), fewer "
       "barriers, or another OpenMP runtime");
-  add(HintKind::kTeamStart, c.team_start,
-      fmt::format("team start-up: threads waited {} on average for the runtime to start the "
-                  "team's threads, in the executions in which it started them",
-                  duration(c.team_start)),
-      "nothing to change in the region: the runtime starts each thread once per run, and a run "
-      "pays it once whatever the region does (a short run's share is large). A program that "
-      "makes larger teams later (a new team size, nested regions) pays it again: one team size "
-      "for the whole run avoids that. Waking threads that sleep between regions is not this: "
-      "that is fork time (OMP_WAIT_POLICY)");
+  add(HintKind::kTeamStart, c.team_start, team_start_problem(at.costs, c.team_start),
+      team_start_advice(at.costs));
   std::optional<Hint> granularity;
   if (is_task_region(out)) {
     granularity =

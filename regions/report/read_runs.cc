@@ -124,10 +124,11 @@ constexpr NumberFields<ConstructRecord::Thread, 8> kConstructThreadFields = {{
     {"task_wait_ns", &ConstructRecord::Thread::task_wait_ns},
 }};
 
-constexpr NumberFields<ThreadRecord, 16> kThreadFields = {{
+constexpr NumberFields<ThreadRecord, 17> kThreadFields = {{
     {"work_ns", &ThreadRecord::work_ns},
     {"fork_ns", &ThreadRecord::fork_ns},
     {"team_start_ns", &ThreadRecord::team_start_ns},
+    {"start_cpu_wait_ns", &ThreadRecord::start_cpu_wait_ns},
     {"imbalance_ns", &ThreadRecord::imbalance_ns},
     {"walkthrough_ns", &ThreadRecord::walkthrough_ns},
     {"startup_ns", &ThreadRecord::startup_ns},

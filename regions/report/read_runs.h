@@ -55,6 +55,9 @@ struct ThreadRecord {
   /// and the part of its wait at the first barrier the late start caused; not in fork_ns or
   /// imbalance_ns).
   double team_start_ns = 0.0;
+  /// Of team_start_ns, the wait for a CPU before the first barrier (a new thread sharing a CPU
+  /// until the kernel moves it; not in work_ns).
+  double start_cpu_wait_ns = 0.0;
 };
 
 /// One lock kind at one code location inside a region, over the region's measured executions.

@@ -74,6 +74,7 @@ void add_costs(RegionCosts& into, const RegionCosts& c) {
   into.work_max += c.work_max;
   into.fork += c.fork;
   into.team_start += c.team_start;
+  into.start_cpu_wait += c.start_cpu_wait;
   into.imbalance += c.imbalance;
   into.walkthrough += c.walkthrough;
   into.startup += c.startup;
@@ -99,6 +100,7 @@ void divide_costs(RegionCosts& c, double n) {
                     &c.work_max,
                     &c.fork,
                     &c.team_start,
+                    &c.start_cpu_wait,
                     &c.imbalance,
                     &c.walkthrough,
                     &c.startup,
@@ -277,6 +279,7 @@ RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks, 
     c.work_max = std::max(c.work_max, t.work_ns * scale * kSecondsPerNs);
     c.fork += t.fork_ns;
     c.team_start += t.team_start_ns;
+    c.start_cpu_wait += t.start_cpu_wait_ns;
     c.imbalance += t.imbalance_ns;
     c.walkthrough += t.walkthrough_ns;
     c.startup += t.startup_ns;
@@ -315,6 +318,7 @@ RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks, 
     c.work *= per_thread;
     c.fork *= per_thread;
     c.team_start *= per_thread;
+    c.start_cpu_wait *= per_thread;
     c.imbalance *= per_thread;
     c.walkthrough *= per_thread;
     c.startup *= per_thread;
@@ -327,7 +331,7 @@ RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks, 
   } else {
     // No thread records (a serial gap): nothing to split, the time is all there is.
     c.work = c.fork = c.imbalance = c.walkthrough = c.startup = c.barriers = c.task = 0.0;
-    c.team_start = 0.0;
+    c.team_start = c.start_cpu_wait = 0.0;
     c.barrier_task = c.task_wait = 0.0;
   }
   return c;

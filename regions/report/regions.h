@@ -36,6 +36,7 @@ struct RegionCosts {
   double work_max = 0.0;
   double fork = 0.0;               ///< per-thread mean of parallel begin -> implicit task begin
   double team_start = 0.0;         ///< per-thread mean of waiting for the runtime to start threads
+  double start_cpu_wait = 0.0;     ///< of team_start, the wait for a CPU (per-thread mean)
   double imbalance = 0.0;          ///< per-thread mean of sum over barriers (last - own arrival)
   double walkthrough = 0.0;        ///< per-thread mean of last arrival -> first departure
   double startup = 0.0;            ///< per-thread mean of first departure -> own departure
