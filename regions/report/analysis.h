@@ -118,7 +118,8 @@ struct LoopRemedy {
   double removed = 0.0;   ///< imbalance removed (s)
   double dispatch = 0.0;  ///< what dispatching the chunks costs (s)
   double locality = 0.0;  ///< cache lines moved at chunk boundaries (s)
-  double net() const { return removed - dispatch - locality; }
+  double affinity = 0.0;  ///< the static blocks' cache benefit lost (ScheduleOption::affinity)
+  double net() const { return removed - dispatch - locality - affinity; }
 };
 
 struct Hint {

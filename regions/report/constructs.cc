@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <numeric>
 #include <tuple>
 
 #include "common/statistics.h"
@@ -267,8 +268,10 @@ Hint construct_hint(const ConstructAnalysis& c, const ConstructCosts& at, double
   return h;
 }
 
-// A loop construct at one thread count, as its price needs it.
-LoopShape shape_of(const ConstructCosts& c, const RegionPoint& at) {
+// A loop construct at one thread count, as its price needs it; `reference`: the same loop at the
+// series' first thread count (null: not measured there).
+LoopShape shape_of(const ConstructCosts& c, const RegionPoint& at,
+                   const ConstructCosts* reference) {
   LoopShape loop;
   loop.threads = at.threads;
   loop.executions = c.executions;
@@ -278,6 +281,12 @@ LoopShape shape_of(const ConstructCosts& c, const RegionPoint& at) {
   loop.waits_s = c.thread_imbalance;
   loop.waits_s.resize(static_cast<std::size_t>(std::max(at.threads, 0)), 0.0);
   loop.schedule = c.schedule;
+  // Per execution: sampled executions are estimated counts, not the same at every thread count.
+  if (reference != nullptr && reference->executions > 0.0) {
+    loop.reference_work_s =
+        std::accumulate(reference->thread_time.begin(), reference->thread_time.end(), 0.0) /
+        reference->executions * c.executions;
+  }
   return loop;
 }
 
@@ -338,6 +347,7 @@ std::vector<ConstructAnalysis> analyse_constructs(const std::vector<const Region
                    });
   if (points.empty()) return out;
   const RegionPoint& ref = *points.back();
+  const int base_threads = points.front()->threads;
   const MachineCosts costs = costs_for(options.machine_costs, options.runtime, ref.threads);
   const double threshold = options.min_hint_fraction * ref.costs.time;
   const auto visible = options.least_net_s.find(ref.threads);
@@ -346,7 +356,9 @@ std::vector<ConstructAnalysis> analyse_constructs(const std::vector<const Region
     const ConstructCosts* at = c.at(ref.threads);
     if (at == nullptr) continue;
     if (c.kind == "loop" && at->imbalance >= threshold)
-      c.price = price_loop(shape_of(*at, ref), costs, least_net);
+      c.price =
+          price_loop(shape_of(*at, ref, base_threads < ref.threads ? c.at(base_threads) : nullptr),
+                     costs, least_net);
     const Hint h = construct_hint(c, *at, ref.costs.time);
     // A loop whose imbalance no schedule change pays for says so.
     if ((h.gain > 0.0 && h.gain >= threshold) || (h.nothing_pays && at->imbalance >= threshold)) {

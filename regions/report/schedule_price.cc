@@ -68,25 +68,41 @@ class CostDensity {
   std::vector<double> start_, per_iteration_, prefix_;
 };
 
-// The makespan of dealing `chunk_size(k)` iterations at a time, in order, to whichever of
-// `threads` threads is free first, each chunk costing its iterations plus `overhead`.
-double replay(const CostDensity& density, int threads,
-              const std::function<double(double remaining)>& chunk_size, double overhead) {
-  std::priority_queue<double, std::vector<double>, std::greater<>> free_at;
-  for (int t = 0; t < threads; ++t) free_at.push(0.0);
-  double next = 0.0;
+struct Replayed {
   double makespan = 0.0;
-  while (next < density.iterations()) {
-    const double size =
-        std::min(chunk_size(density.iterations() - next), density.iterations() - next);
-    const double start = free_at.top();
+  double moved = 0.0;  ///< share of the iterations dealt to a thread other than their block's
+};
+
+// The iterations of [a, b) outside thread t's static block (of `threads` equal blocks of n).
+double outside_block(double a, double b, int t, int threads, double n) {
+  const double first = n * t / threads;
+  const double last = n * (t + 1) / threads;
+  return (b - a) - std::max(0.0, std::min(b, last) - std::max(a, first));
+}
+
+// Dealing `chunk_size(k)` iterations at a time, in order, to whichever of `threads` threads is
+// free first (the lowest numbered among equals), each chunk costing its iterations plus
+// `overhead`: the makespan, and the iterations that left their static block's thread.
+Replayed replay(const CostDensity& density, int threads,
+                const std::function<double(double remaining)>& chunk_size, double overhead) {
+  using FreeAt = std::pair<double, int>;  // when, which thread
+  std::priority_queue<FreeAt, std::vector<FreeAt>, std::greater<>> free_at;
+  for (int t = 0; t < threads; ++t) free_at.push({0.0, t});
+  const double n = density.iterations();
+  double next = 0.0;
+  Replayed out;
+  while (next < n) {
+    const double size = std::min(chunk_size(n - next), n - next);
+    const auto [start, thread] = free_at.top();
     free_at.pop();
     const double end = start + density.cost(next, next + size) + overhead;
-    free_at.push(end);
-    makespan = std::max(makespan, end);
+    free_at.push({end, thread});
+    out.makespan = std::max(out.makespan, end);
+    out.moved += outside_block(next, next + size, thread, threads, n);
     next += size;
   }
-  return makespan;
+  out.moved /= n;
+  return out;
 }
 
 // The runtime's guided chunk for `remaining` iterations.
@@ -135,6 +151,11 @@ void price_static(const LoopShape& loop, const MachineCosts& costs, LoopPrice& o
                                               CostDensity(loop.iterations, blocks, -1.0)};
   const double now = *std::max_element(blocks.begin(), blocks.end());
   const int p = loop.threads;
+  // What the threads' time fell short of the reference's, per thread: the static blocks' cache
+  // benefit.
+  const double total = std::accumulate(loop.work_s.begin(), loop.work_s.end(), 0.0);
+  const double benefit =
+      loop.reference_work_s > 0.0 ? std::max(0.0, loop.reference_work_s - total) / p : 0.0;
   // A chunk boundary between two threads shares the cache line it falls in.
   const double boundary = costs.line_s * (p - 1) / p;
   const auto price = [&](std::string name, double chunks,
@@ -145,11 +166,14 @@ void price_static(const LoopShape& loop, const MachineCosts& costs, LoopPrice& o
     o.chunks = chunks;
     double slowest = 0.0;
     for (const CostDensity& density : densities) {
-      slowest = std::max(slowest, replay(density, p, size, 0.0));
+      const Replayed r = replay(density, p, size, 0.0);
+      slowest = std::max(slowest, r.makespan);
+      o.moved = std::max(o.moved, r.moved);
     }
     o.removed = e * (now - slowest);
     o.dispatch = e * (chunks / p * costs.chunk_s + costs.dynamic_fixed_s);
     o.locality = e * chunks / p * boundary;
+    o.affinity = o.moved * benefit;
     out.options.push_back(o);
   };
   const double share = loop.iterations / p;
@@ -221,32 +245,46 @@ std::string schedule_request(const std::string& option, const std::string& now) 
                      in_program);
 }
 
+namespace {
+
+// "1.1 ms in 430 chunk dispatches per execution and 0.2 ms in cache lines at chunk boundaries",
+// with the static blocks' cache benefit when the option loses some.
+std::string cost_words(const ScheduleOption& o) {
+  std::string words = fmt::format(
+      "{} in {:.0f} chunk dispatches per execution{} {} in cache lines at chunk "
+      "boundaries",
+      format_seconds(o.dispatch), o.chunks, o.affinity > 0.0 ? "," : " and",
+      format_seconds(o.locality));
+  if (o.affinity > 0.0) {
+    words += fmt::format(
+        " and {} of the static blocks' cache benefit ({:.0f}% of the iterations change threads, "
+        "and the threads took less time in all than at fewer threads)",
+        format_seconds(o.affinity), 100.0 * o.moved);
+  }
+  return words;
+}
+
+}  // namespace
+
 std::string price_words(const LoopPrice& price, const std::string& now) {
   if (!price.priced) return "not priced: " + price.why;
   const ScheduleOption& top = price.options.front();
   if (price.best() == nullptr && top.net() > 0.0) {
     return fmt::format(
         "no schedule change pays measurably: the best, {}, would save {} net (removes {} of "
-        "waiting, costs {} in {:.0f} chunk dispatches per execution and {} in cache lines at "
-        "chunk boundaries), not more than the least gain a user's runs would show ({}: beyond the "
+        "waiting, costs {}), not more than the least gain a user's runs would show ({}: beyond the "
         "program's run-to-run noise, and at least the hints' share of its time)",
         schedule_request(top.schedule, now), format_seconds(top.net()), format_seconds(top.removed),
-        format_seconds(top.dispatch), top.chunks, format_seconds(top.locality),
-        format_seconds(price.least_net));
+        cost_words(top), format_seconds(price.least_net));
   }
   if (price.best() == nullptr) {
     return fmt::format(
-        "no schedule change pays: the best, {}, would remove {} of waiting but cost {} in {:.0f} "
-        "chunk dispatches per execution and {} in cache lines at chunk boundaries",
-        schedule_request(top.schedule, now), format_seconds(top.removed),
-        format_seconds(top.dispatch), top.chunks, format_seconds(top.locality));
+        "no schedule change pays: the best, {}, would remove {} of waiting but cost {}",
+        schedule_request(top.schedule, now), format_seconds(top.removed), cost_words(top));
   }
-  return fmt::format(
-      "{}: removes {} of waiting, costs {} in {:.0f} chunk dispatches per execution and {} in "
-      "cache lines at chunk boundaries, {} net",
-      schedule_request(top.schedule, now), format_seconds(top.removed),
-      format_seconds(top.dispatch), top.chunks, format_seconds(top.locality),
-      format_seconds(top.net()));
+  return fmt::format("{}: removes {} of waiting, costs {}, {} net",
+                     schedule_request(top.schedule, now), format_seconds(top.removed),
+                     cost_words(top), format_seconds(top.net()));
 }
 
 const ScheduleOption* LoopPrice::best() const {

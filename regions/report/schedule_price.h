@@ -5,6 +5,12 @@
 // line shared by two threads at each chunk boundary), for each candidate, and the one with the
 // largest net gain, or none when no candidate's net gain is positive.
 //
+// A static loop whose threads take less time in all than at a smaller thread count (superlinear:
+// each thread's block stays in its own core's cache) would lose that where a candidate deals
+// iterations to other threads: the replay counts the iterations it moves, and that share of the
+// shortfall is a cost of the change too (followed on LULESH, a change priced with the
+// boundaries' cache lines alone made a superlinear loop slower).
+//
 // A loop the report saw with a static schedule (its threads' times and the trip count known:
 // clang's static loops, dispatched loops run static) is replayed: the iterations of thread t's
 // static block cost its measured time (its median over the repetitions: the block is the same in
@@ -35,6 +41,12 @@ struct LoopShape {
   std::vector<double> work_median_s;
   std::vector<double> waits_s;  ///< per thread: wait at its barrier before the last arrival
   std::string schedule;         ///< schedule_words(): "static", "dynamic,64", "runtime (...)", ""
+  /// The loop's time summed over its threads at a smaller thread count (the series' first), all
+  /// executions; 0: not measured there. When the threads now take less in all, their static
+  /// blocks gain from the cache (each thread's data stays in its own core's cache, or warm from
+  /// an earlier loop with the same blocks), and a schedule that deals iterations to other threads
+  /// loses that in proportion to the iterations it moves.
+  double reference_work_s = 0.0;
 };
 
 /// One schedule the loop could have, and what it would save (all executions, per thread).
@@ -44,7 +56,12 @@ struct ScheduleOption {
   double removed = 0.0;   ///< imbalance removed
   double dispatch = 0.0;  ///< the chunks' dispatch and the schedule's own cost per execution
   double locality = 0.0;  ///< a cache line moved at each chunk boundary
-  double net() const { return removed - dispatch - locality; }
+  /// The static blocks' cache benefit lost (LoopShape::reference_work_s): the share of the
+  /// iterations dealt to a thread other than their static block's (`moved`) of what the
+  /// threads' time fell short of the reference's.
+  double affinity = 0.0;
+  double moved = 0.0;  ///< share of the iterations that change threads
+  double net() const { return removed - dispatch - locality - affinity; }
 };
 
 struct LoopPrice {

@@ -58,10 +58,10 @@ json hint_json(const Hint& h) {
   if (!h.loops.empty()) {
     j["loops"] = json::array();
     for (const LoopRemedy& l : h.loops) {
-      json loop = {{"schedule_now", l.now},         {"schedule", l.schedule},
-                   {"runtime_schedule", l.runtime}, {"chunks", l.chunks},
-                   {"removed_s", l.removed},        {"dispatch_s", l.dispatch},
-                   {"locality_s", l.locality},      {"net_s", l.net()}};
+      json loop = {
+          {"schedule_now", l.now},    {"schedule", l.schedule},   {"runtime_schedule", l.runtime},
+          {"chunks", l.chunks},       {"removed_s", l.removed},   {"dispatch_s", l.dispatch},
+          {"locality_s", l.locality}, {"affinity_s", l.affinity}, {"net_s", l.net()}};
       loop["location"] = {{"module", l.location.module}, {"offset", l.location.offset}};
       if (l.location.resolved()) {
         loop["location"]["file"] = l.location.file;

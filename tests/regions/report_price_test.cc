@@ -116,6 +116,34 @@ TEST(SchedulePrice, ThreeRunsThatAgreeByChanceDoNotLowerTheBarBelowTheHintsShare
   EXPECT_EQ(least_visible_gain(0.0, 1, 0.5, 0.01), 0.0);  // one run: any positive gain pays
 }
 
+// Followed on LULESH (hint_trial): a loop whose two threads took less in all than the one
+// thread did (each block stays in its own core's cache) got slower with guided, which the
+// boundaries' cache lines alone priced as paying. The blocks' cache benefit is lost in proportion
+// to the iterations a schedule moves to another thread.
+TEST(SchedulePrice, MovingIterationsOffTheirThreadLosesTheBlocksCacheBenefit) {
+  LoopShape loop = three_to_one();
+  const LoopPrice without = price_loop(loop, costs(0.0));
+  ASSERT_NE(without.best(), nullptr);
+  EXPECT_EQ(without.best()->affinity, 0.0);
+  // One thread took 0.6 s in all where two take 0.4 s: a benefit of 0.1 s per thread.
+  loop.reference_work_s = 0.6;
+  const LoopPrice with = price_loop(loop, costs(0.0));
+  for (const ScheduleOption& o : with.options) {
+    EXPECT_GT(o.moved, 0.0) << o.schedule;
+    EXPECT_LE(o.moved, 1.0) << o.schedule;
+    EXPECT_NEAR(o.affinity, o.moved * 0.1, 1e-12) << o.schedule;
+  }
+  // Balancing 3:1 blocks moves at least a quarter of the iterations: the benefit lost (at least
+  // 25 ms) exceeds what the free removal would save beyond it.
+  ASSERT_FALSE(with.options.empty());
+  EXPECT_GE(with.options.front().moved, 0.25);
+  EXPECT_LT(with.options.front().net(), without.best()->net() - 0.02);
+  EXPECT_THAT(price_words(with, "static"), HasSubstr("static blocks' cache benefit"));
+  // Threads that take more in all than the reference (bandwidth-bound) lose nothing.
+  loop.reference_work_s = 0.3;
+  EXPECT_EQ(price_loop(loop, costs(0.0)).options.front().affinity, 0.0);
+}
+
 TEST(SchedulePrice, ABalancedLoopGainsNothing) {
   LoopShape loop = three_to_one();
   loop.work_s = {0.2, 0.2};
