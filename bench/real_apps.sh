@@ -27,7 +27,7 @@
 # repetition was time-shared (fewer CPUs free than threads) are left out.
 #
 # overhead: LULESH and XSBench, both builds, 2 threads: rounds of a run without the tool and one
-# with it as `ompscan run` loads it, order alternating; prints each round's ratio, their median,
+# with it as `ompscan run` loads it (the TSC's rate measured once and passed on), order alternating; prints each round's ratio, their median,
 # with its 90% bootstrap interval, and the ratio of the fastest run with the tool to the fastest
 # without (target: at most 2%).
 # Wall times on a shared machine move by far more than that from run to run: the rounds' spread
@@ -223,7 +223,7 @@ seconds() {
   start=$(date +%s%N)
   if [ "$with" = tool ]; then
     OMP_TOOL_LIBRARIES="$tool" LD_PRELOAD="$tool" OMPSCAN_OUTPUT="$out/overhead.json" \
-      OMPSCAN_LOCATIONS=raw LD_LIBRARY_PATH="$shim" "$@" > /dev/null 2>&1 || true
+      OMPSCAN_LOCATIONS=raw OMPSCAN_TSC_HZ="$tsc_hz" LD_LIBRARY_PATH="$shim" "$@" > /dev/null 2>&1 || true
   else
     LD_LIBRARY_PATH="$shim" "$@" > /dev/null 2>&1 || true
   fi
@@ -257,6 +257,14 @@ overhead() {
   mkdir -p "$shim"
   ln -sf "$(ldconfig -p | awk '/libomp.so.5 / {print $NF; exit}')" "$shim/libgomp.so.1"
   export OMP_NUM_THREADS=2 OMP_PROC_BIND=spread OMP_PLACES=cores
+  # ompscan run measures the TSC once per sweep and passes it to every run (OMPSCAN_TSC_HZ); a
+  # first run with the tool, left out of the rounds, measures it here.
+  tsc_hz=""
+  local expect_first args_first
+  read -r expect_first args_first <<< "$(arguments lulesh)"
+  seconds tool "$out/bin/lulesh-clang" $args_first > /dev/null
+  tsc_hz=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["clock"]["ticks_per_second"])' \
+    "$out/overhead.json" 2>/dev/null || true)
   for bin in lulesh-gcc lulesh-clang xsbench-gcc xsbench-clang; do
     [ -x "$out/bin/$bin" ] || die "$out/bin/$bin is not built (run: $0 build ...)"
     local args expect ratios=() bases=() tooled=()

@@ -88,6 +88,17 @@ inline std::uint64_t ticks() {
          static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
+/// Current time in ticks, not ordered against the instructions around the read: the read may
+/// land a few dozen cycles early or late. For stamps microseconds apart (the ompscan tool's, taken
+/// inside the application on every event) that is noise far below what they measure, and the
+/// fences of ticks() would drain the application's pipeline on each.
+inline std::uint64_t ticks_unordered() {
+#if defined(__x86_64__) || defined(__i386__)
+  if (detail::use_tsc) return __rdtsc();
+#endif
+  return ticks();
+}
+
 /// Converts a tick difference (or a signed offset in ticks) to nanoseconds.
 inline double ticks_to_ns(double ticks) {
   return ticks * detail::ns_per_tick;

@@ -15,7 +15,12 @@ namespace {
 
 static_assert(kNoConstruct == kNoSite, "thread_state.h and region_table.h agree");
 
-using sync::ticks;
+// Stamps of regions, barriers, loops and tasks, microseconds apart: unordered reads
+// (sync/clock.h) keep the fences out of the application's pipeline on every event. Lock
+// acquisitions, tens of nanoseconds, keep ordered reads (sync::ticks).
+std::uint64_t stamp() {
+  return sync::ticks_unordered();
+}
 
 std::uint8_t site(TaskContext& context, const void* codeptr, std::uint8_t kind) {
   return context.region_ptr != nullptr ? site_of(*context.region_ptr, codeptr, kind) : kNoSite;
@@ -93,7 +98,7 @@ void on_parallel_begin(ompt_data_t* /*encountering_task_data*/,
   const unsigned log2_period =
       n < g.region_sampling.always_first ? 0 : region->log2_period.load(std::memory_order_relaxed);
   if (measure_execution(n, log2_period)) {
-    now = ticks();
+    now = stamp();
     instance = take_instance(*ts, requested_parallelism, region->id, log2_period, now);
     if (instance == nullptr) {
       g.unmeasured_no_memory.fetch_add(1, std::memory_order_relaxed);
@@ -106,7 +111,7 @@ void on_parallel_begin(ompt_data_t* /*encountering_task_data*/,
     region->serial_executions.store(region->serial_executions.load(std::memory_order_relaxed) + 1,
                                     std::memory_order_relaxed);
     if (g.serial_pending) {
-      if (now == 0) now = ticks();
+      if (now == 0) now = stamp();
       append(*ts, RecordType::kSerial, record_region(region->id, g.serial_log2_weight), 0, 0,
              ticks_between(g.serial_start, now));
       g.serial_pending = false;
@@ -132,7 +137,7 @@ void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t* /*encountering_tas
   }
   const std::uint64_t value = parallel_data != nullptr ? parallel_data->value : 0;
   if (value == 0 || is_unmeasured_tag(value)) return;
-  const std::uint64_t now = ticks();
+  const std::uint64_t now = stamp();
   auto& instance = *reinterpret_cast<Instance*>(value);
   if (ts->initial && ts->encountered == 0) {
     g.serial_start = now;
@@ -190,7 +195,7 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
     context.index = static_cast<std::uint16_t>(index);
     if (fresh || (index == 0 && instance->expect_start)) [[unlikely]]
       note_run_delay(*context.slot);
-    context.slot->begin = ticks();
+    context.slot->begin = stamp();
     instance->joined.fetch_add(1, std::memory_order_acq_rel);
     task_data->ptr = &context;
     tls_context = &context;
@@ -202,7 +207,7 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
   auto* context = static_cast<TaskContext*>(task_data->ptr);
   // The master's end comes before parallel end, while the instance runs; a worker's comes at the
   // next fork, when the instance may serve another execution already.
-  if (context->index == 0) context->slot->task_end = ticks();
+  if (context->index == 0) context->slot->task_end = stamp();
   flush_counts(*context);
   for (std::uint32_t i = 0; i < ts->depth; ++i) {
     if (&ts->contexts[i] == context) {
@@ -226,12 +231,12 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
     context.taskwait_site =
         site(context, codeptr,
              kind == ompt_sync_region_taskwait ? SiteKind::kTaskwait : SiteKind::kTaskgroup);
-    context.taskwait_begin = ticks();
+    context.taskwait_begin = stamp();
     context.taskwait_task_ticks = 0;
     return;
   }
   if (context.taskwait_begin == 0) return;
-  const std::uint64_t waited = ticks_between(context.taskwait_begin, ticks());
+  const std::uint64_t waited = ticks_between(context.taskwait_begin, stamp());
   append(*context.thread, RecordType::kTaskWait, context.region, context.index,
          wait_sub(kWaitTaskwait, context.taskwait_site),
          ticks_between(context.taskwait_task_ticks, waited), context.taskwait_task_ticks);
@@ -265,13 +270,13 @@ void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                : site(*context, codeptr_ra, SiteKind::kBarrier);
     }
     context->last_site = kNoSite;
-    barrier_arrive(*context, ticks(), at);
+    barrier_arrive(*context, stamp(), at);
     return;
   }
   Instance& instance = *context->instance;
   // A worker's departure from the end barrier of an execution that ended: no stamp needed.
   if (instance.generation.load(std::memory_order_acquire) != context->generation) return;
-  const std::uint64_t now = ticks();
+  const std::uint64_t now = stamp();
   if (parallel_data == nullptr) {  // leaving the end-of-parallel barrier
     if (context->index == 0) instance.end_departure = now;
     context->in_barrier = false;
@@ -314,7 +319,7 @@ void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
   context.acquire_codeptr = codeptr_ra;
   context.acquire_kind = static_cast<std::uint8_t>(kind);
   context.acquire_weight = context.next_timed - n;
-  context.acquire_stamp = ticks();
+  context.acquire_stamp = sync::ticks();
 }
 
 void on_mutex_acquire(ompt_mutex_t kind, unsigned int /*hint*/, unsigned int /*impl*/,
@@ -336,7 +341,7 @@ void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* co
   TaskContext* context = tls_context;
   if (context == nullptr) return;
   if (context->acquire_stamp != 0) [[unlikely]] {
-    context->held_stamp = ticks();
+    context->held_stamp = sync::ticks();
     context->held_wait_id = wait_id;
   }
   const std::uint32_t depth = context->held_count;
@@ -354,7 +359,7 @@ void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t /*wait_id*/,
   if (context == nullptr || endpoint != ompt_scope_begin) return;
   count_lock(*context, codeptr_ra, static_cast<std::uint8_t>(ompt_mutex_nest_lock));
   if (context->acquire_stamp == 0) return;
-  context->held_stamp = ticks();
+  context->held_stamp = sync::ticks();
   write_timed(*context, 0);
 }
 
@@ -372,7 +377,7 @@ void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t /*wait_id*/,
     break;
   }
   if (context.held_stamp != 0 && wait_id == context.held_wait_id) {
-    write_timed(context, now != 0 ? now : ticks());
+    write_timed(context, now != 0 ? now : sync::ticks());
   }
 }
 
@@ -405,11 +410,11 @@ void on_task_create(ompt_data_t* /*encountering_task_data*/,
 // until coming back to it. Out of line (by tail call): most switches are between explicit tasks.
 [[gnu::noinline]] void task_switch(TaskContext& context, bool to_explicit) {
   if (to_explicit) {
-    context.task_start = ticks();
+    context.task_start = stamp();
     return;
   }
   if (context.task_start == 0) return;
-  const std::uint64_t now = ticks();
+  const std::uint64_t now = stamp();
   const std::uint64_t ran = ticks_between(context.task_start, now);
   context.task_start = 0;
   context.task_ticks += ran;
@@ -463,7 +468,7 @@ void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_data_t*
   if (work_type == ompt_work_single_other) work_type = ompt_work_single_executor;
   if (endpoint == ompt_scope_begin) {
     context->last_site = kNoSite;
-    context->work_begin = ticks();
+    context->work_begin = stamp();
     context->work_codeptr = codeptr_ra;  // the end's codeptr differs (libomp reports the fini)
     context->work_count = count;
     context->work_type = static_cast<std::uint8_t>(work_type);
@@ -472,7 +477,7 @@ void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint, ompt_data_t*
   if (context->work_begin == 0) return;
   append(*context->thread, RecordType::kLoop, context->region, context->index, context->work_type,
          reinterpret_cast<std::uintptr_t>(context->work_codeptr),
-         ticks_between(context->work_begin, ticks()), context->work_count);
+         ticks_between(context->work_begin, stamp()), context->work_count);
   context->work_begin = 0;
   context->last_site = site(*context, context->work_codeptr, context->work_type);
   if (context->work_type == ompt_work_loop) note_schedule(*context);
@@ -483,10 +488,10 @@ void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t* /*parallel_data*/,
   TaskContext* context = tls_context;
   if (context == nullptr) return;
   if (endpoint == ompt_scope_begin) {
-    context->masked_begin = ticks();
+    context->masked_begin = stamp();
   } else if (context->masked_begin != 0) {
     append(*context->thread, RecordType::kMasked, context->region, context->index, 0,
-           ticks_between(context->masked_begin, ticks()));
+           ticks_between(context->masked_begin, stamp()));
     context->masked_begin = 0;
   }
 }
