@@ -99,7 +99,10 @@ struct Instance {
   std::uint32_t region = 0;
   std::uint32_t record_region = 0;  // record_region(region, the sampling weight): its records'
   std::uint64_t begin = 0;          // parallel begin, on the master
-  std::uint64_t end_departure = 0;  // the master leaves the end barrier; 0 = not seen
+  // What the team writes during the execution lies on a cache line of its own: the fields
+  // above are read at every event (generation at each barrier departure), and a write by one
+  // thread to their line would make every other thread's next read miss.
+  alignas(64) std::uint64_t end_departure = 0;  // the master leaves the end barrier; 0 = not seen
   std::atomic<std::uint32_t> joined{0};
   // A thread the runtime started for this execution joined it (ThreadState::fresh): the forks
   // and the part of the first barrier's waits the late start caused are recorded as team
