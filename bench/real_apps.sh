@@ -259,12 +259,16 @@ overhead() {
   export OMP_NUM_THREADS=2 OMP_PROC_BIND=spread OMP_PLACES=cores
   # ompscan run measures the TSC once per sweep and passes it to every run (OMPSCAN_TSC_HZ); a
   # first run with the tool, left out of the rounds, measures it here.
+  # Only a TSC's rate: given one, the tool reads the TSC whatever it would have chosen.
   tsc_hz=""
   local expect_first args_first
   read -r expect_first args_first <<< "$(arguments lulesh)"
+  [ -x "$out/bin/lulesh-clang" ] || die "$out/bin/lulesh-clang is not built (run: $0 build ...)"
+  rm -f "$out/overhead.json"
   seconds tool "$out/bin/lulesh-clang" $args_first > /dev/null
-  tsc_hz=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["clock"]["ticks_per_second"])' \
-    "$out/overhead.json" 2>/dev/null || true)
+  tsc_hz=$(python3 -c 'import json,sys
+c = json.load(open(sys.argv[1]))["clock"]
+print(c["ticks_per_second"] if c.get("source") == "tsc" else "")' "$out/overhead.json" 2>/dev/null || true)
   for bin in lulesh-gcc lulesh-clang xsbench-gcc xsbench-clang; do
     [ -x "$out/bin/$bin" ] || die "$out/bin/$bin is not built (run: $0 build ...)"
     local args expect ratios=() bases=() tooled=()

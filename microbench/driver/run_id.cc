@@ -11,8 +11,7 @@ namespace {
 
 // 32 bits from the kernel's generator (getrandom): no two processes share a state, whatever
 // their start time or process id. Not std::random_device's default, which libstdc++ serves from
-// the CPU's RDRAND where it exists: on a virtual machine here it repeated values (6 of 1000 ids
-// made in a row collided).
+// the CPU's RDRAND where it exists: a virtual CPU's RDRAND can repeat values.
 std::uint32_t kernel_random() {
   std::uint32_t value = 0;
   if (getrandom(&value, sizeof(value), 0) == static_cast<ssize_t>(sizeof(value))) return value;

@@ -15,9 +15,11 @@ namespace {
 
 static_assert(kNoConstruct == kNoSite, "thread_state.h and region_table.h agree");
 
-// Stamps of regions, barriers, loops and tasks, microseconds apart: unordered reads
-// (sync/clock.h) keep the fences out of the application's pipeline on every event. Lock
-// acquisitions, tens of nanoseconds, keep ordered reads (sync::ticks).
+// Stamps of regions, implicit tasks and loops, microseconds apart: unordered reads (sync/clock.h)
+// keep the fences out of the application's pipeline on most events. What can be shorter than an
+// unordered read's error (up to the out-of-order window, some hundreds of cycles) keeps ordered
+// reads (sync::ticks): barrier arrivals and departures (their phases can be under a
+// microsecond), explicit tasks and lock acquisitions.
 std::uint64_t stamp() {
   return sync::ticks_unordered();
 }
@@ -55,13 +57,16 @@ bool is_barrier(ompt_sync_region_t kind) {
 void on_thread_begin(ompt_thread_t type, ompt_data_t* thread_data) {
   ThreadState* ts = attach_thread(type == ompt_thread_initial);
   if (thread_data != nullptr) thread_data->ptr = ts;
-  if (type == ompt_thread_worker) g.workers_begun.fetch_add(1, std::memory_order_relaxed);
+  if (ts == nullptr) return;
+  ts->counted_worker = type == ompt_thread_worker;
+  if (ts->counted_worker) g.workers_begun.fetch_add(1, std::memory_order_relaxed);
 }
 
 void on_thread_end(ompt_data_t* /*thread_data*/) {
   ThreadState* ts = tls_thread;
   if (ts == nullptr) return;
-  if (!ts->initial) g.workers_begun.fetch_sub(1, std::memory_order_relaxed);
+  if (ts->counted_worker) g.workers_begun.fetch_sub(1, std::memory_order_relaxed);
+  ts->counted_worker = false;
   detach_thread(*ts);
 }
 
@@ -147,61 +152,66 @@ void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t* /*encountering_tas
   finish_instance(*ts, instance, now);
 }
 
-void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data,
-                      ompt_data_t* task_data, unsigned int /*actual_parallelism*/,
-                      unsigned int index, int flags) {
+// A measured execution's implicit task begins on `ts` (thread `index` of the team): its context,
+// or null when it is left unmeasured (beyond the team or nested too deep). `fresh`: the runtime
+// started this thread for the execution.
+TaskContext* join_instance(ThreadState& ts, Instance& instance, unsigned int index, bool fresh) {
+  ts.current_region = instance.region;
+  if (fresh) [[unlikely]]
+    instance.team_started.store(true, std::memory_order_release);
+  // A thread that encountered no region now is a worker starting afresh: contexts left on its
+  // stack belong to executions whose late implicit-task end never came.
+  if (ts.encountered == 0) ts.depth = 0;
+  if (index >= instance.team || ts.depth >= kMaxMeasuredDepth) {
+    g.unmeasured_tasks.fetch_add(1, std::memory_order_relaxed);
+    return nullptr;
+  }
+  flush_lock_sites(ts);  // counts of the enclosing context (a nested region's master)
+  TaskContext& context = ts.contexts[ts.depth++];
+  context = TaskContext{};
+  context.thread = &ts;
+  context.instance = &instance;
+  context.slot = &instance.slots[index];
+  context.generation = instance.generation.load(std::memory_order_relaxed);
+  context.region = instance.record_region;
+  context.region_ptr = region_by_id(instance.region);
+  context.index = static_cast<std::uint16_t>(index);
+  if (fresh || (index == 0 && instance.expect_start)) [[unlikely]]
+    note_run_delay(*context.slot);
+  context.slot->begin = stamp();
+  instance.joined.fetch_add(1, std::memory_order_acq_rel);
+  return &context;
+}
+
+void implicit_task_begin(ompt_data_t* parallel_data, ompt_data_t* task_data, unsigned int index) {
+  const std::uint64_t value = parallel_data != nullptr ? parallel_data->value : 0;
+  task_data->value = value;  // the unmeasured tag carries over; a measured one is replaced
+  tls_context = nullptr;
   ThreadState* ts = tls_thread;
-  if (endpoint == ompt_scope_begin) {
-    if ((flags & ompt_task_initial) != 0) {
-      task_data->value = 0;
-      return;
-    }
-    const std::uint64_t value = parallel_data != nullptr ? parallel_data->value : 0;
-    task_data->value = value;  // the unmeasured tag carries over; a measured one is replaced
-    tls_context = nullptr;
-    if (ts == nullptr) return;
-    ts->current_index = static_cast<std::uint16_t>(index);
-    const bool fresh = ts->fresh;  // the runtime started this thread for this execution
-    ts->fresh = false;
-    if (value == 0) {
-      ts->current_region = kNoRegion;
-      return;
-    }
-    if (is_unmeasured_tag(value)) {
-      ts->current_region = tagged_region(value);
-      return;
-    }
-    auto* instance = reinterpret_cast<Instance*>(value);
-    ts->current_region = instance->region;
-    if (fresh) [[unlikely]]
-      instance->team_started.store(true, std::memory_order_release);
-    // A thread that encountered no region now is a worker starting afresh: contexts left on its
-    // stack belong to executions whose late implicit-task end never came.
-    if (ts->encountered == 0) ts->depth = 0;
-    if (index >= instance->team || ts->depth >= kMaxMeasuredDepth) {
-      task_data->value = unmeasured_tag(instance->region);
-      g.unmeasured_tasks.fetch_add(1, std::memory_order_relaxed);
-      return;
-    }
-    flush_lock_sites(*ts);  // counts of the enclosing context (a nested region's master)
-    TaskContext& context = ts->contexts[ts->depth++];
-    context = TaskContext{};
-    context.thread = ts;
-    context.instance = instance;
-    context.slot = &instance->slots[index];
-    context.generation = instance->generation.load(std::memory_order_relaxed);
-    context.region = instance->record_region;
-    context.region_ptr = region_by_id(instance->region);
-    context.index = static_cast<std::uint16_t>(index);
-    if (fresh || (index == 0 && instance->expect_start)) [[unlikely]]
-      note_run_delay(*context.slot);
-    context.slot->begin = stamp();
-    instance->joined.fetch_add(1, std::memory_order_acq_rel);
-    task_data->ptr = &context;
-    tls_context = &context;
+  if (ts == nullptr) return;
+  ts->current_index = static_cast<std::uint16_t>(index);
+  const bool fresh = ts->fresh;  // the runtime started this thread for this execution
+  ts->fresh = false;
+  if (value == 0) {
+    ts->current_region = kNoRegion;
     return;
   }
+  if (is_unmeasured_tag(value)) {
+    ts->current_region = tagged_region(value);
+    return;
+  }
+  auto& instance = *reinterpret_cast<Instance*>(value);
+  TaskContext* context = join_instance(*ts, instance, index, fresh);
+  if (context == nullptr) {
+    task_data->value = unmeasured_tag(instance.region);
+    return;
+  }
+  task_data->ptr = context;
+  tls_context = context;
+}
 
+void implicit_task_end(ompt_data_t* task_data) {
+  ThreadState* ts = tls_thread;
   const std::uint64_t value = task_data != nullptr ? task_data->value : 0;
   if (ts == nullptr || value == 0 || is_unmeasured_tag(value)) return;
   auto* context = static_cast<TaskContext*>(task_data->ptr);
@@ -216,6 +226,17 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data
     }
   }
   tls_context = nullptr;
+}
+
+void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel_data,
+                      ompt_data_t* task_data, unsigned int /*actual_parallelism*/,
+                      unsigned int index, int flags) {
+  if (endpoint != ompt_scope_begin) return implicit_task_end(task_data);
+  if ((flags & ompt_task_initial) != 0) {
+    task_data->value = 0;
+    return;
+  }
+  implicit_task_begin(parallel_data, task_data, index);
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -270,13 +291,15 @@ void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                : site(*context, codeptr_ra, SiteKind::kBarrier);
     }
     context->last_site = kNoSite;
-    barrier_arrive(*context, stamp(), at);
+    if (context->barriers == 0 && context->slot->measure_cpu_wait) [[unlikely]]
+      note_run_delay_end(*context->slot);
+    barrier_arrive(*context, sync::ticks(), at);
     return;
   }
   Instance& instance = *context->instance;
   // A worker's departure from the end barrier of an execution that ended: no stamp needed.
   if (instance.generation.load(std::memory_order_acquire) != context->generation) return;
-  const std::uint64_t now = stamp();
+  const std::uint64_t now = sync::ticks();
   if (parallel_data == nullptr) {  // leaving the end-of-parallel barrier
     if (context->index == 0) instance.end_departure = now;
     context->in_barrier = false;
@@ -410,11 +433,11 @@ void on_task_create(ompt_data_t* /*encountering_task_data*/,
 // until coming back to it. Out of line (by tail call): most switches are between explicit tasks.
 [[gnu::noinline]] void task_switch(TaskContext& context, bool to_explicit) {
   if (to_explicit) {
-    context.task_start = stamp();
+    context.task_start = sync::ticks();
     return;
   }
   if (context.task_start == 0) return;
-  const std::uint64_t now = stamp();
+  const std::uint64_t now = sync::ticks();
   const std::uint64_t ran = ticks_between(context.task_start, now);
   context.task_start = 0;
   context.task_ticks += ran;

@@ -164,6 +164,7 @@ Instance* take_instance(ThreadState& ts, std::uint32_t team, std::uint32_t regio
   instance->end_departure = 0;
   instance->joined.store(0, std::memory_order_relaxed);
   instance->team_started.store(false, std::memory_order_relaxed);
+  instance->expect_start = false;
   for (BarrierBoard& entry : instance->board) entry.reset();
   for (std::uint32_t i = 0; i < instance->team; ++i) instance->slots[i].reset();
   return instance;
@@ -182,12 +183,10 @@ void barrier_arrive(TaskContext& context, std::uint64_t now, std::uint8_t site) 
   ThreadSlot& slot = *context.slot;
   if (barrier == 0) {
     slot.arrival0 = now;
-    if (slot.run_delay_known) [[unlikely]] {
-      const std::optional<std::uint64_t> delay = thread_run_delay_ns();
-      if (delay && *delay > slot.run_delay_begin_ns) {
-        slot.cpu_wait = static_cast<std::uint64_t>(
-            sync::ns_to_ticks(static_cast<double>(*delay - slot.run_delay_begin_ns)));
-      }
+    if (slot.measure_cpu_wait && slot.run_delay_end_ns > slot.run_delay_begin_ns) [[unlikely]] {
+      const auto waited = static_cast<std::uint64_t>(
+          sync::ns_to_ticks(static_cast<double>(slot.run_delay_end_ns - slot.run_delay_begin_ns)));
+      slot.cpu_wait = std::min(waited, ticks_between(slot.begin, now));
     }
   }
   slot.arrivals = barrier + 1;
@@ -203,8 +202,13 @@ void barrier_arrive(TaskContext& context, std::uint64_t now, std::uint8_t site) 
 
 void note_run_delay(ThreadSlot& slot) {
   const std::optional<std::uint64_t> delay = thread_run_delay_ns();
-  slot.run_delay_known = delay.has_value();
+  slot.measure_cpu_wait = delay.has_value();
   slot.run_delay_begin_ns = delay.value_or(0);
+  slot.run_delay_end_ns = 0;
+}
+
+void note_run_delay_end(ThreadSlot& slot) {
+  slot.run_delay_end_ns = thread_run_delay_ns().value_or(0);
 }
 
 void barrier_depart(TaskContext& context, std::uint64_t now) {

@@ -55,10 +55,12 @@ struct alignas(64) ThreadSlot {
   std::uint32_t arrivals = 0;  // barriers arrived at
   std::uint64_t arrival = 0;   // the latest arrival
   std::uint64_t arrival0 = 0;  // the arrival at the first barrier (team start-up, instance.cc)
-  // In an execution that starts threads: the thread's run delay (run_delay.h) at its begin, and
-  // how long it waited for a CPU from then to its first barrier arrival (ticks).
-  bool run_delay_known = false;
+  // In an execution that starts threads: the thread's run delay (run_delay.h) at its begin and
+  // just before its first barrier arrival, and how long it waited for a CPU in between (ticks,
+  // at most its span to that arrival). An idle taskwait there would count in both.
+  bool measure_cpu_wait = false;
   std::uint64_t run_delay_begin_ns = 0;
+  std::uint64_t run_delay_end_ns = 0;
   std::uint64_t cpu_wait = 0;
   std::uint8_t arrival_site = 0;   // its construct site (region_table.h)
   std::uint8_t departed_site = 0;  // that of the latest departed barrier
@@ -79,7 +81,7 @@ struct alignas(64) ThreadSlot {
     arrivals = 0;
     arrival = 0;
     arrival0 = 0;
-    run_delay_known = false;
+    measure_cpu_wait = false;
     cpu_wait = 0;
     arrival_task_ticks.store(0, std::memory_order_relaxed);
     arrival_task_end.store(0, std::memory_order_relaxed);
@@ -136,6 +138,10 @@ void barrier_arrive(TaskContext& context, std::uint64_t now, std::uint8_t site);
 /// Notes the calling thread's run delay at its implicit-task begin in `slot` (an execution that
 /// starts threads): its wait for a CPU up to its first barrier arrival is team start-up.
 void note_run_delay(ThreadSlot& slot);
+
+/// Notes it again before the thread's first barrier arrival is stamped (the read's own cost then
+/// delays no one's release); barrier_arrive() turns the two into the slot's cpu_wait.
+void note_run_delay_end(ThreadSlot& slot);
 
 /// The calling thread leaves the barrier it arrived at last (not the end barrier) at `now`.
 void barrier_depart(TaskContext& context, std::uint64_t now);

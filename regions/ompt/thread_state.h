@@ -126,6 +126,7 @@ struct ThreadState {
   // The runtime started this thread and it has not yet begun an implicit task: its first one
   // belongs to an execution that waited for it to start (team start-up, instance.h).
   bool fresh = false;
+  bool counted_worker = false;  // counted in Globals::workers_begun (until its thread ends)
 
   // Measured implicit tasks running on this thread, innermost last.
   std::uint32_t depth = 0;

@@ -251,11 +251,11 @@ Hint imbalance_hint(const RegionPoint& at, const PointAnalysis& p, const SeriesA
 // What binds threads at their start, with either runtime.
 constexpr std::string_view kBindingSetting = "OMP_PROC_BIND=true OMP_PLACES=cores";
 
-std::string team_start_problem(const RegionCosts& at, double loss) {
+std::string team_start_problem(const RegionCosts& at, double cost) {
   std::string problem = fmt::format(
       "team start-up: threads waited {} on average for the runtime to start the team's threads, "
       "in the executions in which it started them",
-      duration(loss));
+      duration(cost));
   if (at.start_cpu_wait > 0.0) {
     problem += fmt::format(
         "; of that, {} waiting for a CPU: new threads shared a CPU until the kernel moved them",
@@ -264,9 +264,9 @@ std::string team_start_problem(const RegionCosts& at, double loss) {
   return problem;
 }
 
-// `bind`: new threads waited for a CPU long enough for a hint of its own (the kernel placed
-// them on a busy CPU), and binding places each thread at its start. How much of the wait it
-// saves is not said: followed (bench/hint_trial), it saved from a tenth to all of it.
+// `bind`: unbound new threads waited for a CPU long enough for a hint of its own (the kernel
+// placed them on a busy CPU), and binding places each thread at its start. How much of the wait
+// it saves is not said: it changes from run to run (docs/ompscan-report.md, "Team start-up").
 std::string team_start_advice(bool bind) {
   std::string advice =
       "nothing to change in the region: the runtime starts each thread once per run, and a run "
@@ -360,7 +360,9 @@ void add_hints(const Region& region, const RegionPoint& at, const PointAnalysis&
                   duration(c.startup)),
       "threads are released slowly: OMP_WAIT_POLICY=active, bound threads (OMP_PROC_BIND), fewer "
       "barriers, or another OpenMP runtime");
-  const bool bind = at.costs.start_cpu_wait > 0.0 && at.costs.start_cpu_wait >= threshold;
+  // Threads bound already were placed at their start: binding is no remedy for their wait.
+  const bool bind =
+      !at.bound && at.costs.start_cpu_wait > 0.0 && at.costs.start_cpu_wait >= threshold;
   add(HintKind::kTeamStart, c.team_start, team_start_problem(at.costs, c.team_start),
       team_start_advice(bind));
   std::optional<Hint> granularity;

@@ -368,6 +368,8 @@ RunFile read_run(const JsonNode& doc, const std::string& path) {
   run.input_index = integer(doc, "input_index", 0);
   run.repetition = integer(doc, "repetition", 0);
   run.oversubscribed = flag(doc, "oversubscribed", run.oversubscribed);
+  const std::optional<JsonNode> bind = doc.optional_field("bind");  // null when unset
+  run.bind = bind && bind->json().is_string() ? bind->string() : "";
   const std::string status = text(doc, "status");
   if (status != "ok" && status != "failed") {
     doc.fail(fmt::format("status: '{}' is neither ok nor failed", status));

@@ -180,6 +180,7 @@ struct RunFile {
   int input_index = 0;
   int repetition = 0;
   bool oversubscribed = false;
+  std::string bind;     ///< OMP_PROC_BIND the application saw; "" when unset
   bool failed = false;  ///< status "failed"
   std::optional<int> exit_status;
   std::optional<int> signal;

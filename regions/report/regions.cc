@@ -63,6 +63,7 @@ struct Accumulator {
   std::vector<Run> runs;
   std::set<std::string> schedules;
   bool gomp_abi = false;
+  bool bound = false;
 };
 
 void add_costs(RegionCosts& into, const RegionCosts& c) {
@@ -179,6 +180,7 @@ RegionPoint combine_repetitions(const Accumulator& acc) {
   }
   p.schedules.assign(acc.schedules.begin(), acc.schedules.end());
   p.gomp_abi = acc.gomp_abi;
+  p.bound = acc.bound;
   return p;
 }
 
@@ -410,6 +412,7 @@ Measurements aggregate(const std::vector<RunFile>& runs) {
           run_costs(record, &entry.locks, calibration.factor(record.id), &entry.constructs);
       for (const LoopRecord& loop : record.loops) acc.schedules.insert(loop.schedule);
       acc.gomp_abi = acc.gomp_abi || run.gomp_abi;
+      acc.bound = acc.bound || (!run.bind.empty() && run.bind != "false");
     }
   }
 

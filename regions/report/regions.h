@@ -88,6 +88,9 @@ struct RegionPoint {
   /// Measured through libomp's GOMP ABI (a GCC build): its static loops call no runtime
   /// function, so OMPT sees none of them and `schedules` lists only the others.
   bool gomp_abi = false;
+  /// The runs' threads were bound (OMP_PROC_BIND set, not false): the runtime placed each new
+  /// thread on a CPU of its own.
+  bool bound = false;
 
   /// (max - min) / median of the repetitions' times; 0 for one repetition.
   double spread() const;

@@ -68,7 +68,7 @@ class CostDensity {
   std::vector<double> start_, per_iteration_, prefix_;
 };
 
-struct Replayed {
+struct ReplayResult {
   double makespan = 0.0;
   double moved = 0.0;  ///< share of the iterations dealt to a thread other than their block's
 };
@@ -83,14 +83,14 @@ double outside_block(double a, double b, int t, int threads, double n) {
 // Dealing `chunk_size(k)` iterations at a time, in order, to whichever of `threads` threads is
 // free first (the lowest numbered among equals), each chunk costing its iterations plus
 // `overhead`: the makespan, and the iterations that left their static block's thread.
-Replayed replay(const CostDensity& density, int threads,
-                const std::function<double(double remaining)>& chunk_size, double overhead) {
+ReplayResult replay(const CostDensity& density, int threads,
+                    const std::function<double(double remaining)>& chunk_size, double overhead) {
   using FreeAt = std::pair<double, int>;  // when, which thread
   std::priority_queue<FreeAt, std::vector<FreeAt>, std::greater<>> free_at;
   for (int t = 0; t < threads; ++t) free_at.push({0.0, t});
   const double n = density.iterations();
   double next = 0.0;
-  Replayed out;
+  ReplayResult out;
   while (next < n) {
     const double size = std::min(chunk_size(n - next), n - next);
     const auto [start, thread] = free_at.top();
@@ -152,10 +152,12 @@ void price_static(const LoopShape& loop, const MachineCosts& costs, LoopPrice& o
   const double now = *std::max_element(blocks.begin(), blocks.end());
   const int p = loop.threads;
   // What the threads' time fell short of the reference's, per thread: the static blocks' cache
-  // benefit.
+  // benefit. The two come from different runs: a shortfall within the least gain those runs can
+  // show (LoopPrice::least_net) may be their noise, and is not counted.
   const double total = std::accumulate(loop.work_s.begin(), loop.work_s.end(), 0.0);
-  const double benefit =
+  const double shortfall =
       loop.reference_work_s > 0.0 ? std::max(0.0, loop.reference_work_s - total) / p : 0.0;
+  const double benefit = shortfall > out.least_net ? shortfall : 0.0;
   // A chunk boundary between two threads shares the cache line it falls in.
   const double boundary = costs.line_s * (p - 1) / p;
   const auto price = [&](std::string name, double chunks,
@@ -166,7 +168,7 @@ void price_static(const LoopShape& loop, const MachineCosts& costs, LoopPrice& o
     o.chunks = chunks;
     double slowest = 0.0;
     for (const CostDensity& density : densities) {
-      const Replayed r = replay(density, p, size, 0.0);
+      const ReplayResult r = replay(density, p, size, 0.0);
       slowest = std::max(slowest, r.makespan);
       o.moved = std::max(o.moved, r.moved);
     }

@@ -58,7 +58,8 @@ struct ScheduleOption {
   double locality = 0.0;  ///< a cache line moved at each chunk boundary
   /// The static blocks' cache benefit lost (LoopShape::reference_work_s): the share of the
   /// iterations dealt to a thread other than their static block's (`moved`) of what the
-  /// threads' time fell short of the reference's.
+  /// threads' time fell short of the reference's, per thread, when that exceeds the least net
+  /// gain (LoopPrice::least_net; less may be the runs' noise).
   double affinity = 0.0;
   double moved = 0.0;  ///< share of the iterations that change threads
   double net() const { return removed - dispatch - locality - affinity; }
