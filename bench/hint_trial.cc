@@ -1,8 +1,9 @@
 // Hints followed as a user would follow them (issue 26): for each application, `ompscan run`
 // (threads 1 and --threads, --scan-reps repetitions) and `ompscan report --format json`, then
 // every top hint that can be followed without editing code by hand is followed, and the program
-// is run --reps times with and --reps times without it, alternating. Printed per hint: what the
-// report predicted, what following it gained (medians), the runs' spread, and the verdict:
+// is run with and without it, alternating (--reps pairs, more when needed: below). Printed per
+// hint: what the report predicted, what following it gained (medians), the runs' spread, the
+// pairs run, and the verdict:
 //
 //   ok        the gain realised is within 25% of the predicted one;
 //   holds     the hint said no change pays, and following its best rejected change gained
@@ -20,8 +21,13 @@
 // original program. Others (locks, serial code, tasks) need a change of the code and are listed
 // as such.
 //
-//   build/bench/hint_trial [--reps 5] [--scan-reps 3] [--threads 2] [--apps all|a,b]
-//                          [--lulesh DIR] [--out DIR] [--withheld no|yes]
+//   build/bench/hint_trial [--reps 5] [--max-reps 41] [--scan-reps 3] [--threads 2]
+//                          [--apps all|a,b] [--lulesh DIR] [--out DIR] [--withheld no|yes]
+//
+// --reps: the runs with and without each hint at first; then more pairs, up to --max-reps and
+// a minute of runs per hint, while the realised gain's standard error (from the runs' robust
+// spread) is above an eighth of the prediction: the 25% band is then about two standard errors
+// wide either side. A short program moves by more than that from run to run.
 //
 // --lulesh DIR: LULESH's sources at the pinned commit (bench/real_apps.sh build exports them to
 // build/real-apps/src/lulesh), built here with GCC and clang at -O3 as real_apps.sh does.
@@ -54,11 +60,13 @@ using nlohmann::json;
 
 constexpr std::string_view kUsage =
     "hint_trial: follows ompscan report's top hints and prints predicted against realised gain.\n"
-    "Usage: build/bench/hint_trial [--reps 5] [--scan-reps 3] [--threads 2] [--apps all|a,b]\n"
-    "                              [--lulesh DIR] [--out DIR] [--withheld no|yes]\n";
+    "Usage: build/bench/hint_trial [--reps 5] [--max-reps 41] [--scan-reps 3] [--threads 2]\n"
+    "                              [--apps all|a,b] [--lulesh DIR] [--out DIR]\n"
+    "                              [--withheld no|yes]\n";
 
 struct Options {
   int reps = 5;
+  int max_reps = 41;
   int scan_reps = 3;
   int threads = 2;
   std::string apps = "all";
@@ -179,15 +187,41 @@ struct Trial {
   bool nothing_pays = false;
   bool withheld = false;  // the report withheld the hint (time-shared runs): no verdict counted
   double base = 0, followed = 0, spread = 0;
+  int pairs = 0;  // runs with and without the hint
   std::string verdict;
 };
 
-// Runs base and followed alternately, `reps` each, and judges the hint.
+// Seconds the runs of one hint may take beyond its first `--reps` pairs.
+constexpr double kMoreRunsBudget = 60.0;
+
+// The standard error of the difference of the medians of `a` and `b`, from their robust spreads.
+double median_difference_error(const std::vector<double>& a, const std::vector<double>& b) {
+  constexpr double kMedianEfficiency = 1.2533;  // the median's standard error over the mean's
+  const double sa = ompscale::stats::robust_stddev(a);
+  const double sb = ompscale::stats::robust_stddev(b);
+  return kMedianEfficiency * std::sqrt(sa * sa / static_cast<double>(a.size()) +
+                                       sb * sb / static_cast<double>(b.size()));
+}
+
+// Whether the realised gain of `t`, measured by `a` and `b`, is known well enough to judge it:
+// its standard error within half the 25% band around the prediction. A hint that nothing pays
+// is judged against the runs' spread, which more runs do not narrow.
+bool precise_enough(const Trial& t, const std::vector<double>& a, const std::vector<double>& b) {
+  if (t.nothing_pays || !(std::abs(t.predicted) > 0.0)) return true;
+  return median_difference_error(a, b) <= 0.125 * std::abs(t.predicted);
+}
+
+// Runs base and followed alternately, `o.reps` each, then more pairs (up to `o.max_reps`, and
+// kMoreRunsBudget seconds) while the realised gain is not known well enough to judge the
+// prediction (a program of a tenth of a second moves by more than a quarter of a 20 ms gain
+// from run to run), and judges the hint.
 void measure(Trial& t, const std::vector<std::string>& base,
              const std::vector<std::string>& env_base, const std::vector<std::string>& followed,
-             const std::vector<std::string>& env_followed, int reps) {
+             const std::vector<std::string>& env_followed, const Options& o) {
   std::vector<double> a, b;
-  for (int r = 0; r < reps; ++r) {
+  double more_runs_s = 0.0;
+  for (int r = 0; r < o.max_reps; ++r) {
+    if (r >= o.reps && (precise_enough(t, a, b) || more_runs_s > kMoreRunsBudget)) break;
     if (r % 2 == 0) {
       a.push_back(seconds(base, env_base));
       b.push_back(seconds(followed, env_followed));
@@ -195,7 +229,9 @@ void measure(Trial& t, const std::vector<std::string>& base,
       b.push_back(seconds(followed, env_followed));
       a.push_back(seconds(base, env_base));
     }
+    if (r >= o.reps) more_runs_s += a.back() + b.back();
   }
+  t.pairs = static_cast<int>(a.size());
   t.base = ompscale::stats::median(a);
   t.followed = ompscale::stats::median(b);
   const double spread = (ompscale::stats::max(a) - ompscale::stats::min(a)) / t.base;
@@ -288,7 +324,7 @@ void follow_runtime_knob(const Case& c, const std::vector<std::string>& app, con
   } else {
     env.push_back(knob);
   }
-  measure(t, app, {}, app, env, o.reps);
+  measure(t, app, {}, app, env, o);
   trials.push_back(t);
 }
 
@@ -360,7 +396,7 @@ void follow_schedule(const Case& c, const std::vector<std::string>& app, Schedul
     s.trial.how += s.priced_by_rescan ? " (schedule(runtime) build, priced by its scan)"
                                       : " (schedule(runtime) build)";
   }
-  measure(s.trial, app, {}, followed, {"OMP_SCHEDULE=" + s.schedule}, o.reps);
+  measure(s.trial, app, {}, followed, {"OMP_SCHEDULE=" + s.schedule}, o);
   trials.push_back(s.trial);
 }
 
@@ -594,11 +630,14 @@ std::vector<Case> cases(const Options& o) {
 
 int main(int argc, char** argv) {
   Options o;
-  for (const auto& [flag, value] : ompscale::bench::options(
-           argc, argv, kUsage,
-           {"--reps", "--scan-reps", "--threads", "--apps", "--lulesh", "--out", "--withheld"})) {
+  for (const auto& [flag, value] :
+       ompscale::bench::options(argc, argv, kUsage,
+                                {"--reps", "--max-reps", "--scan-reps", "--threads", "--apps",
+                                 "--lulesh", "--out", "--withheld"})) {
     if (flag == "--reps")
       o.reps = static_cast<int>(ompscale::bench::integer_value(flag, value, 1, 99));
+    if (flag == "--max-reps")
+      o.max_reps = static_cast<int>(ompscale::bench::integer_value(flag, value, 1, 999));
     if (flag == "--scan-reps") {
       o.scan_reps = static_cast<int>(ompscale::bench::integer_value(flag, value, 1, 99));
     }
@@ -621,9 +660,10 @@ int main(int argc, char** argv) {
   if (o.out.empty()) o.out = scratch.path();
   setenv("OMP_NUM_THREADS", std::to_string(o.threads).c_str(), 1);
   std::printf(
-      "hints followed at %d threads: ompscan run with %d repetitions, then %d alternating "
-      "runs with and without each hint (medians; spread: the larger (max - min) / median)\n",
-      o.threads, o.scan_reps, o.reps);
+      "hints followed at %d threads: ompscan run with %d repetitions, then %d to %d alternating "
+      "runs with and without each hint, more while the realised gain's standard error exceeds "
+      "an eighth of the prediction (medians; spread: the larger (max - min) / median)\n",
+      o.threads, o.scan_reps, o.reps, o.max_reps);
   std::vector<Trial> trials;
   int withheld = 0;
   for (const Case& c : cases(o)) {
@@ -639,15 +679,15 @@ int main(int argc, char** argv) {
     withheld += report_withheld(c, report);
     withheld += follow_hints(c, dir / "app", report, o, dir, trials);
   }
-  std::printf("\n%-16s %-40s %-72s %10s %10s %7s  %s\n", "app", "hint", "followed as", "predicted",
-              "realised", "spread", "verdict");
+  std::printf("\n%-16s %-40s %-72s %10s %10s %7s %5s  %s\n", "app", "hint", "followed as",
+              "predicted", "realised", "spread", "runs", "verdict");
   int bad = 0;
   int followed_withheld = 0;
   for (const Trial& t : trials) {
     followed_withheld += t.withheld ? 1 : 0;
-    std::printf("%-16s %-40.40s %-72.72s %9.4fs %9.4fs %6.1f%%  %s%s%s\n", t.app.c_str(),
+    std::printf("%-16s %-40.40s %-72.72s %9.4fs %9.4fs %6.1f%% %5d  %s%s%s\n", t.app.c_str(),
                 t.hint.c_str(), t.how.c_str(), t.predicted, t.base - t.followed, 100 * t.spread,
-                t.verdict.c_str(), t.nothing_pays ? " (nothing pays)" : "",
+                t.pairs, t.verdict.c_str(), t.nothing_pays ? " (nothing pays)" : "",
                 t.withheld ? " (withheld: not counted)" : "");
     if (!t.withheld) bad += t.verdict == "ok" || t.verdict == "holds" ? 0 : 1;
   }
