@@ -205,6 +205,8 @@ check() {
       # the report calibrates them, against the process time they tile.
       local coverage=""
       for file in "$(dirname "$sampled")"/t*-r0.json; do
+        # Runs with the tool only (t2-r0.json), not those without it (t2-native-r0.json).
+        [[ $(basename "$file") =~ ^t[0-9]+-r0\.json$ ]] || continue
         coverage+=" $(jq -r '.profile as $p | ([$p.regions[] | select(.nesting_level == 0 and
                       (.kind == "parallel" or .kind == "serial")) | .wall_ns] | add)
                       / $p.process_ns * 1000 | round / 10' "$file")%"
