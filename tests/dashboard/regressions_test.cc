@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <ctime>
 #include <filesystem>
 #include <functional>
@@ -279,11 +280,14 @@ TEST(Since, TheFormsAPersonTypesAndNothingElse) {
 }
 
 TEST_F(GeneratedHistory, SinceYesterdayFindsLastNightsRegression) {
-  // Nights dated on the last 10 days up to a few minutes ago; the last one regressed.
+  // Nights dated on the last 10 days up to a few minutes ago, and never before today's UTC
+  // midnight ("--since today" must find the last one also just after midnight); the last one
+  // regressed.
   const std::time_t now = std::time(nullptr);
+  const std::time_t ago = std::min<std::time_t>(300, now % 86400);
   for (int n = 0; n < 10; ++n) {
     FixtureRun r;
-    r.date = utc_timestamp(now - (9 - n) * 86400 - 300);
+    r.date = utc_timestamp(now - (9 - n) * 86400 - ago);
     night_of(
         n,
         [&](const std::string& c, int t) { return n == 9 && c == "barrier" && t == 2 ? 1.4 : 1.0; },
