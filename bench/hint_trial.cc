@@ -36,6 +36,7 @@
 // predictions include waiting for a CPU, so their verdicts are printed, marked, and not counted).
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -196,11 +197,9 @@ constexpr double kMoreRunsBudget = 60.0;
 
 // The standard error of the difference of the medians of `a` and `b`, from their robust spreads.
 double median_difference_error(const std::vector<double>& a, const std::vector<double>& b) {
-  constexpr double kMedianEfficiency = 1.2533;  // the median's standard error over the mean's
-  const double sa = ompscale::stats::robust_stddev(a);
-  const double sb = ompscale::stats::robust_stddev(b);
-  return kMedianEfficiency * std::sqrt(sa * sa / static_cast<double>(a.size()) +
-                                       sb * sb / static_cast<double>(b.size()));
+  using namespace ompscale::stats;
+  return std::hypot(median_standard_error(robust_stddev(a), a.size()),
+                    median_standard_error(robust_stddev(b), b.size()));
 }
 
 // Whether the realised gain of `t`, measured by `a` and `b`, is known well enough to judge it:

@@ -59,6 +59,11 @@ double robust_stddev(std::span<const double> x) {
   return 1.4826 * median(deviations);
 }
 
+double median_standard_error(double sigma, std::size_t n) {
+  constexpr double kMedianEfficiency = 1.2533;  // sqrt(pi / 2)
+  return n == 0 ? 0.0 : kMedianEfficiency * sigma / std::sqrt(static_cast<double>(n));
+}
+
 double trimmed_mean(std::span<const double> x, double fraction) {
   if (x.empty()) return std::nan("");
   const std::vector<double> s = sorted(x);

@@ -2,6 +2,7 @@
 // Descriptive statistics over small samples (repetitions of one measurement). One implementation
 // of each, used by every module.
 
+#include <cstddef>
 #include <span>
 #include <vector>
 
@@ -24,6 +25,9 @@ double trimmed_mean(std::span<const double> x, double fraction = 0.25);
 /// deviation from the median (equal to the standard deviation for normal samples); 0 for fewer
 /// than two values.
 double robust_stddev(std::span<const double> x);
+/// The standard error of the median of `n` values of standard deviation `sigma`: 1.2533 sigma /
+/// sqrt(n) (normal values: the median is that much less efficient than the mean); 0 for n = 0.
+double median_standard_error(double sigma, std::size_t n);
 /// stddev / |mean|; 0 when the mean is 0 or there is one value.
 double coefficient_of_variation(std::span<const double> x);
 

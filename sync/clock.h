@@ -89,9 +89,10 @@ inline std::uint64_t ticks() {
 }
 
 /// Current time in ticks, not ordered against the instructions around the read: the read may
-/// land a few dozen cycles early or late. For stamps microseconds apart (the ompscan tool's, taken
-/// inside the application on every event) that is noise far below what they measure, and the
-/// fences of ticks() would drain the application's pipeline on each.
+/// land early or late by as much as the processor's out-of-order window (some hundreds of
+/// cycles behind a cache miss). For stamps microseconds apart (the ompscan tool's region and loop
+/// stamps, taken inside the application on every event) that is noise below what they measure,
+/// and the fences of ticks() would drain the application's pipeline on each.
 inline std::uint64_t ticks_unordered() {
 #if defined(__x86_64__) || defined(__i386__)
   if (detail::use_tsc) return __rdtsc();

@@ -216,8 +216,7 @@ Hint imbalance_hint(const RegionPoint& at, const PointAnalysis& p, const SeriesA
     any_priced = true;
     loops.push_back(fmt::format("{}: {}", loop_words(c), price_words(*c.price, c.schedule)));
     const ScheduleOption& top = c.price->options.front();
-    const LoopRemedy remedy{c.location,  c.schedule,   top.schedule, runtime,     top.chunks,
-                            top.removed, top.dispatch, top.locality, top.affinity};
+    const LoopRemedy remedy{c.location, c.schedule, runtime, top};
     if (c.price->best() != nullptr) {
       net += top.net();
       h.loops.push_back(remedy);

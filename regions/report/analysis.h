@@ -112,14 +112,8 @@ std::string_view to_string(HintKind kind);
 struct LoopRemedy {
   Location location;      ///< the loop
   std::string now;        ///< its schedule now (schedule_words())
-  std::string schedule;   ///< the schedule that pays most: "dynamic,64", "guided"
   bool runtime = false;   ///< a schedule(runtime) loop: OMP_SCHEDULE or omp_set_schedule sets it
-  double chunks = 0.0;    ///< chunks per execution
-  double removed = 0.0;   ///< imbalance removed (s)
-  double dispatch = 0.0;  ///< what dispatching the chunks costs (s)
-  double locality = 0.0;  ///< cache lines moved at chunk boundaries (s)
-  double affinity = 0.0;  ///< the static blocks' cache benefit lost (ScheduleOption::affinity)
-  double net() const { return removed - dispatch - locality - affinity; }
+  ScheduleOption change;  ///< the schedule that pays most, with what it removes and costs
 };
 
 struct Hint {

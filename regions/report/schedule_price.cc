@@ -9,6 +9,7 @@
 #include <numeric>
 #include <queue>
 
+#include "common/statistics.h"
 #include "common/text.h"
 #include "common/text_table.h"
 #include "regions/report/read_runs.h"
@@ -296,9 +297,10 @@ const ScheduleOption* LoopPrice::best() const {
 
 double least_measurable_gain(double noise, int repetitions) {
   if (repetitions < 2 || !(noise > 0.0)) return 0.0;
-  // The median of n normal values has standard error 1.2533 sigma / sqrt(n).
-  constexpr double kMedianEfficiency = 1.2533;
-  return 2.0 * kMedianEfficiency * noise * std::sqrt(2.0 / repetitions);
+  // Two standard errors of the difference of two medians of `repetitions` runs each.
+  const double median_error =
+      stats::median_standard_error(noise, static_cast<std::size_t>(repetitions));
+  return 2.0 * std::sqrt(2.0) * median_error;
 }
 
 double least_visible_gain(double noise, int repetitions, double time, double least_fraction) {

@@ -82,7 +82,8 @@ struct LoopPrice {
 /// The least saving a user sees beyond run-to-run noise when comparing the medians of
 /// `repetitions` runs before and after a change, the runs' robust standard deviation being
 /// `noise` seconds: twice the standard error of the difference of two such medians,
-/// 2 x 1.2533 noise sqrt(2 / repetitions). 0 for fewer than two repetitions.
+/// 2 x sqrt(2) x stats::median_standard_error(noise, repetitions). 0 for fewer than two
+/// repetitions.
 double least_measurable_gain(double noise, int repetitions);
 
 /// What a schedule change must save to be advised: least_measurable_gain(), and at least

@@ -58,10 +58,11 @@ json hint_json(const Hint& h) {
   if (!h.loops.empty()) {
     j["loops"] = json::array();
     for (const LoopRemedy& l : h.loops) {
+      const ScheduleOption& o = l.change;
       json loop = {
-          {"schedule_now", l.now},    {"schedule", l.schedule},   {"runtime_schedule", l.runtime},
-          {"chunks", l.chunks},       {"removed_s", l.removed},   {"dispatch_s", l.dispatch},
-          {"locality_s", l.locality}, {"affinity_s", l.affinity}, {"net_s", l.net()}};
+          {"schedule_now", l.now},    {"schedule", o.schedule},   {"runtime_schedule", l.runtime},
+          {"chunks", o.chunks},       {"removed_s", o.removed},   {"dispatch_s", o.dispatch},
+          {"locality_s", o.locality}, {"affinity_s", o.affinity}, {"net_s", o.net()}};
       loop["location"] = {{"module", l.location.module}, {"offset", l.location.offset}};
       if (l.location.resolved()) {
         loop["location"]["file"] = l.location.file;

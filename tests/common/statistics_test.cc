@@ -51,6 +51,12 @@ TEST(Statistics, RobustStddevIgnoresOneOutlyingValue) {
   EXPECT_EQ(robust_stddev(std::vector<double>{3.0}), 0.0);
 }
 
+TEST(Statistics, MedianStandardErrorIsTheMeansTimesSqrtOfHalfPi) {
+  EXPECT_NEAR(median_standard_error(2.0, 4), 1.2533, 1e-12);  // 1.2533 x 2 / sqrt(4)
+  EXPECT_NEAR(median_standard_error(1.0, 100), 0.12533, 1e-12);
+  EXPECT_EQ(median_standard_error(1.0, 0), 0.0);
+}
+
 TEST(Statistics, EmptySampleGivesNaN) {
   const std::vector<double> empty;
   EXPECT_TRUE(std::isnan(mean(empty)));

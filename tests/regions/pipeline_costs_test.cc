@@ -181,13 +181,6 @@ TEST_P(PlacementTest, TheRuntimeStartingItsThreadsIsTeamStartUp) {
   }
 }
 
-// A new thread often starts on its creator's CPU and shares it until the kernel moves it: both
-// threads compute slowly at the start of the first region, and nobody waits at a barrier.
-// tests/apps/shared_start.cc makes that placement certain (the threads restrict themselves to the
-// initial thread's CPU for half their share). The tool reads the threads' run delay in the
-// executions that start threads: their wait for a CPU is team start-up, with binding as advice.
-// Before: it was an unexplained loss ("memory bandwidth or NUMA ..."), and a schedule(runtime)
-// build priced a schedule change for the balanced loop.
 // Whether the kernel keeps scheduler statistics per thread: its schedstat file exists and counts
 // the time this thread has run (a kernel without them shows zeros).
 bool kernel_keeps_schedstat() {
@@ -196,6 +189,13 @@ bool kernel_keeps_schedstat() {
   return static_cast<bool>(file >> on_cpu) && on_cpu > 0;
 }
 
+// A new thread often starts on its creator's CPU and shares it until the kernel moves it: both
+// threads compute slowly at the start of the first region, and nobody waits at a barrier.
+// tests/apps/shared_start.cc makes that placement certain (the threads restrict themselves to the
+// initial thread's CPU for half their share). The tool reads the threads' run delay in the
+// executions that start threads: their wait for a CPU is team start-up, with binding as advice.
+// Before: it was an unexplained loss ("memory bandwidth or NUMA ..."), and a schedule(runtime)
+// build priced a schedule change for the balanced loop.
 TEST_P(PlacementTest, NewThreadsWaitingForACpuIsTeamStartUp) {
   if (!kernel_keeps_schedstat()) GTEST_SKIP() << "the kernel keeps no scheduler statistics";
   const Json report =
