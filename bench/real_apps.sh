@@ -178,29 +178,42 @@ check() {
       if [ "$compiler" = gcc ] && { [ "$gomp" != true ] || [ "$native" = 0 ]; }; then
         failures=$((failures + 1))
       fi
-      # Each region's time (median of the repetitions) sampled by default against every execution
-      # measured, at 1 and 2 threads, from one interleaved experiment: the points sampled by
-      # default are the ones the target is about; the points measured in full in both are the
-      # runs' own spread, printed beside them. Points whose every repetition was time-shared
-      # (fewer CPUs free than threads) are left out.
+      # Each region sampled by default against every execution measured, at 1 and 2 threads,
+      # from one interleaved experiment (medians of the repetitions): its time, which sums every
+      # execution in both (the default's is lower by what measuring each execution costs), and
+      # what sampling estimates, its split: the share of its time the team spent not working
+      # (the report's costs), in points of that time. The points sampled by default are the ones
+      # the target is about; the points measured in full in both are the runs' own spread,
+      # printed beside them. Points whose every repetition was time-shared (fewer CPUs free than
+      # threads) are left out.
       local stats
-      stats=$(jq -r '
-        def points(input): [.regions[] | select(.kind == "parallel") | .key as $k
-                            | .series[] | select(.input == input) | .points[]
-                            | {key: ($k + "@" + (.threads | tostring)), time: .time_s,
-                               ratio: .sampling_ratio, shared: .time_shared}];
-        def median: sort | if length == 0 then null else .[length / 2 | floor] end;
-        def pct: if . == null then "-" else (. * 1000 | round / 10 | tostring) + "%" end;
-        (points("all") | map({(.key): .}) | add // {}) as $full
-        | [points("adaptive")[] | select($full[.key] != null and $full[.key].time > 0)
-           | {sampled: (.ratio < 1), shared: (.shared or $full[.key].shared),
-              d: ((.time - $full[.key].time) / $full[.key].time | fabs)}]
-        | (map(select(.shared)) | length) as $left_out | map(select(.shared | not))
-        | (map(select(.sampled)) | map(.d)) as $s | (map(select(.sampled | not)) | map(.d)) as $u
-        | "\($s | length) sampled points: median \($s | median | pct), max \($s | max | pct);"
-          + " \($u | length) measured in full in both: median \($u | median | pct),"
-          + " max \($u | max | pct); \($left_out) left out (every repetition time-shared)"' "$paired")
-      echo "   |default - every execution| / every execution, medians of $reps repetitions: $stats"
+      for measure in time split; do
+        stats=$(jq -r --arg measure "$measure" '
+          def points(input): [.regions[] | select(.kind == "parallel") | .key as $k
+                              | .series[] | select(.input == input) | .points[]
+                              | {key: ($k + "@" + (.threads | tostring)), time: .time_s,
+                                 idle: (if .time_s > 0 then ([.cost[]?] | add // 0) / .time_s
+                                        else 0 end),
+                                 ratio: .sampling_ratio, shared: .time_shared}];
+          def median: sort | if length == 0 then null else .[length / 2 | floor] end;
+          def pct: if . == null then "-" else (. * 1000 | round / 10 | tostring) + "%" end;
+          (points("all") | map({(.key): .}) | add // {}) as $full
+          | [points("adaptive")[] | select($full[.key] != null and $full[.key].time > 0)
+             | {sampled: (.ratio < 1), shared: (.shared or $full[.key].shared),
+                d: (if $measure == "time" then (.time - $full[.key].time) / $full[.key].time
+                    else .idle - $full[.key].idle end | fabs)}]
+          | (map(select(.shared)) | length) as $left_out | map(select(.shared | not))
+          | (map(select(.sampled)) | map(.d)) as $s | (map(select(.sampled | not)) | map(.d)) as $u
+          | "\($s | length) sampled points: median \($s | median | pct), max \($s | max | pct);"
+            + " \($u | length) measured in full in both: median \($u | median | pct),"
+            + " max \($u | max | pct); \($left_out) left out (every repetition time-shared)"' \
+          "$paired")
+        if [ "$measure" = time ]; then
+          echo "   time, |default - every execution| / every execution: $stats"
+        else
+          echo "   share not working, |default - every execution| in points: $stats"
+        fi
+      done
       # Within one run: the sampled estimates of the outermost regions and serial gaps, before
       # the report calibrates them, against the process time they tile.
       local coverage=""

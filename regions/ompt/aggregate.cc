@@ -161,14 +161,17 @@ void add_lock_record(RegionStats& stats, const Record& r, std::uint64_t w) {
 void add(RegionStats& stats, const Record& r) {
   const std::uint64_t w = weight_of(r.region);
   switch (r.type) {
-    case RecordType::kInstance:
+    case RecordType::kInstance: {
       ++stats.measured;
       stats.wall_ticks += w * r.a;
       stats.estimated_executions += w;
       stats.wall_variance += variance_term(w, r.a);
+      stats.split.add(w, static_cast<double>(r.a) * static_cast<double>(r.b),
+                      static_cast<double>(r.c));
       stats.team_min = std::min(stats.team_min, static_cast<std::uint32_t>(r.b));
       stats.team_max = std::max(stats.team_max, static_cast<std::uint32_t>(r.b));
       return;
+    }
     case RecordType::kLock:
     case RecordType::kLockCount:
       return add_lock_record(stats, r, w);
@@ -189,7 +192,48 @@ void add(RegionStats& stats, const Record& r) {
   }
 }
 
+template <typename T>
+void scale(T& ticks, double factor) {
+  ticks = static_cast<T>(static_cast<double>(ticks) * factor);
+}
+
+void scale_thread(ThreadStats& t, double f) {
+  for (std::uint64_t* v :
+       {&t.span_ticks, &t.fork_ticks, &t.team_start_ticks, &t.start_cpu_wait_ticks,
+        &t.imbalance_ticks, &t.walkthrough_ticks, &t.startup_ticks, &t.inner_barrier_ticks,
+        &t.task_ticks, &t.end_task_ticks, &t.barrier_task_ticks, &t.task_wait_ticks,
+        &t.taskwait_ticks, &t.masked_ticks}) {
+    scale(*v, f);
+  }
+  scale(t.lock_wait_estimate_ticks, f);
+}
+
+void scale_site(SiteStats::PerThread& b, double f) {
+  for (std::uint64_t* v : {&b.imbalance_ticks, &b.walkthrough_ticks, &b.startup_ticks,
+                           &b.task_wait_ticks, &b.task_ticks}) {
+    scale(*v, f);
+  }
+}
+
 }  // namespace
+
+RegionStats calibrated(const RegionStats& stats, std::uint64_t all_wall_ticks) {
+  RegionStats out = stats;
+  if (stats.wall_ticks == 0 || all_wall_ticks == 0) return out;
+  const double f = static_cast<double>(all_wall_ticks) / static_cast<double>(stats.wall_ticks);
+  for (ThreadStats& t : out.threads) scale_thread(t, f);
+  for (LockStats& lock : out.locks) scale(lock.wait_estimate_ticks, f);
+  for (LoopStats& loop : out.loops) {
+    for (LoopStats::PerThread& t : loop.threads) scale(t.ticks, f);
+  }
+  for (SiteStats& site : out.sites) {
+    for (SiteStats::PerThread& b : site.threads) scale_site(b, f);
+  }
+  out.wall_ticks = all_wall_ticks;
+  out.wall_variance = 0;
+  out.calibration = f;
+  return out;
+}
 
 std::uint8_t lock_kind_family(std::uint8_t kind) {
   if (kind == ompt_mutex_test_lock) return ompt_mutex_lock;

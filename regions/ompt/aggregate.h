@@ -12,6 +12,7 @@
 
 #include "regions/ompt/code_location.h"
 #include "regions/ompt/record.h"
+#include "regions/ompt/sampling.h"
 
 namespace ompscale::regions::ompt {
 
@@ -93,6 +94,8 @@ struct RegionStats {
   std::uint64_t estimated_executions = 0;  // sum of the measured executions' weights
   // The estimator's variance, sum over measured executions of w (w - 1) wall^2 (ticks^2).
   double wall_variance = 0;
+  SplitSums split;           // team time into work and idle time (sampling.h)
+  double calibration = 1.0;  // calibrated(): the factor applied to the estimated time sums
   std::uint32_t team_min = ~0u;
   std::uint32_t team_max = 0;
   std::vector<ThreadStats> threads;  // by thread number
@@ -103,6 +106,13 @@ struct RegionStats {
   std::uint64_t serial_ticks = 0;
   double serial_variance = 0;
 };
+
+/// `stats` calibrated to its region's exact total wall time `all_wall_ticks` (every execution,
+/// measured or not): each estimated time sum multiplied by all_wall_ticks / wall_ticks, the
+/// ratio estimator of survey sampling, so sampling leaves the region's time exact and only its
+/// split uncertain (split.variance(calibration)): wall_variance becomes 0.
+/// Counts and the raw sums of what was measured stay as they are.
+RegionStats calibrated(const RegionStats& stats, std::uint64_t all_wall_ticks);
 
 /// Adds n records. The caller holds the aggregation lock.
 void aggregate_records(const Record* records, std::uint32_t n);

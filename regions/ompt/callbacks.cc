@@ -87,9 +87,9 @@ void on_parallel_begin(ompt_data_t* /*encountering_task_data*/,
   parallel_data->value = 0;
   ThreadState* ts = tls_thread;
   if (ts == nullptr) return;
-  if (ts->encountered < kMaxEncountered) {
-    ts->saved[ts->encountered] = {tls_context, ts->current_region, ts->current_index};
-  }
+  ThreadState::Encountered* saved =
+      ts->encountered < kMaxEncountered ? &ts->saved[ts->encountered] : nullptr;
+  if (saved != nullptr) *saved = {tls_context, ts->current_region, ts->current_index, 0};
   const bool outermost_on_initial = ts->initial && ts->encountered == 0;
   ++ts->encountered;
   if (ts->initial) g.initial_encountered.store(ts->encountered, std::memory_order_relaxed);
@@ -111,6 +111,11 @@ void on_parallel_begin(ompt_data_t* /*encountering_task_data*/,
       instance->expect_start = expects_team_start(requested_parallelism);
     }
   }
+  if (instance == nullptr && saved != nullptr) {
+    // Its wall time still counts in the region's total (on_parallel_end).
+    if (now == 0) now = stamp();
+    saved->unmeasured_begin = now;
+  }
   if (outermost_on_initial) {
     // Only the initial thread writes it: no read-modify-write needed.
     region->serial_executions.store(region->serial_executions.load(std::memory_order_relaxed) + 1,
@@ -130,6 +135,7 @@ void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t* /*encountering_tas
                      int /*flags*/, const void* /*codeptr_ra*/) {
   ThreadState* ts = tls_thread;
   if (ts == nullptr) return;
+  std::uint64_t unmeasured_begin = 0;
   if (ts->encountered > 0) {
     --ts->encountered;
     if (ts->initial) g.initial_encountered.store(ts->encountered, std::memory_order_relaxed);
@@ -138,11 +144,20 @@ void on_parallel_end(ompt_data_t* parallel_data, ompt_data_t* /*encountering_tas
       tls_context = saved.context;
       ts->current_region = saved.region;
       ts->current_index = saved.index;
+      unmeasured_begin = saved.unmeasured_begin;
     }
   }
   const std::uint64_t value = parallel_data != nullptr ? parallel_data->value : 0;
-  if (value == 0 || is_unmeasured_tag(value)) return;
+  if (value == 0) return;
   const std::uint64_t now = stamp();
+  if (is_unmeasured_tag(value)) {
+    if (unmeasured_begin == 0) return;
+    if (Region* region = region_by_id(tagged_region(value))) {
+      region->all_wall_ticks.fetch_add(ticks_between(unmeasured_begin, now),
+                                       std::memory_order_relaxed);
+    }
+    return;
+  }
   auto& instance = *reinterpret_cast<Instance*>(value);
   if (ts->initial && ts->encountered == 0) {
     g.serial_start = now;

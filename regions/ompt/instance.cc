@@ -100,20 +100,38 @@ void write_departed(ThreadState& ts, const Instance& instance, const ThreadSlot&
                 barrier == 0 ? starting_wait(instance, slot, phases.imbalance) : 0);
 }
 
-// A measured execution of `region` took `wall` ticks with `team` threads: the moving averages of
-// its executions' time and relative second moment, and the sampling period they imply for the
-// next ones. The second moment's average is slower: a pattern of a few long executions among
-// many short ones (work per call that cycles) must show in it.
-void update_sampling(std::uint32_t id, std::uint64_t wall, std::uint32_t team) {
+// How far an execution's `idle` ticks depart from `share` of its team time (team * wall), over
+// the mean team time `team_mean`: the ratio estimator's residual (sampling.h, SplitSums).
+double split_residual(std::uint64_t idle, std::uint64_t wall, std::uint32_t team, double share,
+                      double team_mean) {
+  if (!(team_mean > 0)) return 0.0;
+  const double team_wall = static_cast<double>(team) * static_cast<double>(wall);
+  return (static_cast<double>(idle) - share * team_wall) / team_mean;
+}
+
+// A measured execution of `region` took `wall` ticks with `team` threads, which spent `idle`
+// ticks of their team time not working: the moving averages of its executions' wall and idle
+// times and of the split's squared residual, and the sampling period they imply for the next
+// ones. The residual's average is slower: a pattern of a few odd executions among many (work
+// per call that cycles) must show in it.
+void update_sampling(std::uint32_t id, std::uint64_t wall, std::uint64_t idle, std::uint32_t team) {
   Region* region = region_by_id(id);
   if (region == nullptr) return;
+  region->all_wall_ticks.fetch_add(wall, std::memory_order_relaxed);
+  team = std::max(team, 1u);
   const std::uint64_t mean = region->mean_wall_ticks.load(std::memory_order_relaxed);
   const std::uint64_t updated = mean == 0 ? wall : mean - mean / 8 + wall / 8;
   region->mean_wall_ticks.store(updated, std::memory_order_relaxed);
-  const double ratio = updated > 0 ? static_cast<double>(wall) / static_cast<double>(updated) : 1.0;
-  const double m2 = region->relative_second_moment.load(std::memory_order_relaxed);
-  const double m2_updated = mean == 0 ? ratio * ratio : m2 + (ratio * ratio - m2) / 64;
-  region->relative_second_moment.store(m2_updated, std::memory_order_relaxed);
+  const double mean_idle = region->mean_idle_ticks.load(std::memory_order_relaxed);
+  const auto idle_now = static_cast<double>(idle);
+  const double idle_updated = mean == 0 ? idle_now : mean_idle + (idle_now - mean_idle) / 8;
+  region->mean_idle_ticks.store(idle_updated, std::memory_order_relaxed);
+  const double team_mean = static_cast<double>(team) * static_cast<double>(updated);
+  const double residual =
+      split_residual(idle, wall, team, team_mean > 0 ? idle_updated / team_mean : 0.0, team_mean);
+  const double m2 = region->residual_second_moment.load(std::memory_order_relaxed);
+  const double m2_updated = mean == 0 ? residual * residual : m2 + (residual * residual - m2) / 64;
+  region->residual_second_moment.store(m2_updated, std::memory_order_relaxed);
   const double mean_ns = sync::ticks_to_ns(static_cast<double>(updated));
   const std::uint64_t executions = region->executions.load(std::memory_order_relaxed);
   region->log2_period.store(g.region_sampling.log2_period(mean_ns, team, executions, m2_updated),
@@ -224,6 +242,7 @@ void barrier_depart(TaskContext& context, std::uint64_t now) {
     write_departed(*context.thread, instance, slot, slot.departures - 1, context.index);
   }
   slot.departures = barrier + 1;
+  slot.waited += ticks_between(slot.arrival, now);
   slot.departed_arrival = slot.arrival;
   slot.departed_site = slot.arrival_site;
   slot.departed_departure = now;
@@ -236,7 +255,9 @@ void finish_instance(ThreadState& ts, Instance& instance, std::uint64_t end) {
   const std::uint64_t departure = instance.end_departure != 0 ? instance.end_departure : end;
   const std::uint64_t tasks_done = end_tasks_done(instance);
   const bool starting = team_started(instance);
+  const std::uint64_t wall = ticks_between(instance.begin, end);
   std::uint32_t team = 0;
+  std::uint64_t idle = 0;  // team time not spent working: forks, barriers, joins
   for (std::uint32_t i = 0; i < instance.team; ++i) {
     const ThreadSlot& slot = instance.slots[i];
     if (slot.begin == 0) continue;
@@ -266,16 +287,16 @@ void finish_instance(ThreadState& ts, Instance& instance, std::uint64_t end) {
       append(ts, RecordType::kTeamStart, instance.record_region, thread, kTeamStartCpuWait,
              slot.cpu_wait);
     }
-    append(ts, RecordType::kSpan, instance.record_region, thread, 0,
-           ticks_between(slot.begin, span_end), starting ? 0 : fork,
+    const std::uint64_t span = ticks_between(slot.begin, span_end);
+    append(ts, RecordType::kSpan, instance.record_region, thread, 0, span, starting ? 0 : fork,
            in_end_barrier ? end_tasks : 0);
+    idle += wall - std::min(wall, span - std::min(span, slot.waited));
   }
   if (instance.expect_start && !starting) {
     g.start_guesses_missed.fetch_add(1, std::memory_order_relaxed);
   }
-  const std::uint64_t wall = ticks_between(instance.begin, end);
-  append(ts, RecordType::kInstance, instance.record_region, 0, 0, wall, team);
-  update_sampling(instance.region, wall, team);
+  append(ts, RecordType::kInstance, instance.record_region, 0, 0, wall, team, idle);
+  update_sampling(instance.region, wall, idle, team);
   std::uint32_t seen = g.max_threads.load(std::memory_order_relaxed);
   while (seen < team && !g.max_threads.compare_exchange_weak(seen, team)) {
   }

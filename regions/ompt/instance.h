@@ -55,6 +55,7 @@ struct alignas(64) ThreadSlot {
   std::uint32_t arrivals = 0;  // barriers arrived at
   std::uint64_t arrival = 0;   // the latest arrival
   std::uint64_t arrival0 = 0;  // the arrival at the first barrier (team start-up, instance.cc)
+  std::uint64_t waited = 0;    // arrival -> departure, summed over the barriers departed
   // In an execution that starts threads: the thread's run delay (run_delay.h) at its begin and
   // just before its first barrier arrival, and how long it waited for a CPU in between (ticks,
   // at most its span to that arrival). An idle taskwait there would count in both.
@@ -81,6 +82,7 @@ struct alignas(64) ThreadSlot {
     arrivals = 0;
     arrival = 0;
     arrival0 = 0;
+    waited = 0;
     measure_cpu_wait = false;
     cpu_wait = 0;
     arrival_task_ticks.store(0, std::memory_order_relaxed);

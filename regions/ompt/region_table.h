@@ -48,11 +48,16 @@ struct Region {
   alignas(64) std::atomic<std::uint64_t> executions{0};  // begins (parallel: the sampling count)
   std::atomic<std::uint64_t> serial_executions{0};  // initial-thread outermost begins (the gaps)
   std::atomic<std::uint64_t> ends{0};               // manual regions: ends matched to a begin
-  // Parallel regions' sampling (sampling.h), kept by the masters of measured executions: the
-  // mean wall time of the measured executions and its second moment over the squared mean
-  // (moving averages) and the period now in use.
+  // Every execution's wall time, measured or not (parallel begin -> end on its master): the
+  // total the sampled executions' sums are calibrated to (sampling.h).
+  std::atomic<std::uint64_t> all_wall_ticks{0};
+  // Parallel regions' sampling (sampling.h), kept by the masters of measured executions (moving
+  // averages): the mean wall time of the measured executions, the mean of the time their teams
+  // spent not working, the second moment of that time's departure from its share of the team's
+  // time over the squared mean team time, and the period now in use.
   std::atomic<std::uint64_t> mean_wall_ticks{0};
-  std::atomic<double> relative_second_moment{1.0};
+  std::atomic<double> mean_idle_ticks{0.0};
+  std::atomic<double> residual_second_moment{0.0};
   std::atomic<std::uint32_t> log2_period{0};
 
   alignas(64) std::uint32_t id = 0;

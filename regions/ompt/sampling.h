@@ -13,11 +13,16 @@
 // fewer, every one scaled by executions / measured) counted each early execution as many later
 // ones.
 //
-// Unbiased is not precise: the estimate's relative standard error is about
+// Unbiased is not precise: a total's relative standard error is about
 // sqrt((2^k - 1) / n * E[x^2] / E[x]^2) after n executions, and executions whose times differ
 // widely (LULESH's equation-of-state regions run once per material region, whose sizes differ
-// tenfold) make E[x^2] / E[x]^2 large. So k is also bounded by a target precision: sparser
-// sampling only as the executions seen so far make it precise enough.
+// tenfold) make E[x^2] / E[x]^2 large. But every execution's wall time is cheap to know (two
+// clock reads on its master): the region's total is summed exactly, and the measured
+// executions' sums are calibrated to it (SplitSums, the ratio estimator), so sampling estimates
+// only how the team's time splits into work and the rest. That split's error depends on how far
+// each execution's idle time departs from its average share, not on the executions' sizes, and
+// k is bounded by a target precision of it: sparser sampling only as the executions seen so far
+// make the split precise enough.
 //
 // Which executions are picked is decided by Fibonacci hashing of n (the Weyl sequence n * phi mod
 // 1 falls below 2^-k for one n in 2^k, evenly spread), not by "every 2^k-th": a strided pick
@@ -76,6 +81,35 @@ inline constexpr AdaptiveSampler kLockSampler{256, 8};
 /// Every acquisition timed (OMPSCAN_SAMPLING=all).
 inline constexpr AdaptiveSampler kMeasureAll{~0ull, 0};
 
+/// The split of a sampled region's team time x (team * wall, every execution's known exactly)
+/// into work and idle time y (forks, barriers, joins), from its measured executions of weight w:
+/// the ratio estimator of survey sampling (Cochran, Sampling Techniques, ch. 6). Calibrated to
+/// the exact total of x, the estimate of y's total departs from the truth only as far as y
+/// departs from its average share of x, however widely the executions' sizes differ.
+struct SplitSums {
+  double idle = 0;                // Horvitz-Thompson estimate of y's total
+  double team_time = 0;           // and of x's
+  double yy = 0, xy = 0, xx = 0;  // sums of w (w - 1) y^2, x y and x^2
+
+  void add(std::uint64_t weight, double x, double y) {
+    const double w = static_cast<double>(weight);
+    const double pair = w * (w - 1);
+    idle += w * y;
+    team_time += w * x;
+    yy += pair * y * y;
+    xy += pair * x * y;
+    xx += pair * x * x;
+  }
+
+  /// The variance of y's total estimated as `factor` (x's exact total over its estimate) times
+  /// its Horvitz-Thompson estimate: factor^2 * sum w (w - 1) (y - R x)^2, R = y's over x's.
+  double variance(double factor) const {
+    const double r = team_time > 0 ? idle / team_time : 0.0;
+    const double residual = yy - 2 * r * xy + r * r * xx;
+    return factor * factor * std::max(residual, 0.0);
+  }
+};
+
 /// Execution n of a region is measured at sampling period 2^k.
 constexpr bool measure_execution(std::uint64_t n, unsigned log2_period) {
   return log2_period == 0 || ((n * 0x9E3779B97F4A7C15ull) >> (64 - log2_period)) == 0;
@@ -96,25 +130,28 @@ struct RegionSampling {
   /// (the 95% confidence interval is about twice as wide either side).
   double relative_error = 0.025;
   bool all = false;  ///< OMPSCAN_SAMPLING=all: every execution
+  /// A split that never varied still leaves the period to the budget.
+  static constexpr double kLeastResidual = 1e-9;
 
   /// k for a region whose executions take `mean_ns` on average with teams of `team` threads,
-  /// after `executions` executions whose times have second moment `relative_second_moment`
-  /// times the squared mean (1 + their squared coefficient of variation): the smallest k with
-  /// cost * 2^-k <= budget * mean, but no larger than the precision target allows. 0 (all)
-  /// before any is measured. Applies from execution always_first on.
+  /// after `executions` executions whose split of team time into work and the rest departs from
+  /// its average share by `residual_second_moment` (the departure's second moment over the
+  /// squared mean team time): the smallest k with cost * 2^-k <= budget * mean, but no larger
+  /// than the precision target allows. 0 (all) before any is measured. Applies from execution
+  /// always_first on.
   unsigned log2_period(double mean_ns, unsigned team, std::uint64_t executions,
-                       double relative_second_moment) const {
+                       double residual_second_moment) const {
     if (all || !(mean_ns > 0)) return 0;
     const double ratio = cost_ns_per_thread * std::max(team, 1u) / (budget * mean_ns);
     if (!(ratio > 1.0)) return 0;
-    return std::min({ceil_log2(ratio), precise_log2_period(executions, relative_second_moment),
+    return std::min({ceil_log2(ratio), precise_log2_period(executions, residual_second_moment),
                      max_log2_period});
   }
 
-  /// The largest k whose estimate after `executions` executions keeps relative_error:
-  /// (2^k - 1) / n * m2 <= relative_error^2.
-  unsigned precise_log2_period(std::uint64_t executions, double relative_second_moment) const {
-    const double m2 = std::max(relative_second_moment, 1.0);
+  /// The largest k whose ratio estimate of the split after `executions` executions keeps
+  /// relative_error: (2^k - 1) / n * m2 <= relative_error^2.
+  unsigned precise_log2_period(std::uint64_t executions, double residual_second_moment) const {
+    const double m2 = std::max(residual_second_moment, kLeastResidual);
     const double periods =
         1.0 + static_cast<double>(executions) * relative_error * relative_error / m2;
     return floor_log2(periods);

@@ -142,6 +142,7 @@ struct ThreadState {
     TaskContext* context;
     std::uint32_t region;
     std::uint16_t index;
+    std::uint64_t unmeasured_begin;  // parallel begin of an unmeasured execution; 0 otherwise
   };
   std::uint32_t encountered = 0;
   Encountered saved[kMaxEncountered];

@@ -522,6 +522,8 @@ SeriesAnalysis analyse_region(const Region& region, const std::string& input,
     p.time_max = rp->time_max;
     p.spread = rp->spread();
     p.time_se = rp->costs.time_se;
+    p.idle_se = rp->costs.idle_se;
+    p.time_exact = rp->costs.time_exact;
     p.time_shared = rp->time_shared;
     p.executions = rp->costs.executions;
     p.sampling_ratio = rp->costs.sampling_ratio();

@@ -214,6 +214,8 @@ RegionRecord read_region(const JsonNode& r) {
   }
   region.wall_ns = required_number(r, "wall_ns");
   region.wall_se_ns = number(r, "wall_se_ns");
+  region.idle_se_ns = number(r, "idle_se_ns");
+  region.wall_exact = r.has("idle_se_ns");
   const std::vector<JsonNode> threads = array(r, "threads");
   for (std::size_t i = 0; i < threads.size(); ++i)
     region.threads.push_back(read_thread(threads[i], i));

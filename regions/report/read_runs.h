@@ -149,7 +149,11 @@ struct RegionRecord {
   /// (sampling.estimator "horvitz-thompson"); otherwise sums over the measured executions, to be
   /// scaled by executions / executions_measured (profiles of earlier tools).
   bool weighted = false;
-  double wall_se_ns = 0.0;  ///< standard error of the estimated total wall_ns (0: unknown)
+  double wall_se_ns = 0.0;  ///< standard error of the estimated total wall_ns (0: exact or unknown)
+  /// Standard error of the team time spent not working, sampled against the exact wall time
+  /// (0: every execution measured, or a profile of an earlier tool).
+  double idle_se_ns = 0.0;
+  bool wall_exact = false;  ///< wall_ns sums every execution's time (the tool calibrates to it)
 };
 
 /// What a region's sums are multiplied by to stand for all its executions: 1 for weighted

@@ -69,6 +69,8 @@ struct Accumulator {
 void add_costs(RegionCosts& into, const RegionCosts& c) {
   into.executions += c.executions;
   into.time_se += c.time_se;
+  into.idle_se += c.idle_se;
+  into.time_exact = into.time_exact && c.time_exact;
   into.executions_measured += c.executions_measured;
   into.team += c.team;
   into.work += c.work;
@@ -93,28 +95,12 @@ void add_costs(RegionCosts& into, const RegionCosts& c) {
 }
 
 void divide_costs(RegionCosts& c, double n) {
-  for (double* v : {&c.time_se,
-                    &c.executions,
-                    &c.executions_measured,
-                    &c.team,
-                    &c.work,
-                    &c.work_max,
-                    &c.fork,
-                    &c.team_start,
-                    &c.start_cpu_wait,
-                    &c.imbalance,
-                    &c.walkthrough,
-                    &c.startup,
-                    &c.lock_algorithm,
-                    &c.lock_contention,
-                    &c.lock_acquisitions,
-                    &c.barriers,
-                    &c.tasks_created,
-                    &c.tasks_executed,
-                    &c.task,
-                    &c.barrier_task,
-                    &c.task_wait,
-                    &c.top_creator_tasks}) {
+  for (double* v : {&c.time_se,      &c.idle_se,        &c.executions,       &c.executions_measured,
+                    &c.team,         &c.work,           &c.work_max,         &c.fork,
+                    &c.team_start,   &c.start_cpu_wait, &c.imbalance,        &c.walkthrough,
+                    &c.startup,      &c.lock_algorithm, &c.lock_contention,  &c.lock_acquisitions,
+                    &c.barriers,     &c.tasks_created,  &c.tasks_executed,   &c.task,
+                    &c.barrier_task, &c.task_wait,      &c.top_creator_tasks}) {
     *v /= n;
   }
 }
@@ -271,6 +257,8 @@ RegionCosts run_costs(const RegionRecord& region, std::vector<LockSite>* locks, 
   const double scale = sampling_scale(region) * calibration;
   c.time = region.wall_ns * scale * kSecondsPerNs;
   c.time_se = region.wall_se_ns * calibration * kSecondsPerNs;
+  c.idle_se = region.idle_se_ns * calibration * kSecondsPerNs;
+  c.time_exact = region.wall_exact;
   const auto team = static_cast<double>(region.threads.size());
   c.team = team;
   if (constructs != nullptr) *constructs = construct_costs(region, scale, team);

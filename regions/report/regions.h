@@ -27,8 +27,10 @@ namespace ompscale::regions::report {
 /// What one region cost in one run, or the mean over repetitions. Seconds, scaled to all
 /// executions. "Per-thread mean" divides a sum over the region's thread records by their number.
 struct RegionCosts {
-  double time = 0.0;     ///< wall time (master's begin -> end), scaled
-  double time_se = 0.0;  ///< standard error of `time` from sampling (0: all measured or unknown)
+  double time = 0.0;       ///< wall time (master's begin -> end), scaled
+  double time_se = 0.0;    ///< standard error of `time` from sampling (0: exact or unknown)
+  double idle_se = 0.0;    ///< standard error of its team time not spent working, from sampling
+  bool time_exact = true;  ///< every run's time sums all executions (sampled ones too)
   double executions = 0.0;
   double executions_measured = 0.0;
   double team = 0.0;  ///< thread records (threads that ran the region)

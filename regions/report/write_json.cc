@@ -29,6 +29,7 @@ json point_json(const PointAnalysis& p, bool with_split) {
             {"speedup", p.speedup},     {"efficiency", p.efficiency},
             {"lost_s", p.lost},         {"potential_gain_s", p.potential_gain}};
   j["time_shared"] = p.time_shared;
+  if (p.time_exact && p.sampling_ratio < 1.0) j["idle_se_s"] = p.idle_se;
   if (p.time_se > 0.0) {  // sampled: the 95% confidence interval of the scaled total
     j["time_se_s"] = p.time_se;
     j["time_ci95_s"] = {p.time - 1.96 * p.time_se, p.time + 1.96 * p.time_se};

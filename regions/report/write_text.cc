@@ -188,6 +188,12 @@ void efficiency_grid(const Report& r, const RegionReport* rr, std::string& out) 
 // How a sampled point's time was estimated, with its 95% confidence interval when known.
 std::string sampling_words(const PointAnalysis& p) {
   if (!(p.sampling_ratio < 1.0)) return "";
+  if (p.time_exact) {
+    return fmt::format(
+        " (each weighted by its sampling period; time of every execution, its part not working "
+        "+- {} s at 95%)",
+        secs(1.96 * p.idle_se));
+  }
   if (p.time_se > 0.0) {
     return fmt::format(" (each weighted by its sampling period; time {} s +- {} s at 95%)",
                        secs(p.time), secs(1.96 * p.time_se));
