@@ -390,7 +390,18 @@ void follow_schedule(const Case& c, const std::vector<std::string>& app, Schedul
   if (!s.all_runtime) {
     const fs::path built =
         runtime_schedule_build(c, s.lines, dir / ("runtime-" + std::to_string(trials.size())));
-    if (built.empty()) return;
+    if (built.empty()) {
+      std::string where;
+      for (const auto& [file, lines] : s.lines) {
+        for (int line : lines)
+          where += (where.empty() ? "" : ", ") + file + ":" + std::to_string(line);
+      }
+      std::printf(
+          "  %-14s %-48.48s imbalance    not followed: no schedule(runtime) build of its "
+          "loops at %s\n",
+          c.name.c_str(), s.trial.hint.c_str(), where.empty() ? "no line" : where.c_str());
+      return;
+    }
     followed[0] = built.string();
     s.trial.how += s.priced_by_rescan ? " (schedule(runtime) build, priced by its scan)"
                                       : " (schedule(runtime) build)";
