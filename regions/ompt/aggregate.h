@@ -94,7 +94,7 @@ struct RegionStats {
   std::uint64_t estimated_executions = 0;  // sum of the measured executions' weights
   // The estimator's variance, sum over measured executions of w (w - 1) wall^2 (ticks^2).
   double wall_variance = 0;
-  SplitSums split;           // team time into work and idle time (sampling.h)
+  SplitSums split;           // its time into work and idle time per thread (sampling.h)
   double calibration = 1.0;  // calibrated(): the factor applied to the estimated time sums
   std::uint32_t team_min = ~0u;
   std::uint32_t team_max = 0;
@@ -107,12 +107,17 @@ struct RegionStats {
   double serial_variance = 0;
 };
 
-/// `stats` calibrated to its region's exact total wall time `all_wall_ticks` (every execution,
-/// measured or not): each estimated time sum multiplied by all_wall_ticks / wall_ticks, the
-/// ratio estimator of survey sampling, so sampling leaves the region's time exact and only its
-/// split uncertain (split.variance(calibration)): wall_variance becomes 0.
-/// Counts and the raw sums of what was measured stay as they are.
-RegionStats calibrated(const RegionStats& stats, std::uint64_t all_wall_ticks);
+/// `stats` calibrated to its region's exact totals over every execution, measured or not: its
+/// wall time `all_wall_ticks` and its executions `all_executions` (the ratio estimator of survey
+/// sampling). The estimated time sums, and the counts that grow with an execution's size (lock
+/// acquisitions, loop iterations, tasks), are multiplied by all_wall_ticks / wall_ticks (kept as
+/// `calibration`), so the region's time is exact and only its split uncertain
+/// (split.variance(calibration)); the counts of once-per-execution events (barriers, loop and
+/// masked executions) by all_executions / estimated_executions. wall_variance becomes 0. The
+/// counts and raw sums of what was measured (measured executions, timed lock acquisitions and
+/// their waits and holds) stay as they are.
+RegionStats calibrated(const RegionStats& stats, std::uint64_t all_wall_ticks,
+                       std::uint64_t all_executions);
 
 /// Adds n records. The caller holds the aggregation lock.
 void aggregate_records(const Record* records, std::uint32_t n);

@@ -100,37 +100,40 @@ void write_departed(ThreadState& ts, const Instance& instance, const ThreadSlot&
                 barrier == 0 ? starting_wait(instance, slot, phases.imbalance) : 0);
 }
 
-// How far an execution's `idle` ticks depart from `share` of its team time (team * wall), over
-// the mean team time `team_mean`: the ratio estimator's residual (sampling.h, SplitSums).
-double split_residual(std::uint64_t idle, std::uint64_t wall, std::uint32_t team, double share,
-                      double team_mean) {
-  if (!(team_mean > 0)) return 0.0;
-  const double team_wall = static_cast<double>(team) * static_cast<double>(wall);
-  return (static_cast<double>(idle) - share * team_wall) / team_mean;
+// A slot's work in an execution, as the profile counts it (profile_writer.cc, work_ticks): its
+// span less its barrier waits that ran no task and its wait for a CPU while the team started,
+// plus the tasks it ran in the end barrier. Its lock waits and idle taskwaits stay in it: they
+// are known only from sampled records.
+std::uint64_t slot_work(const ThreadSlot& slot, std::uint64_t span, std::uint64_t end_tasks,
+                        std::uint64_t cpu_wait) {
+  const std::uint64_t waiting = slot.waited + cpu_wait;
+  return span - std::min(span, waiting) + end_tasks;
 }
 
 // A measured execution of `region` took `wall` ticks with `team` threads, which spent `idle`
-// ticks of their team time not working: the moving averages of its executions' wall and idle
-// times and of the split's squared residual, and the sampling period they imply for the next
-// ones. The residual's average is slower: a pattern of a few odd executions among many (work
-// per call that cycles) must show in it.
+// ticks not working in all: the moving averages of its executions' wall time, of
+// their idle time per thread, and of the split's squared residual (how far the idle time per
+// thread departs from its average share of the wall time, over the mean wall time: sampling.h,
+// SplitSums), and the sampling period they imply for the next ones. The residual's average
+// starts at the first execution's squared share (as if the idle time varied as much as it is
+// large) and moves slower: a pattern of a few odd executions among many (work per call that
+// cycles) must show in it.
 void update_sampling(std::uint32_t id, std::uint64_t wall, std::uint64_t idle, std::uint32_t team) {
   Region* region = region_by_id(id);
   if (region == nullptr) return;
   region->all_wall_ticks.fetch_add(wall, std::memory_order_relaxed);
-  team = std::max(team, 1u);
   const std::uint64_t mean = region->mean_wall_ticks.load(std::memory_order_relaxed);
   const std::uint64_t updated = mean == 0 ? wall : mean - mean / 8 + wall / 8;
   region->mean_wall_ticks.store(updated, std::memory_order_relaxed);
+  const double idle_now = static_cast<double>(idle) / std::max(team, 1u);
   const double mean_idle = region->mean_idle_ticks.load(std::memory_order_relaxed);
-  const auto idle_now = static_cast<double>(idle);
   const double idle_updated = mean == 0 ? idle_now : mean_idle + (idle_now - mean_idle) / 8;
   region->mean_idle_ticks.store(idle_updated, std::memory_order_relaxed);
-  const double team_mean = static_cast<double>(team) * static_cast<double>(updated);
-  const double residual =
-      split_residual(idle, wall, team, team_mean > 0 ? idle_updated / team_mean : 0.0, team_mean);
+  const double mean_wall = static_cast<double>(std::max<std::uint64_t>(updated, 1));
+  const double share = idle_updated / mean_wall;
+  const double residual = (idle_now - share * static_cast<double>(wall)) / mean_wall;
   const double m2 = region->residual_second_moment.load(std::memory_order_relaxed);
-  const double m2_updated = mean == 0 ? residual * residual : m2 + (residual * residual - m2) / 64;
+  const double m2_updated = mean == 0 ? share * share : m2 + (residual * residual - m2) / 64;
   region->residual_second_moment.store(m2_updated, std::memory_order_relaxed);
   const double mean_ns = sync::ticks_to_ns(static_cast<double>(updated));
   const std::uint64_t executions = region->executions.load(std::memory_order_relaxed);
@@ -242,7 +245,8 @@ void barrier_depart(TaskContext& context, std::uint64_t now) {
     write_departed(*context.thread, instance, slot, slot.departures - 1, context.index);
   }
   slot.departures = barrier + 1;
-  slot.waited += ticks_between(slot.arrival, now);
+  const std::uint64_t stayed = ticks_between(slot.arrival, now);
+  slot.waited += stayed - std::min(stayed, context.barrier_task_ticks);
   slot.departed_arrival = slot.arrival;
   slot.departed_site = slot.arrival_site;
   slot.departed_departure = now;
@@ -257,7 +261,7 @@ void finish_instance(ThreadState& ts, Instance& instance, std::uint64_t end) {
   const bool starting = team_started(instance);
   const std::uint64_t wall = ticks_between(instance.begin, end);
   std::uint32_t team = 0;
-  std::uint64_t idle = 0;  // team time not spent working: forks, barriers, joins
+  std::uint64_t idle = 0;  // the team's ticks not working (slot_work)
   for (std::uint32_t i = 0; i < instance.team; ++i) {
     const ThreadSlot& slot = instance.slots[i];
     if (slot.begin == 0) continue;
@@ -290,7 +294,8 @@ void finish_instance(ThreadState& ts, Instance& instance, std::uint64_t end) {
     const std::uint64_t span = ticks_between(slot.begin, span_end);
     append(ts, RecordType::kSpan, instance.record_region, thread, 0, span, starting ? 0 : fork,
            in_end_barrier ? end_tasks : 0);
-    idle += wall - std::min(wall, span - std::min(span, slot.waited));
+    idle += wall - std::min(wall, slot_work(slot, span, in_end_barrier ? end_tasks : 0,
+                                            starting ? slot.cpu_wait : 0));
   }
   if (instance.expect_start && !starting) {
     g.start_guesses_missed.fetch_add(1, std::memory_order_relaxed);

@@ -324,16 +324,18 @@ Json parallel_region(const Region& region, const RegionStats* stats, const Locat
   out["parent"] = parent_json(region);
   out["nesting_level"] = region.level;
   out["executions"] = region.executions.load(std::memory_order_relaxed);
-  const RegionStats s =
-      stats != nullptr ? calibrated(*stats, region.all_wall_ticks.load(std::memory_order_relaxed))
-                       : RegionStats{};
+  const RegionStats s = calibrated(stats != nullptr ? *stats : RegionStats{},
+                                   region.all_wall_ticks.load(std::memory_order_relaxed),
+                                   region.executions.load(std::memory_order_relaxed));
   out["executions_measured"] = s.measured;
   if (s.measured > 0) out["team_size"] = {{"min", s.team_min}, {"max", s.team_max}};
   out["wall_ns"] = ns(s.wall_ticks);
   out["executions_estimated"] = s.estimated_executions;
   out["wall_se_ns"] = ns(std::sqrt(s.wall_variance));
-  out["idle_ns"] = ns(s.split.idle * s.calibration);
-  out["idle_se_ns"] = ns(std::sqrt(s.split.variance(s.calibration)));
+  if (s.measured > 0) {
+    out["idle_ns"] = ns(s.split.idle * s.calibration);
+    out["idle_se_ns"] = ns(std::sqrt(s.split.variance(s.calibration)));
+  }
   out["threads"] = parallel_threads(s);
 
   Json locks = Json::array();

@@ -13,7 +13,8 @@
 namespace ompscale::regions::ompt {
 
 enum class RecordType : std::uint8_t {
-  kInstance = 1,  // a measured execution ended (master): a = wall ticks, b = team size
+  kInstance = 1,  // a measured execution ended (master): a = wall ticks, b = team size,
+                  // c = the team's ticks not working (instance.cc, slot_work)
   kSpan,          // a thread's part of it: a = implicit-task begin -> end arrival, b = fork ticks
                   // (parallel begin -> implicit-task begin), c = task ticks inside the end barrier
   kBarrier,       // one barrier of one thread: a = imbalance, b = walkthrough, c = startup ticks;

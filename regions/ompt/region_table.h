@@ -52,9 +52,9 @@ struct Region {
   // total the sampled executions' sums are calibrated to (sampling.h).
   std::atomic<std::uint64_t> all_wall_ticks{0};
   // Parallel regions' sampling (sampling.h), kept by the masters of measured executions (moving
-  // averages): the mean wall time of the measured executions, the mean of the time their teams
-  // spent not working, the second moment of that time's departure from its share of the team's
-  // time over the squared mean team time, and the period now in use.
+  // averages): the mean wall time of the measured executions, the mean time per thread of their
+  // teams not working, the second moment of that time's departure from its share of the wall
+  // time over the squared mean wall time, and the period now in use.
   std::atomic<std::uint64_t> mean_wall_ticks{0};
   std::atomic<double> mean_idle_ticks{0.0};
   std::atomic<double> residual_second_moment{0.0};

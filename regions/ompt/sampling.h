@@ -19,8 +19,8 @@
 // tenfold) make E[x^2] / E[x]^2 large. But every execution's wall time is cheap to know (two
 // clock reads on its master): the region's total is summed exactly, and the measured
 // executions' sums are calibrated to it (SplitSums, the ratio estimator), so sampling estimates
-// only how the team's time splits into work and the rest. That split's error depends on how far
-// each execution's idle time departs from its average share, not on the executions' sizes, and
+// only how that time splits into work and the rest. That split's error depends on how far each
+// execution's time not working departs from its average share, not on the executions' sizes, and
 // k is bounded by a target precision of it: sparser sampling only as the executions seen so far
 // make the split precise enough.
 //
@@ -81,21 +81,22 @@ inline constexpr AdaptiveSampler kLockSampler{256, 8};
 /// Every acquisition timed (OMPSCAN_SAMPLING=all).
 inline constexpr AdaptiveSampler kMeasureAll{~0ull, 0};
 
-/// The split of a sampled region's team time x (team * wall, every execution's known exactly)
-/// into work and idle time y (forks, barriers, joins), from its measured executions of weight w:
-/// the ratio estimator of survey sampling (Cochran, Sampling Techniques, ch. 6). Calibrated to
-/// the exact total of x, the estimate of y's total departs from the truth only as far as y
-/// departs from its average share of x, however widely the executions' sizes differ.
+/// The split of a sampled region's time into work and idle time, from its measured executions
+/// of weight w: each execution's wall time x (every execution's is known exactly) and its
+/// threads' mean time not working y (forks, barrier waits that run no task, joins). The ratio
+/// estimator of survey sampling (Cochran, Sampling Techniques, ch. 6): calibrated to the exact
+/// total of x, the estimate of y's total departs from the truth only as far as y departs from
+/// its average share of x, however widely the executions' sizes differ.
 struct SplitSums {
   double idle = 0;                // Horvitz-Thompson estimate of y's total
-  double team_time = 0;           // and of x's
+  double wall = 0;                // and of x's
   double yy = 0, xy = 0, xx = 0;  // sums of w (w - 1) y^2, x y and x^2
 
   void add(std::uint64_t weight, double x, double y) {
     const double w = static_cast<double>(weight);
     const double pair = w * (w - 1);
     idle += w * y;
-    team_time += w * x;
+    wall += w * x;
     yy += pair * y * y;
     xy += pair * x * y;
     xx += pair * x * x;
@@ -104,7 +105,7 @@ struct SplitSums {
   /// The variance of y's total estimated as `factor` (x's exact total over its estimate) times
   /// its Horvitz-Thompson estimate: factor^2 * sum w (w - 1) (y - R x)^2, R = y's over x's.
   double variance(double factor) const {
-    const double r = team_time > 0 ? idle / team_time : 0.0;
+    const double r = wall > 0 ? idle / wall : 0.0;
     const double residual = yy - 2 * r * xy + r * r * xx;
     return factor * factor * std::max(residual, 0.0);
   }
@@ -134,9 +135,9 @@ struct RegionSampling {
   static constexpr double kLeastResidual = 1e-9;
 
   /// k for a region whose executions take `mean_ns` on average with teams of `team` threads,
-  /// after `executions` executions whose split of team time into work and the rest departs from
-  /// its average share by `residual_second_moment` (the departure's second moment over the
-  /// squared mean team time): the smallest k with cost * 2^-k <= budget * mean, but no larger
+  /// after `executions` executions whose threads' mean time not working departs from its average
+  /// share of their wall time by `residual_second_moment` (the departure's second moment over the
+  /// squared mean wall time): the smallest k with cost * 2^-k <= budget * mean, but no larger
   /// than the precision target allows. 0 (all) before any is measured. Applies from execution
   /// always_first on.
   unsigned log2_period(double mean_ns, unsigned team, std::uint64_t executions,
@@ -148,8 +149,9 @@ struct RegionSampling {
                      max_log2_period});
   }
 
-  /// The largest k whose ratio estimate of the split after `executions` executions keeps
-  /// relative_error: (2^k - 1) / n * m2 <= relative_error^2.
+  /// The largest k whose ratio estimate of the split after `executions` executions keeps its
+  /// standard error within relative_error of the region's time: (2^k - 1) / n * m2 <=
+  /// relative_error^2.
   unsigned precise_log2_period(std::uint64_t executions, double residual_second_moment) const {
     const double m2 = std::max(residual_second_moment, kLeastResidual);
     const double periods =

@@ -198,26 +198,35 @@ bool kernel_keeps_schedstat() {
 // build priced a schedule change for the balanced loop.
 TEST_P(PlacementTest, NewThreadsWaitingForACpuIsTeamStartUp) {
   if (!kernel_keeps_schedstat()) GTEST_SKIP() << "the kernel keeps no scheduler statistics";
-  const Json report =
-      scan("shared", {"--reps", "1", "--no-native-runs"}, {"shared_start", "1000000"});
-  ASSERT_FALSE(report.is_null());
-  const std::vector<const Json*> regions = parallel_regions(report, "shared_start.cc");
-  ASSERT_EQ(regions.size(), 1u);
-  const Json* series = series_at(*regions[0]);
-  ASSERT_NE(series, nullptr);
-  const Json* two = point_at(*series, 2);
-  ASSERT_NE(two, nullptr) << series->dump(1);
-  // Each thread waited for a CPU about half of the time it took for a quarter of the elements;
-  // the region's two executions took about three such quarters each at two threads.
-  const double lost = (*two)["lost_s"];
-  const double team_start = (*two)["loss"]["team_start_s"];
-  EXPECT_GT(team_start, 0.5 * lost) << two->dump(1);
-  EXPECT_LT((*two)["loss"]["other_s"].get<double>(), 0.5 * team_start) << two->dump(1);
-  EXPECT_LT((*two)["loss"]["imbalance_s"].get<double>(), 0.5 * team_start) << two->dump(1);
-  const Json* hint = hint_of(*series, "team-start");
-  ASSERT_NE(hint, nullptr) << series->dump(1);
-  EXPECT_THAT((*hint)["problem"].get<std::string>(), HasSubstr("waiting for a CPU"));
-  EXPECT_THAT((*hint)["advice"].get<std::string>(), HasSubstr("OMP_PROC_BIND"));
+  // The kernel moves the new thread when it moves it: a run where it moved at once shows little
+  // to measure, so another attempt.
+  expect_in_one_attempt("the wait for a CPU as team start-up", [&](int attempt) -> std::string {
+    const Json report = scan("shared" + std::to_string(attempt),
+                             {"--reps", "1", "--no-native-runs"}, {"shared_start", "1000000"});
+    if (report.is_null()) return "no report";
+    const std::vector<const Json*> regions = parallel_regions(report, "shared_start.cc");
+    EXPECT_EQ(regions.size(), 1u);
+    if (regions.size() != 1) return "no region";
+    const Json* series = series_at(*regions[0]);
+    const Json* two = series != nullptr ? point_at(*series, 2) : nullptr;
+    EXPECT_NE(two, nullptr);
+    if (two == nullptr) return "no point at 2 threads";
+    // Each thread waited for a CPU about half of the time it took for a quarter of the elements;
+    // the region's two executions took about three such quarters each at two threads.
+    const double lost = (*two)["lost_s"];
+    const double team_start = (*two)["loss"]["team_start_s"];
+    if (!(team_start > 0.5 * lost) ||
+        !((*two)["loss"]["other_s"].get<double>() < 0.5 * team_start) ||
+        !((*two)["loss"]["imbalance_s"].get<double>() < 0.5 * team_start)) {
+      return "team start-up not the main loss: " + two->dump();
+    }
+    const Json* hint = hint_of(*series, "team-start");
+    EXPECT_NE(hint, nullptr) << series->dump(1);
+    if (hint == nullptr) return "no team-start hint";
+    EXPECT_THAT((*hint)["problem"].get<std::string>(), HasSubstr("waiting for a CPU"));
+    EXPECT_THAT((*hint)["advice"].get<std::string>(), HasSubstr("OMP_PROC_BIND"));
+    return "";
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(Builds, PlacementTest, ::testing::Values(Compiler::kGnu, Compiler::kLlvm),

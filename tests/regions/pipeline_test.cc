@@ -486,9 +486,12 @@ TEST_P(PipelineTest, ARegionOfVariedExecutionsIsSampledYetItsTotalIsExact) {
       }
       EXPECT_NE(varied, nullptr) << "no region of 700 executions";
       if (varied == nullptr) return std::string("no region");
-      EXPECT_LT((*varied)["executions_measured"].get<int>(), 700) << file["threads"];
       EXPECT_EQ((*varied)["wall_se_ns"], 0);
       EXPECT_TRUE(varied->contains("idle_se_ns"));
+      // One odd execution early on can keep a run measuring densely: another attempt.
+      if ((*varied)["executions_measured"].get<int>() >= 700) {
+        return "not sampled at " + file["threads"].dump() + " threads";
+      }
       const double total = (*varied)["wall_ns"].get<double>() * 1e-9;
       const double loop = logged_seconds(runs_dir(tag) / file["log"].get<std::string>());
       EXPECT_GT(loop, 0);
