@@ -107,18 +107,6 @@ struct RegionStats {
   double serial_variance = 0;
 };
 
-/// `stats` calibrated to its region's exact totals over every execution, measured or not: its
-/// wall time `all_wall_ticks` and its executions `all_executions` (the ratio estimator of survey
-/// sampling). The estimated time sums, and the counts that grow with an execution's size (lock
-/// acquisitions, loop iterations, tasks), are multiplied by all_wall_ticks / wall_ticks (kept as
-/// `calibration`), so the region's time is exact and only its split uncertain
-/// (split.variance(calibration)); the counts of once-per-execution events (barriers, loop and
-/// masked executions) by all_executions / estimated_executions. wall_variance becomes 0. The
-/// counts and raw sums of what was measured (measured executions, timed lock acquisitions and
-/// their waits and holds) stay as they are.
-RegionStats calibrated(const RegionStats& stats, std::uint64_t all_wall_ticks,
-                       std::uint64_t all_executions);
-
 /// Adds n records. The caller holds the aggregation lock.
 void aggregate_records(const Record* records, std::uint32_t n);
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "regions/ompt/aggregate.h"
+#include "regions/ompt/calibrate.h"
 #include "regions/ompt/globals.h"
 #include "regions/ompt/loop_schedule.h"
 #include "regions/ompt/region_table.h"
