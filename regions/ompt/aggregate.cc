@@ -165,7 +165,6 @@ void add(RegionStats& stats, const Record& r) {
       ++stats.measured;
       stats.wall_ticks += w * r.a;
       stats.estimated_executions += w;
-      stats.wall_variance += variance_term(w, r.a);
       stats.split.add(
           w, static_cast<double>(r.a),
           static_cast<double>(r.c) / static_cast<double>(std::max<std::uint64_t>(r.b, 1)));

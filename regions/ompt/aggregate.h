@@ -92,8 +92,6 @@ struct RegionStats {
   std::uint64_t measured = 0;  // executions whose instance record arrived
   std::uint64_t wall_ticks = 0;
   std::uint64_t estimated_executions = 0;  // sum of the measured executions' weights
-  // The estimator's variance, sum over measured executions of w (w - 1) wall^2 (ticks^2).
-  double wall_variance = 0;
   SplitSums split;           // its time into work and idle time per thread (sampling.h)
   double calibration = 1.0;  // calibrated(): the factor applied to the estimated time sums
   std::uint32_t team_min = ~0u;

@@ -67,7 +67,6 @@ RegionStats calibrated(const RegionStats& stats, std::uint64_t all_wall_ticks,
   }
   out.wall_ticks = all_wall_ticks;
   out.estimated_executions = all_executions;
-  out.wall_variance = 0;
   out.calibration = size;
   return out;
 }

@@ -15,7 +15,7 @@ namespace ompscale::regions::ompt {
 /// acquisitions, loop iterations, tasks), are multiplied by all_wall_ticks / wall_ticks (kept as
 /// `calibration`), so the region's time is exact and only its split uncertain
 /// (split.variance(calibration)); the counts of once-per-execution events (barriers, loop and
-/// masked executions) by all_executions / estimated_executions. wall_variance becomes 0. The
+/// masked executions) by all_executions / estimated_executions. The
 /// counts and raw sums of what was measured (measured executions, timed lock acquisitions and
 /// their waits and holds) stay as they are.
 RegionStats calibrated(const RegionStats& stats, std::uint64_t all_wall_ticks,

@@ -332,7 +332,7 @@ Json parallel_region(const Region& region, const RegionStats* stats, const Locat
   if (s.measured > 0) out["team_size"] = {{"min", s.team_min}, {"max", s.team_max}};
   out["wall_ns"] = ns(s.wall_ticks);
   out["executions_estimated"] = s.estimated_executions;
-  out["wall_se_ns"] = ns(std::sqrt(s.wall_variance));
+  out["wall_se_ns"] = 0;  // exact: every execution's time is summed (calibrate.h)
   if (s.measured > 0) {
     out["idle_ns"] = ns(s.split.idle * s.calibration);
     out["idle_se_ns"] = ns(std::sqrt(s.split.variance(s.calibration)));

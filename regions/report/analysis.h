@@ -68,8 +68,8 @@ struct PointAnalysis {
   /// Standard error of `time` from sampling (0: every execution measured, or unknown); the 95%
   /// confidence interval of the scaled total is time +- 1.96 time_se.
   double time_se = 0.0;
-  /// Sampled, but `time` sums every execution: only the split of the team's time into work and
-  /// the rest is estimated, with standard error idle_se (team seconds).
+  /// Sampled, but `time` sums every execution: only its split into work and the costs is
+  /// estimated, the costs' sum (per thread, like them) with standard error idle_se.
   bool time_exact = false;
   double idle_se = 0.0;
   /// Every repetition at this point was time-shared (fewer CPUs than threads): its waiting

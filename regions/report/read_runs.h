@@ -150,7 +150,7 @@ struct RegionRecord {
   /// scaled by executions / executions_measured (profiles of earlier tools).
   bool weighted = false;
   double wall_se_ns = 0.0;  ///< standard error of the estimated total wall_ns (0: exact or unknown)
-  /// Standard error of the team time spent not working, sampled against the exact wall time
+  /// Standard error of the threads' mean time not working, sampled against the exact wall time
   /// (0: every execution measured, or a profile of an earlier tool).
   double idle_se_ns = 0.0;
   bool wall_exact = false;  ///< wall_ns sums every execution's time (the tool calibrates to it)

@@ -29,7 +29,7 @@ namespace ompscale::regions::report {
 struct RegionCosts {
   double time = 0.0;       ///< wall time (master's begin -> end), scaled
   double time_se = 0.0;    ///< standard error of `time` from sampling (0: exact or unknown)
-  double idle_se = 0.0;    ///< standard error of its team time not spent working, from sampling
+  double idle_se = 0.0;    ///< standard error of the threads' mean time not working, from sampling
   bool time_exact = true;  ///< every run's time sums all executions (sampled ones too)
   double executions = 0.0;
   double executions_measured = 0.0;
