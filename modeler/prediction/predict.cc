@@ -69,10 +69,8 @@ double mixture_cdf(const std::vector<ComponentAt>& components, double x) {
   return total > 0.0 ? cdf / total : cdf;
 }
 
-// Bits of precision of the quantile searches: the intervals' ends, and the point (the mixture's
-// median; printed to a few digits, and searched in every backtest of learning).
+// Bits of precision of the quantile searches for the intervals' ends.
 constexpr int kIntervalBits = 40;
-constexpr int kPointBits = 24;
 
 double solve_for_probability(const std::vector<ComponentAt>& components, double probability,
                              double low, double high, int bits);
@@ -103,7 +101,7 @@ double mixture_quantile(const std::vector<ComponentAt>& components, double proba
   if (probability == 0.5 && low < high) {
     // Every component is symmetric about its location (in log space when multiplicative), so
     // the median lies between the smallest and the largest location: a bracket without search.
-    return solve_for_probability(components, probability, low, high, kPointBits);
+    return solve_for_probability(components, probability, low, high, kIntervalBits);
   }
   // Student t with few degrees of freedom has heavy tails: widen the bracket until it holds.
   double span = 10.0 * widest;
@@ -139,20 +137,32 @@ double solve_for_probability(const std::vector<ComponentAt>& components, double 
   return high;
 }
 
-/// The point prediction at t. It commits to a hypothesis that holds more than half of the
-/// posterior; otherwise it is the mixture's median, which one wildly extrapolating hypothesis
-/// cannot drag the way it drags a mean (docs/methods.md, "Predictions"). The uncertainty of
-/// extrapolating has no direction: it widens the interval without moving the point between laws.
-/// 0 without components, like every field of a Prediction then.
+/// The point prediction at t: the weighted median of the hypotheses' values at t, each at its
+/// posterior weight. A hypothesis holding more than half of the posterior gives its own value;
+/// without one, the law in the middle of the posterior does, never a blend that no law predicts
+/// (docs/methods.md, "Predictions"). Each hypothesis counts by its weight alone: taken with its
+/// own spread, a poorly determined hypothesis, wide far beyond the range, would move the point
+/// by its width. A tie (exactly half the weight on each side) takes the midpoint of the two
+/// laws, geometric between positive costs. 0 without components, like every field of a
+/// Prediction then.
 double point_at(const PredictiveDistribution& distribution, double t) {
   if (distribution.components.empty()) return 0.0;
-  const auto central = evaluate_components(distribution, t, false);
-  const auto dominant = std::max_element(
-      central.begin(), central.end(),
-      [](const ComponentAt& a, const ComponentAt& b) { return a.weight < b.weight; });
+  std::vector<ComponentAt> laws = evaluate_components(distribution, t, false);
+  std::sort(laws.begin(), laws.end(),
+            [](const ComponentAt& a, const ComponentAt& b) { return a.location < b.location; });
   double total = 0.0;
-  for (const ComponentAt& c : central) total += c.weight;
-  return dominant->weight > 0.5 * total ? dominant->location : mixture_quantile(central, 0.5);
+  for (const ComponentAt& law : laws) total += law.weight;
+  double below = 0.0;
+  for (std::size_t i = 0; i < laws.size(); ++i) {
+    below += laws[i].weight;
+    if (below < 0.5 * total * (1.0 - 1e-12)) continue;
+    if (below > 0.5 * total * (1.0 + 1e-12) || i + 1 == laws.size()) return laws[i].location;
+    const ComponentAt& a = laws[i];
+    const ComponentAt& b = laws[i + 1];
+    return a.log_scale && b.log_scale ? std::sqrt(a.location * b.location)
+                                      : 0.5 * (a.location + b.location);
+  }
+  return laws.back().location;
 }
 
 /// The predictive mixture's quantile at t, the uncertainty of extrapolating included.

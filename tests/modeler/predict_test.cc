@@ -124,8 +124,8 @@ TEST(Predict, ChangeOfLawAddsToTheDriftInQuadrature) {
 }
 
 TEST(Predict, ExtrapolationUncertaintyDoesNotMoveThePoint) {
-  // Two laws of equal belief, 10 and 20 at t = 64: the point is their mixture's median. Widening
-  // both by drift and change of law beyond the range widens the interval, not the point.
+  // Two laws of equal belief, 10 and 20 at t = 64: the point is their midpoint. Widening both by
+  // drift and change of law beyond the range widens the interval, not the point.
   PredictiveComponent low = component(constant_model(10.0));
   PredictiveComponent high = component(constant_model(20.0));
   for (PredictiveComponent* c : {&low, &high}) {
@@ -201,8 +201,8 @@ double mixture_cdf(const PredictiveDistribution& d, double x) {
   return cdf;
 }
 
-// The point value is the location of a component holding >= 50% of the total weight when
-// there is one, otherwise the weighted mean of the locations; the interval is always the
+// The point value is the weighted median of the components' locations (the location of a
+// component holding more than half of the weight when there is one); the interval is always the
 // mixture's quantiles.
 
 PredictiveDistribution constants(const std::vector<std::pair<double, double>>& location_weight) {
@@ -224,10 +224,10 @@ void expect_mixture_interval(const PredictiveDistribution& d, const Prediction& 
 
 TEST(Predict, MixtureValueAndInterval) {
   {
-    // 0.5 / 0.5: no single hypothesis is preferred; the mixture's median, 15 by symmetry.
+    // 0.5 / 0.5: no single hypothesis is preferred; a tie of the weighted median, the midpoint.
     const PredictiveDistribution d = two_constants(0.5, 0.5);
     const Prediction p = predict(d, 7.0, 0.9);
-    EXPECT_NEAR(p.value, 15.0, 1e-9) << "two components of equal weight give their median";
+    EXPECT_NEAR(p.value, 15.0, 1e-9) << "two components of equal weight give their midpoint";
     // A zero-width central interval is the mixture's median, 15 by symmetry.
     const Prediction median = predict(d, 7.0, 0.0);
     EXPECT_NEAR(median.interval.low, 15.0, 1e-9);
@@ -255,33 +255,45 @@ TEST(Predict, MixtureValueAndInterval) {
     EXPECT_NEAR(p.interval.high + q.interval.low, 30.0, 1e-8);
   }
   {
-    // Exactly half the weight on one component is no majority: the mixture's median, which the
-    // component at 40 cannot drag the way it drags the weighted mean (19); with 51% it is that
-    // component's location.
+    // Exactly half the weight on one component is no majority: a tie of the weighted median,
+    // midway between it and the next law (15), which the component at 40 cannot drag the way it
+    // drags the weighted mean (19); with 51% it is that component's location.
     const PredictiveDistribution d = constants({{10.0, 0.5}, {20.0, 0.3}, {40.0, 0.2}});
     const Prediction p = predict(d, 7.0, 0.9);
-    const Prediction median = predict(d, 7.0, 0.0);
-    EXPECT_NEAR(p.value, median.interval.low, 1e-9) << "half the weight is not a majority";
-    EXPECT_GT(p.value, 10.0);
-    EXPECT_LT(p.value, 19.0);
+    EXPECT_NEAR(p.value, 15.0, 1e-9) << "half the weight is not a majority";
     EXPECT_DOUBLE_EQ(predict(constants({{10.0, 0.51}, {20.0, 0.29}, {40.0, 0.2}}), 7.0, 0.9).value,
                      10.0)
         << "a component holding more than half of the weight gives the value";
     expect_mixture_interval(d, p);
   }
   {
-    // 0.3 / 0.3 / 0.4: no component holds half the weight; the mixture's median, between the
-    // second and the third component (not the heaviest 40, not the weighted mean 25).
+    // 0.3 / 0.3 / 0.4: no component holds half the weight; the law in the middle of the
+    // posterior, 20 (not the heaviest 40, not the weighted mean 25, and not the mixture's median,
+    // which each component's spread moves off every law).
     const PredictiveDistribution d = constants({{10.0, 0.3}, {20.0, 0.3}, {40.0, 0.4}});
     const Prediction p = predict(d, 7.0, 0.9);
-    EXPECT_NEAR(p.value, predict(d, 7.0, 0.0).interval.low, 1e-9)
-        << "without a majority component the mixture's median";
-    EXPECT_GT(p.value, 20.0);
-    EXPECT_LT(p.value, 25.0);
+    EXPECT_DOUBLE_EQ(p.value, 20.0) << "without a majority component the weighted median law";
+    EXPECT_GT(predict(d, 7.0, 0.0).interval.low, 20.0) << "the mixture's median lies off it";
     expect_mixture_interval(d, p);
     EXPECT_LT(p.interval.low, 10.0);
     EXPECT_GT(p.interval.high, 40.0);
   }
+}
+
+TEST(Predict, AWideHypothesisMovesThePointByItsWeightAlone) {
+  // 45% at 10 and 10% at 20, both well determined, and 45% at 40, poorly determined: the law in
+  // the middle of the posterior, 20. Taken with its spread, the wide hypothesis would put much of
+  // its mass below 20 and move the mixture's median there; widening it further does not move
+  // the point.
+  PredictiveDistribution d = constants({{10.0, 0.45}, {20.0, 0.1}, {40.0, 0.45}});
+  d.components[2].noise_sd_absolute = 30.0;
+  d.components[2].dof = 3.0;
+  const Prediction p = predict(d, 7.0, 0.9);
+  EXPECT_DOUBLE_EQ(p.value, 20.0);
+  EXPECT_LT(predict(d, 7.0, 0.0).interval.low, 20.0) << "the mixture's median lies below it";
+  d.components[2].noise_sd_absolute = 300.0;
+  EXPECT_DOUBLE_EQ(predict(d, 7.0, 0.9).value, 20.0);
+  EXPECT_GT(predict(d, 7.0, 0.9).interval.high, p.interval.high) << "the interval widens";
 }
 
 TEST(Predict, DegenerateMixtureHonoursWeights) {
@@ -310,12 +322,12 @@ TEST(Predict, DegenerateMixtureHonoursWeights) {
     EXPECT_DOUBLE_EQ(p.interval.high, 5.0);
   }
   {
-    // Equal weights at 3 and 5: the interval spans them; the value is the weighted median, the
-    // smallest location whose cumulative weight reaches one half.
+    // Equal weights at 3 and 5: the interval spans them; the value is a tie of the weighted
+    // median, the midpoint of the two laws.
     PredictiveDistribution d;
     d.components = {component(constant_model(3.0), 0.5), component(constant_model(5.0), 0.5)};
     const Prediction p = predict(d, 1.0, 0.9);
-    EXPECT_DOUBLE_EQ(p.value, 3.0);
+    EXPECT_DOUBLE_EQ(p.value, 4.0);
     EXPECT_DOUBLE_EQ(p.interval.low, 3.0);
     EXPECT_DOUBLE_EQ(p.interval.high, 5.0);
   }
@@ -363,8 +375,7 @@ TEST(Predict, UnnormalisedWeightsActLikeNormalisedOnes) {
   {
     SCOPED_TRACE("{3, 3, 4}");
     const PredictiveDistribution d = constants({{10.0, 0.3}, {20.0, 0.3}, {40.0, 0.4}});
-    expect_same(d, constants({{10.0, 3.0}, {20.0, 3.0}, {40.0, 4.0}}),
-                predict(d, 1.0, 0.0).interval.low);
+    expect_same(d, constants({{10.0, 3.0}, {20.0, 3.0}, {40.0, 4.0}}), 20.0);
   }
   {
     // Point masses with weights {8, 2}: weighted quantiles of the locations.
