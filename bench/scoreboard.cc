@@ -37,7 +37,8 @@
 // intervals holding their measurements. --verbose 1 adds what the default preset learnt from
 // each set; 2 also each kernel's models and errors.
 // --law-change X fixes the intervals' allowance instead of calibrating it (`modeler fit
-// --law-change X`).
+// --law-change X`). --group COLUMN adds, under each real set's pooled row, one row per value of
+// that key column (e.g. runtime): the same fits and predictions, scored group by group.
 
 #include <fmt/format.h>
 
@@ -45,8 +46,10 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <random>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -70,7 +73,8 @@ constexpr std::string_view kUsage =
     "scoreboard: the default preset against Extra-P's method on every real and generated set:\n"
     "median and p90 relative error of extrapolations, interval coverage, who wins.\n"
     "Usage: build/bench/scoreboard [--kernels 1000] [--sets real,generated,synthetic]\n"
-    "         [--verbose 1|2] [--law-change X]   (run from the repository root)\n";
+    "         [--verbose 1|2] [--law-change X] [--group COLUMN]\n"
+    "         (run from the repository root)\n";
 
 constexpr double kTrainingShare = 0.6;
 constexpr double kLevel = 0.9;
@@ -131,6 +135,27 @@ struct Score {
     exact += o.exact;
     exact_known += o.exact_known;
   }
+  /// The predictions of the kernels that `keep` accepts (generated sets' exact counts aside).
+  template <typename Keep>
+  Score only(Keep keep) const {
+    Score out;
+    for (std::size_t i = 0; i < errors.size(); ++i) {
+      if (!keep(kernels[i])) continue;
+      out.errors.push_back(errors[i]);
+      out.kernels.push_back(kernels[i]);
+    }
+    for (std::size_t i = 0; i < log_ratios.size(); ++i) {
+      if (!keep(log_ratio_kernels[i])) continue;
+      out.log_ratios.push_back(log_ratios[i]);
+      out.log_ratio_kernels.push_back(log_ratio_kernels[i]);
+    }
+    for (std::size_t i = 0; i < inside.size(); ++i) {
+      if (!keep(inside_kernels[i])) continue;
+      out.inside.push_back(inside[i]);
+      out.inside_kernels.push_back(inside_kernels[i]);
+    }
+    return out;
+  }
   double median() const { return errors.empty() ? NAN : stats::median(errors); }
   double p90() const { return errors.empty() ? NAN : stats::quantile(errors, 0.9); }
   double coverage() const { return inside.empty() ? NAN : stats::mean(inside); }
@@ -157,12 +182,27 @@ struct Row {
   /// Generated sets: the laws hold past the range, so the intervals need no allowance for a
   /// change and should hold at most kMostCoverageKnownLaw of the measurements (issue 23).
   bool known_law = false;
+  /// --group COLUMN: each kernel's value of that key column (by the kernel's hash, as in Score).
+  std::map<std::size_t, std::string> group_of = {};
 
   void add(const Row& o) {
     ours.add(o.ours);
     extrap.add(o.extrap);
     in_range_overshoot.insert(in_range_overshoot.end(), o.in_range_overshoot.begin(),
                               o.in_range_overshoot.end());
+    group_of.insert(o.group_of.begin(), o.group_of.end());
+  }
+  /// The row's predictions of the kernels in one group (--group), under the same fits.
+  Row group(const std::string& value) const {
+    const auto in = [&](std::size_t kernel) {
+      const auto it = group_of.find(kernel);
+      return it != group_of.end() && it->second == value;
+    };
+    Row out = *this;
+    out.set = "  " + value;
+    out.ours = ours.only(in);
+    out.extrap = extrap.only(in);
+    return out;
   }
   /// "ours" when ahead on median and p90, "Extra-P" when behind on both, else "split".
   std::string winner() const {
@@ -207,6 +247,7 @@ struct Row {
 // --- predictions of the two ways ----------------------------------------------------------
 
 std::optional<double> fixed_law_change;  // --law-change: as `modeler fit --law-change`
+std::string group_column;                // --group: the key column whose values split real sets
 
 /// What ours learnt from a training set, into its row.
 void note_learned(const LearnedExtrapolation& learned, Row& row) {
@@ -299,6 +340,16 @@ void print_kernel(const Dataset& data, const Kernel& kernel, const ClassModel& o
               100.0 * stats::median(eb), extrap.model.to_string("t", 3).c_str());
 }
 
+/// --group: which value of the group column the kernel has ("column=value"), into the row.
+void note_group(const Dataset& data, const Kernel& kernel, Row& row) {
+  const auto& columns = data.key_columns;
+  const auto column = std::find(columns.begin(), columns.end(), group_column);
+  if (column == columns.end()) return;
+  const auto index = static_cast<std::size_t>(column - columns.begin());
+  row.group_of[std::hash<std::string>{}(kernel.joined_key())] =
+      group_column + "=" + std::string(kernel.key_values()[index]);
+}
+
 Row evaluate_real(const std::string& name, const Dataset& data, bool po2) {
   std::vector<Held> held;
   const Dataset training = training_set(data, po2, held);
@@ -315,6 +366,7 @@ Row evaluate_real(const std::string& name, const Dataset& data, bool po2) {
     }
     print_kernel(training, training.kernels[k], ours[k].models.front(), extrap[k].models.front(),
                  row.ours, row.extrap, from);
+    note_group(training, training.kernels[k], row);
   }
   return row;
 }
@@ -638,12 +690,14 @@ struct Settings {
 
 Settings parse(int argc, char** argv) {
   Settings s;
-  for (const auto& [flag, value] :
-       bench::options(argc, argv, kUsage, {"--kernels", "--sets", "--verbose", "--law-change"})) {
+  for (const auto& [flag, value] : bench::options(
+           argc, argv, kUsage, {"--kernels", "--sets", "--verbose", "--law-change", "--group"})) {
     if (flag == "--kernels") {
       s.kernels = static_cast<std::size_t>(bench::integer_value(flag, value, 10, 1'000'000));
     } else if (flag == "--law-change") {
       fixed_law_change = bench::number_value(flag, value, 0.0, 10.0);
+    } else if (flag == "--group") {
+      group_column = value;
     } else if (flag == "--verbose") {
       verbosity = static_cast<int>(bench::integer_value(flag, value, 0, 2));
     } else {
@@ -656,6 +710,15 @@ Settings parse(int argc, char** argv) {
 }
 
 }  // namespace
+
+/// --group: a real set's pooled row split by the group column's values, the same fits scored
+/// kernel group by kernel group (where in the set each way wins, and where the law changes).
+void show_groups(const Row& both) {
+  std::set<std::string> values;
+  for (const auto& [kernel, value] : both.group_of) values.insert(value);
+  if (values.size() < 2) return;
+  for (const std::string& value : values) print_row(both.group(value));
+}
 
 int main(int argc, char** argv) {
   const Settings settings = parse(argc, argv);
@@ -676,6 +739,7 @@ int main(int argc, char** argv) {
         both.add(row);
       }
       show(both, true);
+      show_groups(both);
     }
     const std::filesystem::path sizes = "data/xeon-emr-16/data-sweep.csv.xz";
     if (std::filesystem::exists(sizes)) {
