@@ -275,6 +275,8 @@ GrowthClass read_growth(const Node& node) {
 PredictiveComponent read_component(const Node& node) {
   PredictiveComponent c;
   c.weight = node.field("weight").number();
+  if (!(std::isfinite(c.weight) && c.weight >= 0.0))
+    node.field("weight").fail("expected a finite posterior weight of at least 0");
   c.model.constant = node.field("constant").number();
   c.model.terms = read_terms(node.field("terms"));
   c.covariance = read_covariance(node.field("covariance"));
@@ -302,8 +304,13 @@ PredictiveComponent read_component(const Node& node) {
 
 PredictiveDistribution read_predictive_node(const Node& node) {
   PredictiveDistribution distribution;
-  for (const Node& c : node.field("components").elements())
+  double total = 0.0;
+  for (const Node& c : node.field("components").elements()) {
     distribution.components.push_back(read_component(c));
+    total += distribution.components.back().weight;
+  }
+  if (!distribution.components.empty() && !(total > 0.0))
+    node.field("components").fail("expected components whose weights sum to more than 0");
   return distribution;
 }
 

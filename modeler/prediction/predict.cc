@@ -139,28 +139,28 @@ double solve_for_probability(const std::vector<ComponentAt>& components, double 
 
 /// The point prediction at t: the weighted median of the hypotheses' values at t, each at its
 /// posterior weight. A hypothesis holding more than half of the posterior gives its own value;
-/// without one, the law in the middle of the posterior does, never a blend that no law predicts
-/// (docs/methods.md, "Predictions"). Each hypothesis counts by its weight alone: taken with its
-/// own spread, a poorly determined hypothesis, wide far beyond the range, would move the point
-/// by its width. A tie (exactly half the weight on each side) takes the midpoint of the two
-/// laws, geometric between positive costs. 0 without components, like every field of a
-/// Prediction then.
+/// without one, the law in the middle of the posterior does (docs/methods.md, "Predictions").
+/// Each hypothesis counts by its weight alone: taken with its own spread, a poorly determined
+/// hypothesis, wide far beyond the range, would move the point by its width. Only at an exact
+/// tie (half the weight on each side) is the point a blend: the midpoint of the two laws around
+/// it, which keeps it continuous in t. Laws without weight do not count; a law whose value is
+/// not a number counts as the highest. 0 without components, like every field of a Prediction
+/// then.
 double point_at(const PredictiveDistribution& distribution, double t) {
-  if (distribution.components.empty()) return 0.0;
   std::vector<ComponentAt> laws = evaluate_components(distribution, t, false);
-  std::sort(laws.begin(), laws.end(),
-            [](const ComponentAt& a, const ComponentAt& b) { return a.location < b.location; });
+  std::erase_if(laws, [](const ComponentAt& law) { return !(law.weight > 0.0); });
+  if (laws.empty()) return 0.0;
+  std::sort(laws.begin(), laws.end(), [](const ComponentAt& a, const ComponentAt& b) {
+    return std::isnan(b.location) ? !std::isnan(a.location) : a.location < b.location;
+  });
   double total = 0.0;
   for (const ComponentAt& law : laws) total += law.weight;
   double below = 0.0;
-  for (std::size_t i = 0; i < laws.size(); ++i) {
+  for (std::size_t i = 0; i + 1 < laws.size(); ++i) {
     below += laws[i].weight;
     if (below < 0.5 * total * (1.0 - 1e-12)) continue;
-    if (below > 0.5 * total * (1.0 + 1e-12) || i + 1 == laws.size()) return laws[i].location;
-    const ComponentAt& a = laws[i];
-    const ComponentAt& b = laws[i + 1];
-    return a.log_scale && b.log_scale ? std::sqrt(a.location * b.location)
-                                      : 0.5 * (a.location + b.location);
+    if (below > 0.5 * total * (1.0 + 1e-12)) return laws[i].location;
+    return laws[i].location + 0.5 * (laws[i + 1].location - laws[i].location);
   }
   return laws.back().location;
 }

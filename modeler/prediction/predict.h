@@ -7,8 +7,8 @@
 namespace ompscale::modeler {
 
 /// The prediction at t: the weighted median of the components' values at t (a component holding
-/// more than half the weight gives its own), and the mixture's central interval at `level`
-/// (e.g. 0.9).
+/// more than half the weight gives its own; an exact tie, the midpoint of the two around it), and
+/// the mixture's central interval at `level` (e.g. 0.9).
 Prediction predict(const PredictiveDistribution& distribution, double t, double level);
 
 /// The point prediction alone (predict()'s value), without the interval's quantile searches.

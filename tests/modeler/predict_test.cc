@@ -4,9 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <numbers>
 #include <optional>
 #include <utility>
@@ -144,6 +146,7 @@ TEST(Predict, ExtrapolationUncertaintyDoesNotMoveThePoint) {
   const Prediction a = predict(narrow, 64.0, 0.9);
   const Prediction b = predict(wide, 64.0, 0.9);
   EXPECT_EQ(a.value, b.value);
+  EXPECT_DOUBLE_EQ(a.value, 15.0) << "a tie: the midpoint of the two laws";
   EXPECT_GT(b.interval.high, a.interval.high);
   EXPECT_LT(b.interval.low, a.interval.low);
 }
@@ -294,6 +297,33 @@ TEST(Predict, AWideHypothesisMovesThePointByItsWeightAlone) {
   d.components[2].noise_sd_absolute = 300.0;
   EXPECT_DOUBLE_EQ(predict(d, 7.0, 0.9).value, 20.0);
   EXPECT_GT(predict(d, 7.0, 0.9).interval.high, p.interval.high) << "the interval widens";
+}
+
+TEST(Predict, ThePointIgnoresLawsWithoutWeightAndTheOrderOfTheLaws) {
+  // A law of weight 0 between two tied laws is no partner of the tie: the midpoint stays 15.
+  EXPECT_DOUBLE_EQ(predict(constants({{10.0, 0.5}, {12.0, 0.0}, {20.0, 0.5}}), 7.0, 0.9).value,
+                   15.0);
+  // The same laws in any order, and with weights that do not sum to 1, give the same point.
+  const std::vector<std::pair<double, double>> laws = {{40.0, 3.0}, {10.0, 3.0}, {20.0, 4.0}};
+  std::vector<std::pair<double, double>> order = laws;
+  std::sort(order.begin(), order.end());
+  do {
+    EXPECT_DOUBLE_EQ(predict(constants(order), 7.0, 0.9).value, 20.0);
+  } while (std::next_permutation(order.begin(), order.end()));
+}
+
+TEST(Predict, ALawThatIsNotANumberCountsAsTheHighest) {
+  // Wherever it is listed, a law evaluating to NaN (inf - inf far beyond the range) sorts last:
+  // with 30% of the weight it does not move the median of the others.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const auto& laws : std::vector<std::vector<std::pair<double, double>>>{
+           {{nan, 0.3}, {20.0, 0.4}, {30.0, 0.3}},
+           {{20.0, 0.4}, {nan, 0.3}, {30.0, 0.3}},
+           {{20.0, 0.4}, {30.0, 0.3}, {nan, 0.3}}}) {
+    PredictiveDistribution d = constants(laws);
+    for (auto& c : d.components) c.noise_sd_absolute = 0.0;
+    EXPECT_DOUBLE_EQ(predicted_value(d, 7.0), 30.0);
+  }
 }
 
 TEST(Predict, DegenerateMixtureHonoursWeights) {

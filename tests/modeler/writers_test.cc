@@ -456,6 +456,31 @@ TEST(ModelsJson, WrongTypesAndValuesAreInputErrors) {
   EXPECT_THAT(input_error_of(doc.dump()), HasSubstr("covariance has 4 values"));
 }
 
+TEST(ModelsJson, PosteriorWeightsMustBeUsable) {
+  // The point prediction is a weighted median: a negative weight or weights summing to 0 would
+  // give a plausible-looking number from nothing.
+  const auto with_weights = [](const std::vector<double>& weights) {
+    nlohmann::json doc = minimal_document();
+    nlohmann::json components = nlohmann::json::array();
+    for (double w : weights) {
+      components.push_back({{"weight", w},
+                            {"constant", 1},
+                            {"terms", nlohmann::json::array()},
+                            {"covariance", nlohmann::json::array()},
+                            {"dof", 2},
+                            {"noise_sd_absolute", 0},
+                            {"noise_sd_relative", 0}});
+    }
+    doc["kernels"][0]["models"][0]["predictive"] = {{"components", components}};
+    return doc.dump();
+  };
+  EXPECT_THAT(input_error_of(with_weights({0.5, -0.5})),
+              HasSubstr("components[1].weight: expected a finite posterior weight of at least 0"));
+  EXPECT_THAT(input_error_of(with_weights({0.0, 0.0})),
+              HasSubstr("predictive.components: expected components whose weights sum to more "
+                        "than 0"));
+}
+
 TEST(ModelsJson, SyntaxErrorNamesLine) {
   EXPECT_THAT(input_error_of("{\n  \"parameter\": \"t\",\n  \"kernels\": [,]\n}"),
               StartsWith("m.json:3: "));
