@@ -276,9 +276,14 @@ std::vector<KernelResult> fit_extrap(const Dataset& data, bool paper_space) {
   return fit_dataset(data, options);
 }
 
+/// The kernel a prediction belongs to, the same in both trainings (Score::kernels, Row::group_of).
+std::size_t kernel_id(const Kernel& kernel) {
+  return std::hash<std::string>{}(kernel.joined_key());
+}
+
 void score_prediction(const ClassModel& m, double t, double truth, const Kernel& kernel,
                       Score& score, std::optional<double> held_out = std::nullopt) {
-  const std::size_t key = std::hash<std::string>{}(kernel.joined_key());
+  const std::size_t key = kernel_id(kernel);
   if (!m.has_model()) return score.add_missing(key);
   const Prediction p = predict(m.predictive, t, kLevel);
   score.add_prediction(key, p.value, truth, &p.interval, held_out);
@@ -346,8 +351,7 @@ void note_group(const Dataset& data, const Kernel& kernel, Row& row) {
   const auto column = std::find(columns.begin(), columns.end(), group_column);
   if (column == columns.end()) return;
   const auto index = static_cast<std::size_t>(column - columns.begin());
-  row.group_of[std::hash<std::string>{}(kernel.joined_key())] =
-      group_column + "=" + std::string(kernel.key_values()[index]);
+  row.group_of[kernel_id(kernel)] = group_column + "=" + std::string(kernel.key_values()[index]);
 }
 
 Row evaluate_real(const std::string& name, const Dataset& data, bool po2) {
@@ -475,7 +479,7 @@ Row evaluate_two_parameters(const std::string& name, const Dataset& data, bool p
       const double measured = held[k][j + 2];
       if (measured == 0.0) continue;
       const Prediction p = predict(distribution_along_first(ours[k], x), x[0], kLevel);
-      const std::size_t kernel = std::hash<std::string>{}(training.kernels[k].joined_key());
+      const std::size_t kernel = kernel_id(training.kernels[k]);
       row.ours.add_prediction(kernel, p.value, measured, &p.interval);
       row.extrap.add_prediction(kernel, extrap[k].model.evaluate(x), measured);
     }

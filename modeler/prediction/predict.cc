@@ -30,10 +30,9 @@ struct ComponentAt {
   }
 };
 
-/// Each component at t; `beyond_range` false leaves out the uncertainty of extrapolating
-/// (model-form drift and change of law), which widens the interval but says nothing of the point.
-std::vector<ComponentAt> evaluate_components(const PredictiveDistribution& distribution, double t,
-                                             bool beyond_range = true) {
+/// Each component at t, with the uncertainty of extrapolating (model-form drift and change of
+/// law) beyond the measured range.
+std::vector<ComponentAt> evaluate_components(const PredictiveDistribution& distribution, double t) {
   std::vector<ComponentAt> out;
   for (const PredictiveComponent& c : distribution.components) {
     const double location = c.model.evaluate(t);
@@ -50,8 +49,7 @@ std::vector<ComponentAt> evaluate_components(const PredictiveDistribution& distr
     double doublings = 0.0;
     if (c.range_high > 0.0 && t > c.range_high) doublings = std::log2(t / c.range_high);
     if (c.range_low > 0.0 && t < c.range_low) doublings = std::log2(c.range_low / t);
-    const double per_doubling =
-        beyond_range ? std::hypot(c.drift_sd_relative, c.law_change_sd_relative) : 0.0;
+    const double per_doubling = std::hypot(c.drift_sd_relative, c.law_change_sd_relative);
     const double drift = per_doubling * doublings * location;
     variance = std::max(0.0, variance) + c.noise_sd_absolute * c.noise_sd_absolute +
                relative * relative + drift * drift;
@@ -147,22 +145,27 @@ double solve_for_probability(const std::vector<ComponentAt>& components, double 
 /// not a number counts as the highest. 0 without components, like every field of a Prediction
 /// then.
 double point_at(const PredictiveDistribution& distribution, double t) {
-  std::vector<ComponentAt> laws = evaluate_components(distribution, t, false);
-  std::erase_if(laws, [](const ComponentAt& law) { return !(law.weight > 0.0); });
+  struct Law {
+    double value, weight;
+  };
+  std::vector<Law> laws;  // only the values and weights: no spread enters the point
+  for (const PredictiveComponent& c : distribution.components) {
+    if (c.weight > 0.0) laws.push_back({c.model.evaluate(t), c.weight});
+  }
   if (laws.empty()) return 0.0;
-  std::sort(laws.begin(), laws.end(), [](const ComponentAt& a, const ComponentAt& b) {
-    return std::isnan(b.location) ? !std::isnan(a.location) : a.location < b.location;
+  std::sort(laws.begin(), laws.end(), [](const Law& a, const Law& b) {
+    return std::isnan(b.value) ? !std::isnan(a.value) : a.value < b.value;
   });
   double total = 0.0;
-  for (const ComponentAt& law : laws) total += law.weight;
+  for (const Law& law : laws) total += law.weight;
   double below = 0.0;
   for (std::size_t i = 0; i + 1 < laws.size(); ++i) {
     below += laws[i].weight;
     if (below < 0.5 * total * (1.0 - 1e-12)) continue;
-    if (below > 0.5 * total * (1.0 + 1e-12)) return laws[i].location;
-    return laws[i].location + 0.5 * (laws[i + 1].location - laws[i].location);
+    if (below > 0.5 * total * (1.0 + 1e-12)) return laws[i].value;
+    return laws[i].value + 0.5 * (laws[i + 1].value - laws[i].value);
   }
-  return laws.back().location;
+  return laws.back().value;
 }
 
 /// The predictive mixture's quantile at t, the uncertainty of extrapolating included.

@@ -204,13 +204,10 @@ TEST_P(PlacementTest, NewThreadsWaitingForACpuIsTeamStartUp) {
     const Json report = scan("shared" + std::to_string(attempt),
                              {"--reps", "1", "--no-native-runs"}, {"shared_start", "1000000"});
     if (report.is_null()) return "no report";
-    const std::vector<const Json*> regions = parallel_regions(report, "shared_start.cc");
-    EXPECT_EQ(regions.size(), 1u);
-    if (regions.size() != 1) return "no region";
-    const Json* series = series_at(*regions[0]);
-    const Json* two = series != nullptr ? point_at(*series, 2) : nullptr;
-    EXPECT_NE(two, nullptr);
-    if (two == nullptr) return "no point at 2 threads";
+    const FoundPoint at = only_region_point(report, "shared_start.cc", 2);
+    if (at.point == nullptr) return at.missing;
+    const Json* series = at.series;
+    const Json* two = at.point;
     // Each thread waited for a CPU about half of the time it took for a quarter of the elements;
     // the region's two executions took about three such quarters each at two threads.
     const double lost = (*two)["lost_s"];

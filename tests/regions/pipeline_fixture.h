@@ -61,6 +61,29 @@ inline const Json* point_at(const Json& series, int threads) {
   return nullptr;
 }
 
+// The series of the one parallel region of `file` in `report` and its point at `threads`, for a
+// test that retries: where the report lacks one, `point` is null and `missing` says what (each
+// lack is a failure of the test as well).
+struct FoundPoint {
+  const Json* series = nullptr;
+  const Json* point = nullptr;
+  std::string missing;
+};
+inline FoundPoint only_region_point(const Json& report, const std::string& file, int threads) {
+  FoundPoint found;
+  const std::vector<const Json*> regions = parallel_regions(report, file);
+  EXPECT_EQ(regions.size(), 1u) << file;
+  if (regions.size() != 1) {
+    found.missing = "no single " + file + " region";
+    return found;
+  }
+  found.series = series_at(*regions[0]);
+  found.point = found.series != nullptr ? point_at(*found.series, threads) : nullptr;
+  EXPECT_NE(found.point, nullptr) << file;
+  if (found.point == nullptr) found.missing = "no point at " + std::to_string(threads) + " threads";
+  return found;
+}
+
 // The series' hint of `kind`, or null.
 inline const Json* hint_of(const Json& series, const std::string& kind) {
   for (const Json& h : series["hints"]) {

@@ -338,13 +338,10 @@ TEST_P(PipelineTest, TasksRunAtABarrierAreTaskWorkNotWalkthrough) {
         const Json report =
             scan("task_sort" + std::to_string(attempt), {"--reps", "1"}, {"task_sort", "1000000"});
         if (report.is_null()) return "no report";
-        const std::vector<const Json*> regions = parallel_regions(report, "task_sort.cc");
-        EXPECT_EQ(regions.size(), 1u);
-        if (regions.size() != 1) return "no task_sort region";
-        const Json* series = series_at(*regions[0]);
-        const Json* two = series != nullptr ? point_at(*series, 2) : nullptr;
-        EXPECT_NE(two, nullptr);
-        if (two == nullptr) return "no point at 2 threads";
+        const FoundPoint at = only_region_point(report, "task_sort.cc", 2);
+        if (at.point == nullptr) return at.missing;
+        const Json* series = at.series;
+        const Json* two = at.point;
         // Structural: the tasks ran at barriers, were counted there, and each phase's came from
         // one thread (the two singles may run on different threads).
         EXPECT_GT((*two)["tasks"]["barrier_task_s"].get<double>(), 0) << two->dump();
